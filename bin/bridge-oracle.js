@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Thin launcher: runs the compiled CLI (npm install builds it through the `prepare` script).
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const main = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+if (!existsSync(main)) {
+  console.error("bridge-oracle is not built yet: run `npm run build` (npm install does it too).");
+  process.exit(1);
+}
+const { main: run } = await import(main);
+process.exitCode = await run(process.argv.slice(2));

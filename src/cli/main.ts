@@ -1,0 +1,61 @@
+/**
+ * `bridge-oracle <command> [options]`: dispatches to one module per command. Each command module
+ * exports `run(args)` returning the process exit code; modules load lazily so `serve` never pays
+ * for the devnet's compiler and vice versa.
+ */
+export interface CommandModule {
+  run(args: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  serve: { summary: "run the HTTP API", load: () => import("./serve.js") },
+  index: { summary: "run the chain indexer", load: () => import("./index-chains.js") },
+  import: {
+    summary: "import bridge transactions from a JSONL file",
+    load: () => import("./import.js"),
+  },
+  generate: {
+    summary: "write synthetic bridge transactions as JSONL",
+    load: () => import("./generate.js"),
+  },
+  devnet: {
+    summary: "run local anvil chains with our bridges, a relayer and traffic",
+    load: () => import("./devnet.js"),
+  },
+  compile: {
+    summary: "compile the devnet's Solidity contracts",
+    load: () => import("./compile.js"),
+  },
+  keys: { summary: "create, list and revoke API keys", load: () => import("./keys.js") },
+  bench: { summary: "run a benchmark (list | router | index)", load: () => import("./bench.js") },
+  start: {
+    summary: "devnet + indexer + API on SQLite, all in one (npm start)",
+    load: () => import("./start.js"),
+  },
+};
+
+export function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `usage: bridge-oracle <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(usage());
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    process.stderr.write(`unknown command: ${name}\n\n${usage()}`);
+    return 1;
+  }
+  let module: CommandModule;
+  try {
+    module = await command.load();
+  } catch (error) {
+    process.stderr.write(`command ${name} is not available in this build: ${String(error)}\n`);
+    return 1;
+  }
+  return module.run(args);
+}

@@ -1,0 +1,47 @@
+/**
+ * The one error type that reaches clients. Every error response is the envelope
+ * `{ code, msg, data: null }` with the HTTP status and code of decisions.md section 6.
+ */
+export const ErrorCode = {
+  invalidParameter: { code: 40001, status: 400 },
+  invalidBody: { code: 40002, status: 400 },
+  missingApiKey: { code: 40101, status: 401 },
+  unknownApiKey: { code: 40102, status: 401 },
+  notFound: { code: 40401, status: 404 },
+  methodNotAllowed: { code: 40501, status: 405 },
+  bodyTooLarge: { code: 41301, status: 413 },
+  unsupportedMediaType: { code: 41501, status: 415 },
+  noRoute: { code: 42201, status: 422 },
+  amountOutOfRange: { code: 42202, status: 422 },
+  rateLimited: { code: 42901, status: 429 },
+  internal: { code: 50001, status: 500 },
+  chainStateUnavailable: { code: 50301, status: 503 },
+} as const;
+
+export type ErrorKind = keyof typeof ErrorCode;
+
+export class ApiError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: number;
+  readonly status: number;
+  /** Extra response headers, such as Retry-After for 429. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    options?: { headers?: Record<string, string>; cause?: unknown },
+  ) {
+    super(message, { cause: options?.cause });
+    this.name = "ApiError";
+    this.kind = kind;
+    this.code = ErrorCode[kind].code;
+    this.status = ErrorCode[kind].status;
+    this.headers = options?.headers ?? {};
+  }
+}
+
+/** Shorthand for the most common error: a named parameter broke a named rule. */
+export function invalidParameter(name: string, rule: string): ApiError {
+  return new ApiError("invalidParameter", `${name} ${rule}`);
+}
