@@ -1,0 +1,77 @@
+/**
+ * The devnet manifest (`.devnet/manifest.json`): everything a client, the indexer and the router
+ * need to talk to the devnet. The deployer fills it; `bridge-oracle devnet` writes it. The
+ * indexer's and the router's config loaders accept it directly.
+ */
+import type { Abi, Address, Hex } from "viem";
+
+export type BridgeKind = 0 | 1 | 2;
+export const BRIDGE_KINDS: readonly BridgeKind[] = [0, 1, 2];
+
+export interface ManifestToken {
+  symbol: string;
+  name: string;
+  address: Address;
+  decimals: number;
+  /** Bridge kinds that carry this token (empty: swap only). */
+  bridgeKinds: BridgeKind[];
+}
+
+export interface ManifestPair {
+  address: Address;
+  token0: Address;
+  token1: Address;
+}
+
+export interface ManifestChain {
+  name: string;
+  chainId: number;
+  rpcUrl: string;
+  /** Block the contracts were deployed at (the indexer's default start block). */
+  deployBlock: number;
+  /** This chain in each bridge kind's chain-id scheme (docs/protocol.md), as decimal strings. */
+  bridgeChainIds: Record<`${BridgeKind}`, string>;
+  /** Each bridge kind's contract on this chain. */
+  bridges: Record<`${BridgeKind}`, Address>;
+  messagingEndpoint: Address;
+  dex: { factory: Address; router: Address; hubToken: Address; pairs: ManifestPair[] };
+  weth: Address;
+  tokens: ManifestToken[];
+}
+
+/** A bridge token link: `kind` carries `sourceToken` on one chain to `destToken` on another. */
+export interface ManifestLink {
+  kind: BridgeKind;
+  sourceChainId: number;
+  sourceToken: Address;
+  destChainId: number;
+  destToken: Address;
+}
+
+export interface ManifestAccount {
+  address: Address;
+  privateKey: Hex;
+}
+
+export interface DevnetManifest {
+  version: 1;
+  createdAt: string;
+  chains: ManifestChain[];
+  links: ManifestLink[];
+  deployer: ManifestAccount;
+  relayer: ManifestAccount;
+  /** Funded user accounts (tokens and native coin). */
+  accounts: ManifestAccount[];
+  abis: {
+    /** IBridge: entry function `bridge(BridgeParams)` and the four transfer events. */
+    bridge: Abi;
+    lockMintBridge: Abi;
+    poolBridge: Abi;
+    messagingBridge: Abi;
+    messagingEndpoint: Abi;
+    erc20: Abi;
+    dexFactory: Abi;
+    dexRouter: Abi;
+    dexPair: Abi;
+  };
+}
