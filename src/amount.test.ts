@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import {
+  canonicalDecimal,
+  convertDecimals,
+  formatAmount,
+  parseAmount,
+  toBaseUnits,
+} from "./amount.js";
+
+describe("parseAmount", () => {
+  it("default: human units to base units", () => {
+    assert.deepEqual(parseAmount("1.5", 6), { ok: true, value: 1_500_000n });
+    assert.deepEqual(parseAmount("0.000001", 6), { ok: true, value: 1n });
+    assert.deepEqual(parseAmount("42", 0), { ok: true, value: 42n });
+  });
+
+  it("behavior: trailing fractional zeros do not count as precision", () => {
+    assert.deepEqual(parseAmount("1.500000000", 6), { ok: true, value: 1_500_000n });
+  });
+
+  it("behavior: exact beyond 2^53", () => {
+    const result = parseAmount("123456789012345678901234567890.123456789012345678", 18);
+    assert.deepEqual(result, {
+      ok: true,
+      value: 123456789012345678901234567890123456789012345678n,
+    });
+  });
+
+  it("error: format", () => {
+    for (const bad of ["", "-1", "+1", "1e6", "1.", ".5", " 1", "0x10", "1,5", "NaN"]) {
+      const result = parseAmount(bad, 6);
+      assert.equal(result.ok, false, bad);
+      assert.equal(!result.ok && result.reason, "format", bad);
+    }
+  });
+
+  it("error: zero", () => {
+    for (const zero of ["0", "0.0", "000.000"]) {
+      const result = parseAmount(zero, 6);
+      assert.equal(!result.ok && result.reason, "zero", zero);
+    }
+  });
+
+  it("error: more fractional digits than the token has decimals", () => {
+    const result = parseAmount("1.0000001", 6);
+    assert.equal(!result.ok && result.reason, "precision");
+    assert.match(!result.ok ? result.message : "", /7 fractional digits; the token has 6 decimals/);
+  });
+});
+
+describe("formatAmount", () => {
+  it("default: canonical form", () => {
+    assert.equal(formatAmount(1_500_000n, 6), "1.5");
+    assert.equal(formatAmount(0n, 18), "0");
+    assert.equal(formatAmount(1n, 18), "0.000000000000000001");
+    assert.equal(formatAmount(10n ** 18n, 18), "1");
+    assert.equal(formatAmount(1234n, 0), "1234");
+  });
+
+  it("error: negative", () => {
+    assert.throws(() => formatAmount(-1n, 6), RangeError);
+  });
+
+  it("behavior: round trip with parseAmount for every positive amount and decimals", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 2n ** 256n - 1n }),
+        fc.integer({ min: 0, max: 36 }),
+        (value, decimals) => {
+          const text = formatAmount(value, decimals);
+          assert.match(text, /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/);
+          assert.deepEqual(parseAmount(text, decimals), { ok: true, value });
+        },
+      ),
+    );
+  });
+});
+
+describe("canonicalDecimal", () => {
+  it("default", () => {
+    assert.equal(canonicalDecimal("007.500"), "7.5");
+    assert.equal(canonicalDecimal("0.0"), "0");
+    assert.equal(canonicalDecimal("10"), "10");
+  });
+
+  it("behavior: agrees with formatAmount(toBaseUnits(x))", () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9]{1,30}(\.[0-9]{1,18})?$/),
+        (text) => canonicalDecimal(text) === formatAmount(toBaseUnits(text, 18), 18),
+      ),
+    );
+  });
+});
+
+describe("convertDecimals", () => {
+  it("default: scales up exactly and down rounding toward zero", () => {
+    assert.equal(convertDecimals(1_500_000n, 6, 18), 1_500_000_000_000_000_000n);
+    assert.equal(convertDecimals(1_999_999_999_999n, 18, 6), 1n);
+    assert.equal(convertDecimals(7n, 8, 8), 7n);
+  });
+
+  it("behavior: down-conversion never creates value", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 2n ** 200n }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        (v, a, b) => {
+          const there = convertDecimals(v, a, b);
+          const back = convertDecimals(there, b, a);
+          assert.ok(back <= v);
+          if (b >= a) assert.equal(back, v);
+        },
+      ),
+    );
+  });
+});
