@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, redactUrl } from "./env.js";
+
+function configError(env: Record<string, string>, setting: string, pattern: RegExp): void {
+  assert.throws(
+    () => loadConfig(env),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`);
+      assert.equal(error.setting, setting);
+      assert.match(error.message, pattern);
+      return true;
+    },
+  );
+}
+
+describe("loadConfig", () => {
+  it("default: every setting has its documented default", () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      { ...config },
+      {
+        port: 8080,
+        host: "127.0.0.1",
+        databaseUrl: "./data/bridge-oracle.db",
+        logLevel: "info",
+        redisUrl: undefined,
+        trustProxy: false,
+      },
+    );
+    assert.equal(CONFIG_DEFAULTS.port, 8080);
+  });
+
+  it("behavior: the result is frozen", () => {
+    const config = loadConfig({});
+    assert.ok(Object.isFrozen(config));
+    assert.throws(() => {
+      (config as { port: number }).port = 1;
+    }, TypeError);
+  });
+
+  it("behavior: reads every setting", () => {
+    const config = loadConfig({
+      PORT: "3000",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgres://u:p@db.internal:5432/oracle",
+      LOG_LEVEL: "DEBUG",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      TRUST_PROXY: "true",
+    });
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, "0.0.0.0");
+    assert.equal(config.databaseUrl, "postgres://u:p@db.internal:5432/oracle");
+    assert.equal(config.logLevel, "debug");
+    assert.equal(config.redisUrl, "redis://127.0.0.1:6379");
+    assert.equal(config.trustProxy, true);
+  });
+
+  it("behavior: empty and blank values count as unset", () => {
+    const config = loadConfig({ PORT: "", HOST: "  ", REDIS_URL: "", TRUST_PROXY: "" });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, "127.0.0.1");
+    assert.equal(config.redisUrl, undefined);
+    assert.equal(config.trustProxy, false);
+  });
+
+  it("behavior: DATABASE_URL accepts SQLite paths and postgresql:// URLs", () => {
+    assert.equal(loadConfig({ DATABASE_URL: "/var/lib/x.db" }).databaseUrl, "/var/lib/x.db");
+    assert.equal(loadConfig({ DATABASE_URL: "rel/x.db" }).databaseUrl, "rel/x.db");
+    assert.equal(
+      loadConfig({ DATABASE_URL: "postgresql://postgres@127.0.0.1/test" }).databaseUrl,
+      "postgresql://postgres@127.0.0.1/test",
+    );
+  });
+
+  it("behavior: TRUST_PROXY accepts true/false, 1/0, yes/no in any case", () => {
+    for (const value of ["true", "TRUE", "1", "yes"]) {
+      assert.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, true, value);
+    }
+    for (const value of ["false", "False", "0", "no"]) {
+      assert.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, false, value);
+    }
+  });
+
+  it("behavior: HOST accepts names and IPv6 addresses", () => {
+    assert.equal(loadConfig({ HOST: "localhost" }).host, "localhost");
+    assert.equal(loadConfig({ HOST: "::" }).host, "::");
+    assert.equal(loadConfig({ HOST: "[::1]" }).host, "::1");
+  });
+
+  it("error: PORT not an integer from 1 to 65535", () => {
+    for (const value of ["abc", "0", "65536", "-1", "80.5", "1e3", "999999"]) {
+      configError(
+        { PORT: value },
+        "PORT",
+        new RegExp(`^PORT must be an integer from 1 to 65535, got '${value.replace(".", "\\.")}'$`),
+      );
+    }
+  });
+
+  it("error: HOST with spaces or slashes", () => {
+    configError({ HOST: "local host" }, "HOST", /HOST must be a host name or an IP address/);
+    configError({ HOST: "http://x" }, "HOST", /HOST must be a host name or an IP address/);
+  });
+
+  it("error: DATABASE_URL with another scheme or no host", () => {
+    configError(
+      { DATABASE_URL: "mysql://root@localhost/db" },
+      "DATABASE_URL",
+      /DATABASE_URL must be a SQLite file path or a postgres:\/\/ URL, got a mysql:\/\/ URL/,
+    );
+    configError({ DATABASE_URL: "postgres:///db" }, "DATABASE_URL", /must name a host/);
+  });
+
+  it("error: a DATABASE_URL message never shows the password", () => {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: "postgres://user:s3cret@/db" }),
+      (error: unknown) => error instanceof ConfigError && !error.message.includes("s3cret"),
+    );
+  });
+
+  it("error: LOG_LEVEL not a pino level", () => {
+    configError(
+      { LOG_LEVEL: "verbose" },
+      "LOG_LEVEL",
+      /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'$/,
+    );
+  });
+
+  it("error: REDIS_URL not a redis URL", () => {
+    configError({ REDIS_URL: "localhost:6379" }, "REDIS_URL", /REDIS_URL must be a redis:\/\//);
+    configError({ REDIS_URL: "http://x:6379" }, "REDIS_URL", /REDIS_URL must be a redis:\/\//);
+  });
+
+  it("error: TRUST_PROXY not a boolean", () => {
+    configError({ TRUST_PROXY: "maybe" }, "TRUST_PROXY", /TRUST_PROXY must be true or false/);
+  });
+
+  it("error: a long bad value is cut short in the message", () => {
+    assert.throws(
+      () => loadConfig({ LOG_LEVEL: "x".repeat(500) }),
+      (error: unknown) => error instanceof ConfigError && error.message.length < 200,
+    );
+  });
+});
+
+describe("redactUrl", () => {
+  it("default: replaces the password", () => {
+    assert.equal(redactUrl("postgres://u:pw@h:5432/d"), "postgres://u:***@h:5432/d");
+  });
+  it("behavior: leaves paths and password-free URLs alone", () => {
+    assert.equal(redactUrl("./data/x.db"), "./data/x.db");
+    assert.equal(redactUrl("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+  });
+});

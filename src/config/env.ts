@@ -1,0 +1,188 @@
+/**
+ * The service's configuration, read from environment variables and validated once at start.
+ * A bad value throws a ConfigError naming the setting and the rule; nothing downstream has to
+ * re-check a Config. An empty variable (`PORT=`) counts as unset, as docker-compose files often
+ * pass empty values for settings they do not use.
+ */
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** TCP port the HTTP API listens on (1..65535). */
+  readonly port: number;
+  /** Interface the HTTP API binds to. */
+  readonly host: string;
+  /** SQLite file path, or a postgres:// / postgresql:// URL. */
+  readonly databaseUrl: string;
+  readonly logLevel: LogLevel;
+  /** redis:// or rediss:// URL; undefined when rate limits stay in memory. */
+  readonly redisUrl: string | undefined;
+  /** Whether X-Forwarded-For is trusted for the client address (behind a reverse proxy). */
+  readonly trustProxy: boolean;
+}
+
+export const CONFIG_DEFAULTS = {
+  port: 8080,
+  host: "127.0.0.1",
+  databaseUrl: "./data/bridge-oracle.db",
+  logLevel: "info",
+  trustProxy: false,
+} as const satisfies Partial<Config>;
+
+export class ConfigError extends Error {
+  /** The environment variable at fault. */
+  readonly setting: string;
+
+  constructor(setting: string, message: string) {
+    super(message);
+    this.name = "ConfigError";
+    this.setting = setting;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads and validates the configuration; throws ConfigError on the first bad setting. */
+export function loadConfig(env: Env = process.env): Config {
+  return Object.freeze({
+    port: readPort(env),
+    host: readHost(env),
+    databaseUrl: readDatabaseUrl(env),
+    logLevel: readLogLevel(env),
+    redisUrl: readRedisUrl(env),
+    trustProxy: readBoolean(env, "TRUST_PROXY", CONFIG_DEFAULTS.trustProxy),
+  });
+}
+
+/**
+ * A URL with its password (and any user name) replaced by "***", for logs and error messages.
+ * Not-a-URL values (SQLite paths) come back unchanged.
+ */
+export function redactUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value;
+  }
+  if (url.password === "" && url.username === "") return value;
+  if (url.password !== "") url.password = "***";
+  return url.toString();
+}
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/** Quotes a bad value for a message, cut short so a pasted secret or a huge value stays out. */
+function quote(value: string): string {
+  const shown = value.length > 60 ? `${value.slice(0, 60)}...` : value;
+  return `'${shown}'`;
+}
+
+function readPort(env: Env): number {
+  const raw = read(env, "PORT");
+  if (raw === undefined) return CONFIG_DEFAULTS.port;
+  const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(port >= 1 && port <= 65535)) {
+    throw new ConfigError("PORT", `PORT must be an integer from 1 to 65535, got ${quote(raw)}`);
+  }
+  return port;
+}
+
+function readHost(env: Env): string {
+  const raw = read(env, "HOST");
+  if (raw === undefined) return CONFIG_DEFAULTS.host;
+  // A host name, an IPv4 address or an IPv6 address (with or without brackets).
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*|[A-Za-z0-9.-]{1,253})$/.test(raw)) {
+    throw new ConfigError(
+      "HOST",
+      `HOST must be a host name or an IP address such as 127.0.0.1 or 0.0.0.0, got ${quote(raw)}`,
+    );
+  }
+  return raw.startsWith("[") ? raw.slice(1, -1) : raw;
+}
+
+function readDatabaseUrl(env: Env): string {
+  const raw = read(env, "DATABASE_URL");
+  if (raw === undefined) return CONFIG_DEFAULTS.databaseUrl;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return raw; // a SQLite file path
+  if (scheme !== "postgres" && scheme !== "postgresql") {
+    throw new ConfigError(
+      "DATABASE_URL",
+      `DATABASE_URL must be a SQLite file path or a postgres:// URL, got a ${scheme}:// URL`,
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      "DATABASE_URL",
+      "DATABASE_URL is not a valid postgres:// URL (expected postgres://user:password@host:5432/database)",
+    );
+  }
+  if (url.hostname === "" && !url.searchParams.has("host")) {
+    throw new ConfigError(
+      "DATABASE_URL",
+      `DATABASE_URL must name a host, such as postgres://user@127.0.0.1:5432/db, got ${quote(redactUrl(raw))}`,
+    );
+  }
+  return raw;
+}
+
+function readLogLevel(env: Env): LogLevel {
+  const raw = read(env, "LOG_LEVEL");
+  if (raw === undefined) return CONFIG_DEFAULTS.logLevel;
+  const level = raw.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new ConfigError(
+      "LOG_LEVEL",
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${quote(raw)}`,
+    );
+  }
+  return level as LogLevel;
+}
+
+function readRedisUrl(env: Env): string | undefined {
+  const raw = read(env, "REDIS_URL");
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "redis:" && url.protocol !== "rediss:")) {
+    throw new ConfigError(
+      "REDIS_URL",
+      `REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, got ${quote(redactUrl(raw))}`,
+    );
+  }
+  return raw;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  switch (raw.toLowerCase()) {
+    case "true":
+    case "1":
+    case "yes":
+      return true;
+    case "false":
+    case "0":
+    case "no":
+      return false;
+    default:
+      throw new ConfigError(
+        name,
+        `${name} must be true or false (also accepted: 1/0, yes/no), got ${quote(raw)}`,
+      );
+  }
+}
