@@ -1,0 +1,175 @@
+/**
+ * The indexer's view of one chain: a viem public client with our own retry (viem's is off so
+ * that backoff, 429 handling and credential redaction live in one place) and the handful of
+ * calls the indexer makes, each returning plain data.
+ */
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { ERC20_METADATA_ABI } from "./bridge-events-abi.js";
+import { redactRpcUrl, redactText } from "./redact-rpc-url.js";
+import { isRangeError, isTimeoutError } from "./rpc-errors.js";
+import { DEFAULT_RETRY, type RetryOptions, withRetry } from "./with-retry.js";
+
+export interface BlockHeader {
+  number: number;
+  hash: Hex;
+  parentHash: Hex;
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+export interface RawLog {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+  blockNumber: number;
+  blockHash: Hex;
+  transactionHash: Hex;
+  logIndex: number;
+  removed?: boolean;
+}
+
+export interface ChainClient {
+  readonly chainId: number;
+  /** The RPC URL with credentials removed; the only form that may be logged. */
+  readonly safeUrl: string;
+  getChainId(): Promise<number>;
+  getBlockNumber(): Promise<number>;
+  getBlockHeader(number: number): Promise<BlockHeader>;
+  /** One eth_getLogs call (no splitting; see fetchLogs for the adaptive span). */
+  getLogs(filter: {
+    addresses: readonly Hex[];
+    topics: readonly Hex[];
+    fromBlock: number;
+    toBlock: number;
+  }): Promise<RawLog[]>;
+  readTokenMetadata(token: Hex): Promise<{ symbol: string; decimals: number }>;
+}
+
+export interface ChainClientOptions {
+  rpcUrl: string;
+  chainId: number;
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  signal?: AbortSignal;
+}
+
+/** An RPC failure whose message never contains the raw URL. */
+export class ChainRpcError extends Error {
+  constructor(
+    message: string,
+    readonly chainId: number,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+    this.name = "ChainRpcError";
+  }
+}
+
+export function createChainClient(options: ChainClientOptions): ChainClient {
+  const client: PublicClient = createPublicClient({
+    transport: http(options.rpcUrl, {
+      timeout: options.timeoutMs ?? 10_000,
+      retryCount: 0,
+    }),
+  });
+  const safeUrl = redactRpcUrl(options.rpcUrl);
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry, signal: options.signal };
+
+  async function call<T>(what: string, run: () => Promise<T>, extra?: Partial<RetryOptions>) {
+    try {
+      return await withRetry(run, { ...retry, ...extra });
+    } catch (error) {
+      throw toChainError(error, what);
+    }
+  }
+
+  function toChainError(error: unknown, what: string): Error {
+    if (error instanceof ChainRpcError) return error;
+    const raw = error as { shortMessage?: string; details?: string; message?: string };
+    const text = [raw.shortMessage ?? raw.message ?? String(error), raw.details]
+      .filter((s) => typeof s === "string" && s !== "")
+      .join(": ");
+    return new ChainRpcError(
+      `chain ${options.chainId} (${safeUrl}): ${what} failed: ${redactText(text, options.rpcUrl)}`,
+      options.chainId,
+      { cause: scrub(error) },
+    );
+  }
+
+  // viem errors quote the URL in their message; keep the structure (status, headers) for callers
+  // but drop the text.
+  function scrub(error: unknown): unknown {
+    if (error === null || typeof error !== "object") return error;
+    const e = error as { status?: unknown; headers?: unknown; name?: unknown; message?: unknown };
+    return {
+      name: e.name,
+      status: e.status,
+      headers: e.headers,
+      message: typeof e.message === "string" ? redactText(e.message, options.rpcUrl) : undefined,
+      cause: scrub((error as { cause?: unknown }).cause),
+    };
+  }
+
+  return {
+    chainId: options.chainId,
+    safeUrl,
+    getChainId: () => call("eth_chainId", () => client.getChainId()),
+    getBlockNumber: () =>
+      call("eth_blockNumber", async () => Number(await client.getBlockNumber({ cacheTime: 0 }))),
+    getBlockHeader: (number) =>
+      call(`eth_getBlockByNumber(${number})`, async () => {
+        const block = await client.request({
+          method: "eth_getBlockByNumber",
+          params: [`0x${number.toString(16)}`, false],
+        });
+        if (block === null || block.hash === null) throw new Error(`block ${number} not found`);
+        return {
+          number: Number(block.number),
+          hash: block.hash.toLowerCase() as Hex,
+          parentHash: block.parentHash.toLowerCase() as Hex,
+          timestamp: Number(block.timestamp),
+        };
+      }),
+    getLogs: (filter) =>
+      call(
+        `eth_getLogs(${filter.fromBlock}..${filter.toBlock})`,
+        async () => {
+          const logs = await client.request({
+            method: "eth_getLogs",
+            params: [
+              {
+                address: [...filter.addresses],
+                topics: [[...filter.topics]],
+                fromBlock: `0x${filter.fromBlock.toString(16)}`,
+                toBlock: `0x${filter.toBlock.toString(16)}`,
+              },
+            ],
+          });
+          return logs.map((log) => ({
+            address: log.address.toLowerCase() as Hex,
+            topics: log.topics as Hex[],
+            data: log.data,
+            blockNumber: Number(log.blockNumber),
+            blockHash: (log.blockHash ?? "0x").toLowerCase() as Hex,
+            transactionHash: (log.transactionHash ?? "0x").toLowerCase() as Hex,
+            logIndex: Number(log.logIndex),
+            removed: log.removed,
+          }));
+        },
+        // Range refusals and timeouts are fetchLogs' to handle (it halves the span first).
+        { isRetryable: (e) => !isRangeError(e) && !isTimeoutError(e) },
+      ),
+    readTokenMetadata: (token) =>
+      call(`token metadata of ${token}`, async () => {
+        const [symbol, decimals] = await Promise.all([
+          client.readContract({ address: token, abi: ERC20_METADATA_ABI, functionName: "symbol" }),
+          client.readContract({
+            address: token,
+            abi: ERC20_METADATA_ABI,
+            functionName: "decimals",
+          }),
+        ]);
+        return { symbol, decimals: Number(decimals) };
+      }),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * What the indexer knows about the configured chains and bridges, as lookups: chain names, each
+ * kind's chain-id scheme (docs/protocol.md: `destChainId` is in the kind's own scheme) mapped
+ * back to EVM chain ids, and bridge contracts per (chain, kind).
+ */
+import { type Address, getAddress } from "viem";
+import type { BridgeKind } from "../devnet/manifest.js";
+
+export interface RegistryChain {
+  name: string;
+  chainId: number;
+  /** Symbol of the native coin (token address 0x0), e.g. "ETH". */
+  nativeSymbol: string;
+}
+
+export interface RegistryBridge {
+  kind: BridgeKind;
+  chainId: number;
+  address: Address;
+  /** This chain's id in the kind's scheme, as a decimal string. */
+  bridgeChainId: string;
+}
+
+export interface BridgeRegistry {
+  chainName(chainId: number): string | undefined;
+  nativeSymbol(chainId: number): string | undefined;
+  /** EVM chain id of the chain named `schemeId` in `kind`'s scheme. */
+  chainIdInScheme(kind: BridgeKind, schemeId: string): number | undefined;
+  bridgeAddress(chainId: number, kind: BridgeKind): Address | undefined;
+  /** The kind of the bridge at `address` on `chainId`. */
+  bridgeKind(chainId: number, address: string): BridgeKind | undefined;
+  bridgesOn(chainId: number): RegistryBridge[];
+}
+
+export function createBridgeRegistry(
+  chains: readonly RegistryChain[],
+  bridges: readonly RegistryBridge[],
+): BridgeRegistry {
+  const chainById = new Map(chains.map((c) => [c.chainId, c]));
+  const byScheme = new Map(bridges.map((b) => [`${b.kind}:${b.bridgeChainId}`, b.chainId]));
+  const byChainKind = new Map(bridges.map((b) => [`${b.chainId}:${b.kind}`, b]));
+  const byChainAddress = new Map(
+    bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b.kind]),
+  );
+  return {
+    chainName: (id) => chainById.get(id)?.name,
+    nativeSymbol: (id) => chainById.get(id)?.nativeSymbol,
+    chainIdInScheme: (kind, schemeId) => byScheme.get(`${kind}:${BigInt(schemeId).toString()}`),
+    bridgeAddress: (id, kind) => {
+      const b = byChainKind.get(`${id}:${kind}`);
+      return b === undefined ? undefined : getAddress(b.address);
+    },
+    bridgeKind: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`),
+    bridgesOn: (id) => bridges.filter((b) => b.chainId === id),
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Pairing as a pure reducer: the stored events of one message id (the source send, the
+ * destination delivery or failure, the source refund, in any arrival order) -> the bridge
+ * transaction record of interface.md 2.2, following decisions.md 2 and 7. Because records are
+ * derived from raw events, a reorg is undone by deleting the orphaned events and deriving again.
+ *
+ * Invariants: no send -> no record (destination events wait in raw_events); a delivery makes it
+ * Success, else a failure or refund makes it Failed, else Processing; only events on the chain
+ * and bridge the send names count as its outcome (a look-alike elsewhere is ignored).
+ */
+import { getAddress, zeroAddress } from "viem";
+import { formatAmount } from "../amount.js";
+import type { BridgeTransaction, TransferStatus } from "../store/types.js";
+import { type BridgeEvent, compareEvents } from "./bridge-event.js";
+import type { BridgeRegistry } from "./bridge-registry.js";
+
+export interface TokenMetadata {
+  symbol: string;
+  decimals: number;
+}
+
+export interface DeriveContext {
+  registry: BridgeRegistry;
+  /** Metadata of an ERC-20 (the native coin 0x0 is resolved here, not asked for). */
+  token(chainId: number, address: string): TokenMetadata | undefined;
+}
+
+/** Tokens a send needs metadata for, as (chain id, address) pairs; native coin excluded. */
+export function tokensOfSend(
+  send: BridgeEvent,
+  registry: BridgeRegistry,
+): { chainId: number; address: string }[] {
+  const out = [
+    { chainId: send.chainId, address: String(send.args.sourceToken) },
+    { chainId: send.chainId, address: String(send.args.sourceBridgeToken) },
+  ];
+  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId));
+  if (dest !== undefined) {
+    out.push({ chainId: dest, address: String(send.args.destToken) });
+    out.push({ chainId: dest, address: String(send.args.destBridgeToken) });
+  }
+  return out.filter((t) => t.address.toLowerCase() !== zeroAddress);
+}
+
+/** The record without created_at / updated_at, or undefined when no send is stored. */
+export function deriveTransferFields(
+  events: readonly BridgeEvent[],
+  context: DeriveContext,
+): Omit<BridgeTransaction, "created_at" | "updated_at"> | undefined {
+  const ordered = [...events].sort(compareEvents);
+  const send = ordered.find((e) => e.name === "TransferSent");
+  if (send === undefined) return undefined;
+  const { registry } = context;
+  const a = send.args;
+  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId));
+  const destContract =
+    destChainId === undefined ? undefined : registry.bridgeAddress(destChainId, send.kind);
+
+  const atDest = (e: BridgeEvent) =>
+    destChainId !== undefined &&
+    e.chainId === destChainId &&
+    destContract !== undefined &&
+    e.address.toLowerCase() === destContract.toLowerCase();
+  const atSource = (e: BridgeEvent) =>
+    e.chainId === send.chainId && e.address.toLowerCase() === send.address.toLowerCase();
+  const delivery = ordered.find((e) => e.name === "TransferDelivered" && atDest(e));
+  const failure = ordered.find((e) => e.name === "TransferFailed" && atDest(e));
+  const refund = ordered.find((e) => e.name === "TransferRefunded" && atSource(e));
+
+  const meta = (chainId: number | undefined, address: string): TokenMetadata => {
+    if (chainId === undefined) return { symbol: "", decimals: 0 };
+    if (address.toLowerCase() === zeroAddress) {
+      return { symbol: registry.nativeSymbol(chainId) ?? "", decimals: 18 };
+    }
+    const found = context.token(chainId, address);
+    if (found === undefined) {
+      throw new Error(`token metadata missing for ${address} on chain ${chainId}`);
+    }
+    return found;
+  };
+  const sourceToken = meta(send.chainId, String(a.sourceToken));
+  const sourceBridgeToken = meta(send.chainId, String(a.sourceBridgeToken));
+  const destToken = meta(destChainId, String(a.destToken));
+  const destBridgeToken = meta(destChainId, String(a.destBridgeToken));
+
+  let status: TransferStatus = "Processing";
+  let outcome: BridgeEvent | undefined;
+  if (delivery !== undefined) {
+    status = "Success";
+    outcome = delivery;
+  } else if (failure !== undefined || refund !== undefined) {
+    status = "Failed";
+    outcome = failure ?? refund;
+  }
+
+  return {
+    message_id: send.messageId.toLowerCase(),
+    source_contract: getAddress(send.address),
+    dest_contract: destContract ?? "",
+    source_tx_hash: send.txHash.toLowerCase(),
+    // The destination transaction: the delivery's or the failure's (a refund happens on the
+    // source chain, so it is not a destination transaction).
+    dest_tx_hash: (delivery ?? failure)?.txHash.toLowerCase() ?? "",
+    from_address: getAddress(String(a.sender)),
+    to_address: getAddress(String(a.recipient)),
+    send_amount: amount(a.sendAmount, sourceToken.decimals),
+    min_receive_amount: amount(a.minReceiveAmount, destToken.decimals),
+    receive_amount:
+      delivery === undefined ? "" : amount(delivery.args.receiveAmount, destToken.decimals),
+    source_chain_name: registry.chainName(send.chainId) ?? "",
+    dest_chain_name: destChainId === undefined ? "" : (registry.chainName(destChainId) ?? ""),
+    source_token_address: getAddress(String(a.sourceToken)),
+    source_token_decimals: sourceToken.decimals,
+    source_token_symbol: sourceToken.symbol,
+    dest_token_address: getAddress(String(a.destToken)),
+    dest_token_decimals: destToken.decimals,
+    dest_token_symbol: destToken.symbol,
+    dest_bridge_token: getAddress(String(a.destBridgeToken)),
+    dest_bridge_token_decimals: destBridgeToken.decimals,
+    dest_bridge_token_amount: amount(a.destBridgeAmount, destBridgeToken.decimals),
+    // decisions.md 4: fees are in the source bridge token.
+    fee_address: getAddress(String(a.sourceBridgeToken)),
+    fee_decimals: sourceBridgeToken.decimals,
+    fee_symbol: sourceBridgeToken.symbol,
+    xproto_fee: amount(a.xprotoFee, sourceBridgeToken.decimals),
+    bridge_fee: amount(a.bridgeFee, sourceBridgeToken.decimals),
+    status,
+    subsidy_amount: amount(a.subsidy, destBridgeToken.decimals),
+    start_time: formatUtc(send.blockTime),
+    end_time: outcome === undefined ? "" : formatUtc(outcome.blockTime),
+  };
+}
+
+/**
+ * The full record: created_at is kept from the stored record, updated_at moves only when some
+ * other field changed. Returns undefined when no send is stored (the record must not exist).
+ */
+export function deriveTransfer(
+  events: readonly BridgeEvent[],
+  context: DeriveContext,
+  existing: BridgeTransaction | undefined,
+  now: string,
+): BridgeTransaction | undefined {
+  const fields = deriveTransferFields(events, context);
+  if (fields === undefined) return undefined;
+  if (existing === undefined) return { ...fields, created_at: now, updated_at: now };
+  const record = { ...fields, created_at: existing.created_at, updated_at: existing.updated_at };
+  return sameTransfer(record, existing) ? existing : { ...record, updated_at: now };
+}
+
+/** Equal in every field but created_at / updated_at. */
+export function sameTransfer(a: BridgeTransaction, b: BridgeTransaction): boolean {
+  for (const key of Object.keys(a) as (keyof BridgeTransaction)[]) {
+    if (key === "created_at" || key === "updated_at") continue;
+    if (a[key] !== b[key]) return false;
+  }
+  return true;
+}
+
+/** UTC `YYYY-MM-DD HH:MM:SS` of a unix time in seconds. */
+export function formatUtc(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace("T", " ");
+}
+
+function amount(value: string | boolean | undefined, decimals: number): string {
+  if (typeof value !== "string" || !/^[0-9]+$/.test(value)) {
+    throw new Error(`not a uint256 decimal string: ${String(value)}`);
+  }
+  return formatAmount(BigInt(value), decimals);
+}
