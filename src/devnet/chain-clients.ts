@@ -1,0 +1,64 @@
+/**
+ * viem clients for one devnet chain. Each caller gets its own nonce manager, so two relayers (or
+ * a relayer and the traffic generator) in one process never share a cached nonce.
+ */
+import {
+  type Account,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { createNonceManager, jsonRpc } from "viem/nonce";
+import type { ManifestChain } from "./manifest.js";
+
+export type DevnetWalletClient = WalletClient<Transport, Chain, Account>;
+
+export interface DevnetChainClients {
+  chain: Chain;
+  publicClient: PublicClient<Transport, Chain>;
+  walletClient: DevnetWalletClient;
+}
+
+/** A viem Chain for a manifest chain (anvil's native coin is ETH). */
+export function devnetChain(chain: ManifestChain): Chain {
+  return defineChain({
+    id: chain.chainId,
+    name: chain.name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  });
+}
+
+export function createDevnetClients(
+  chain: ManifestChain,
+  privateKey: Hex,
+  pollingIntervalMs = 200,
+): DevnetChainClients {
+  const viemChain = devnetChain(chain);
+  // Retries with backoff live in the transport: a briefly unreachable anvil is not an error.
+  const transport = http(chain.rpcUrl, { retryCount: 3, retryDelay: 200, timeout: 10_000 });
+  const account = privateKeyToAccount(privateKey, {
+    nonceManager: createNonceManager({ source: jsonRpc() }),
+  });
+  return {
+    chain: viemChain,
+    publicClient: createPublicClient({
+      chain: viemChain,
+      transport,
+      pollingInterval: pollingIntervalMs,
+    }),
+    walletClient: createWalletClient({
+      chain: viemChain,
+      transport,
+      account,
+      pollingInterval: pollingIntervalMs,
+    }),
+  };
+}

@@ -1,0 +1,427 @@
+/**
+ * The devnet relayer (docs/protocol.md, "Delivery, failure and refund"). It polls every chain's
+ * bridges and messaging endpoint with eth_getLogs and:
+ *
+ * - on TransferSent waits `confirmations` blocks and `delayMs`, then delivers on the destination
+ *   as the relayer account (kinds 0/1: `bridge.deliver(message)`; kind 2: the endpoint's
+ *   `deliver` with the packet of the matching PacketSent);
+ * - on TransferFailed calls `refund(messageId)` on the source bridge.
+ *
+ * Idempotent: on start it rescans from each chain's deploy block, so state on chain (the
+ * TransferDelivered / TransferFailed / TransferRefunded events) tells it what is already done;
+ * before each action it checks those events for the message id once more and treats an
+ * "already done" revert as done. A restarted relayer therefore never delivers twice.
+ */
+import type { Address, Hex } from "viem";
+import { createDevnetClients, type DevnetChainClients } from "./chain-clients.js";
+import { type DevnetLogger, silentLogger } from "./logger.js";
+import type { BridgeKind, DevnetManifest, ManifestChain } from "./manifest.js";
+import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
+import {
+  type BridgeMessage,
+  backoffMs,
+  bridgeKindOf,
+  buildBridgeMessage,
+  chainByBridgeId,
+  isAlreadyProcessedRevert,
+  nextScanRange,
+  type TransferSentArgs,
+} from "./relayer-messages.js";
+
+export interface CreateRelayerParameters {
+  manifest: DevnetManifest;
+  /** Minimum wait between seeing a (confirmed) event and acting on it. Default 0. */
+  delayMs?: number;
+  /** Blocks that must be on top of an event's block before the relayer acts. Default 1. */
+  confirmations?: number;
+  /** How often each chain is polled. Default 300 ms. */
+  pollIntervalMs?: number;
+  logger?: DevnetLogger;
+}
+
+export interface RelayerStats {
+  /** Deliveries / refunds this relayer instance sent and saw succeed. */
+  delivered: number;
+  refunded: number;
+  /** Messages seen on chain in each state (including those handled by an earlier relayer). */
+  seenSent: number;
+  seenDone: number;
+  seenFailed: number;
+  seenRefunded: number;
+  /** Actions waiting for their delay, their confirmations or a retry. */
+  pending: number;
+}
+
+export interface Relayer {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  stats(): RelayerStats;
+  /** Resolves once every chain has been scanned up to its confirmed head at least once. */
+  caughtUp(): Promise<void>;
+}
+
+interface PacketSentArgs {
+  guid: Hex;
+  srcEid: number;
+  dstEid: number;
+  sender: Address;
+  receiver: Address;
+  payload: Hex;
+}
+
+/** A delivery or refund waiting to be sent. */
+interface Job {
+  type: "deliver" | "refund";
+  messageId: Hex;
+  kind: BridgeKind;
+  /** The chain the transaction goes to (destination for deliveries, source for refunds). */
+  target: ManifestChain;
+  source: ManifestChain;
+  sent: TransferSentArgs;
+  notBefore: number;
+  attempts: number;
+  inFlight: boolean;
+}
+
+interface ChainState {
+  chain: ManifestChain;
+  clients: DevnetChainClients;
+  /** Last scanned block; invariant `cursor <= head - confirmations`. */
+  cursor: bigint;
+  failures: number;
+  nextScanAt: number;
+  addresses: Address[];
+}
+
+export function createRelayer(parameters: CreateRelayerParameters): Relayer {
+  const { manifest } = parameters;
+  const delayMs = parameters.delayMs ?? 0;
+  const confirmations = Math.max(0, parameters.confirmations ?? 1);
+  const pollIntervalMs = parameters.pollIntervalMs ?? 300;
+  const logger = parameters.logger ?? silentLogger;
+
+  const chains = new Map<number, ChainState>();
+  for (const chain of manifest.chains) {
+    chains.set(chain.chainId, {
+      chain,
+      clients: createDevnetClients(chain, manifest.relayer.privateKey),
+      cursor: BigInt(chain.deployBlock) - 1n,
+      failures: 0,
+      nextScanAt: 0,
+      addresses: [
+        chain.bridges["0"],
+        chain.bridges["1"],
+        chain.bridges["2"],
+        chain.messagingEndpoint,
+      ],
+    });
+  }
+
+  const sentById = new Map<
+    Hex,
+    { kind: BridgeKind; source: ManifestChain; sent: TransferSentArgs }
+  >();
+  const packets = new Map<Hex, PacketSentArgs>();
+  const done = new Set<Hex>(); // delivered or failed on the destination
+  const failed = new Set<Hex>();
+  const refunded = new Set<Hex>();
+  const jobs = new Map<string, Job>();
+  const counters = { delivered: 0, refunded: 0 };
+
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let loop: Promise<void> | undefined;
+  let firstPassDone = false;
+  const inFlight = new Set<Promise<void>>();
+  const caughtUpWaiters: Array<() => void> = [];
+
+  const short = (id: Hex): string => `${id.slice(0, 10)}…`;
+
+  function queue(job: Omit<Job, "attempts" | "inFlight">): void {
+    const key = `${job.type}:${job.messageId}`;
+    if (!jobs.has(key)) jobs.set(key, { ...job, attempts: 0, inFlight: false });
+  }
+
+  function onTransferSent(state: ChainState, kind: BridgeKind, sent: TransferSentArgs): void {
+    sentById.set(sent.messageId, { kind, source: state.chain, sent });
+    const dest = chainByBridgeId(manifest, kind, sent.destChainId);
+    if (dest === undefined) {
+      logger.warn(`${short(sent.messageId)} kind ${kind} to unknown chain ${sent.destChainId}`);
+      return;
+    }
+    if (!done.has(sent.messageId)) {
+      queue({
+        type: "deliver",
+        messageId: sent.messageId,
+        kind,
+        target: dest,
+        source: state.chain,
+        sent,
+        notBefore: Date.now() + delayMs,
+      });
+    }
+  }
+
+  function queueRefundIfKnown(messageId: Hex): void {
+    const origin = sentById.get(messageId);
+    if (origin === undefined || refunded.has(messageId)) return;
+    queue({
+      type: "refund",
+      messageId,
+      kind: origin.kind,
+      target: origin.source,
+      source: origin.source,
+      sent: origin.sent,
+      notBefore: Date.now() + delayMs,
+    });
+  }
+
+  async function scanChain(state: ChainState): Promise<void> {
+    const { publicClient } = state.clients;
+    const head = await publicClient.getBlockNumber({ cacheTime: 0 });
+    for (;;) {
+      const range = nextScanRange(state.cursor, head, confirmations);
+      if (range === null) return;
+      const logs = await publicClient.getLogs({
+        address: state.addresses,
+        events: [...bridgeEventsAbi, ...endpointAbi.filter((item) => item.type === "event")],
+        fromBlock: range.fromBlock,
+        toBlock: range.toBlock,
+      });
+      for (const log of logs) {
+        if (log.eventName === "PacketSent") {
+          packets.set(log.args.guid as Hex, log.args as PacketSentArgs);
+          continue;
+        }
+        const kind = bridgeKindOf(state.chain, log.address);
+        if (kind === undefined) continue;
+        switch (log.eventName) {
+          case "TransferSent":
+            onTransferSent(state, kind, log.args as TransferSentArgs);
+            break;
+          case "TransferDelivered":
+            done.add(log.args.messageId as Hex);
+            jobs.delete(`deliver:${log.args.messageId}`);
+            break;
+          case "TransferFailed": {
+            const messageId = log.args.messageId as Hex;
+            done.add(messageId);
+            failed.add(messageId);
+            jobs.delete(`deliver:${messageId}`);
+            break;
+          }
+          case "TransferRefunded":
+            refunded.add(log.args.messageId as Hex);
+            jobs.delete(`refund:${log.args.messageId}`);
+            break;
+        }
+      }
+      state.cursor = range.toBlock;
+    }
+  }
+
+  /** Whether the destination (or source, for refunds) already shows the job as done. */
+  async function alreadyDoneOnChain(job: Job): Promise<boolean> {
+    const { publicClient } = chains.get(job.target.chainId)?.clients ?? {};
+    if (publicClient === undefined) return false;
+    const bridge = job.target.bridges[`${job.kind}`];
+    const names =
+      job.type === "deliver" ? ["TransferDelivered", "TransferFailed"] : ["TransferRefunded"];
+    const counts = await Promise.all(
+      bridgeEventsAbi
+        .filter((event) => names.includes(event.name))
+        .map(async (event) => {
+          const logs = await publicClient.getLogs({
+            address: bridge,
+            event,
+            args: { messageId: job.messageId },
+            fromBlock: BigInt(job.target.deployBlock),
+            toBlock: "latest",
+          });
+          return logs.length;
+        }),
+    );
+    return counts.some((count) => count > 0);
+  }
+
+  async function sendJob(job: Job): Promise<Hex> {
+    const clients = chains.get(job.target.chainId)?.clients;
+    if (clients === undefined) throw new Error(`no clients for chain ${job.target.chainId}`);
+    const { publicClient, walletClient } = clients;
+    const account = walletClient.account;
+    if (job.type === "refund") {
+      const { request } = await publicClient.simulateContract({
+        account,
+        address: job.target.bridges[`${job.kind}`],
+        abi: bridgeRelayAbi,
+        functionName: "refund",
+        args: [job.messageId],
+      });
+      return walletClient.writeContract(request);
+    }
+    if (job.kind === 2) {
+      const packet = packets.get(job.messageId);
+      if (packet === undefined) throw new Error("PacketSent not seen yet");
+      const { request } = await publicClient.simulateContract({
+        account,
+        address: job.target.messagingEndpoint,
+        abi: endpointAbi,
+        functionName: "deliver",
+        args: [packet.guid, packet.srcEid, packet.sender, packet.receiver, packet.payload],
+      });
+      return walletClient.writeContract(request);
+    }
+    const message: BridgeMessage = buildBridgeMessage(job.sent, job.source, job.kind);
+    const { request } = await publicClient.simulateContract({
+      account,
+      address: job.target.bridges[`${job.kind}`],
+      abi: bridgeRelayAbi,
+      functionName: "deliver",
+      args: [message],
+    });
+    return walletClient.writeContract(request);
+  }
+
+  async function runJob(job: Job): Promise<void> {
+    const key = `${job.type}:${job.messageId}`;
+    const label = `${job.type} ${short(job.messageId)} kind ${job.kind} ${job.source.name}->${job.target.name}`;
+    job.inFlight = true;
+    try {
+      if (await alreadyDoneOnChain(job)) {
+        jobs.delete(key);
+        return;
+      }
+      const hash = await sendJob(job);
+      const clients = chains.get(job.target.chainId)?.clients;
+      const receipt = await clients?.publicClient.waitForTransactionReceipt({
+        hash,
+        timeout: 60_000,
+      });
+      if (receipt?.status === "success") {
+        jobs.delete(key);
+        if (job.type === "deliver") {
+          done.add(job.messageId);
+          counters.delivered++;
+        } else {
+          refunded.add(job.messageId);
+          counters.refunded++;
+        }
+        logger.info(`${label}: ${job.type === "deliver" ? "delivered" : "refunded"}`);
+        return;
+      }
+      throw new Error(`transaction ${hash} reverted`);
+    } catch (error) {
+      const message = errorMessage(error);
+      if (isAlreadyProcessedRevert(message)) {
+        jobs.delete(key);
+        logger.info(`${label}: already done on chain`);
+        return;
+      }
+      job.attempts++;
+      job.notBefore = Date.now() + backoffMs(job.attempts);
+      if (job.attempts === 1 || job.attempts % 5 === 0) {
+        logger.warn(`${label}: attempt ${job.attempts} failed: ${message}`);
+      }
+    } finally {
+      job.inFlight = false;
+    }
+  }
+
+  async function tick(): Promise<void> {
+    const now = Date.now();
+    await Promise.all(
+      [...chains.values()]
+        .filter((state) => state.nextScanAt <= now)
+        .map(async (state) => {
+          try {
+            await scanChain(state);
+            if (state.failures > 0) logger.info(`${state.chain.name}: RPC reachable again`);
+            state.failures = 0;
+          } catch (error) {
+            state.failures++;
+            state.nextScanAt = Date.now() + backoffMs(state.failures);
+            if (state.failures === 1 || state.failures % 10 === 0) {
+              logger.warn(
+                `${state.chain.name}: scan failed (${state.failures}x): ${errorMessage(error)}`,
+              );
+            }
+          }
+        }),
+    );
+    if (!firstPassDone && [...chains.values()].every((state) => state.failures === 0)) {
+      firstPassDone = true;
+      for (const resolve of caughtUpWaiters.splice(0)) resolve();
+    }
+    // Failures seen on a destination before their TransferSent was scanned get their refund now.
+    for (const messageId of failed) if (!refunded.has(messageId)) queueRefundIfKnown(messageId);
+
+    const due = [...jobs.values()].filter((job) => !job.inFlight && job.notBefore <= Date.now());
+    // Jobs run concurrently and outside the tick, so waiting for a receipt never holds up
+    // scanning: each chain's wallet has its own nonce manager, and no two jobs share a message
+    // id, so their order does not matter.
+    for (const job of due) {
+      const running = runJob(job).finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    }
+  }
+
+  async function runLoop(): Promise<void> {
+    while (running) {
+      const started = Date.now();
+      try {
+        await tick();
+      } catch (error) {
+        logger.error(`tick failed: ${errorMessage(error)}`);
+      }
+      if (!running) break;
+      const wait = Math.max(0, pollIntervalMs - (Date.now() - started));
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, wait);
+      });
+    }
+  }
+
+  return {
+    async start() {
+      if (running) return;
+      running = true;
+      logger.info(
+        `relaying ${manifest.chains.map((c) => c.name).join(", ")} (confirmations ${confirmations}, delay ${delayMs} ms)`,
+      );
+      loop = runLoop();
+    },
+    async stop() {
+      running = false;
+      if (timer !== undefined) clearTimeout(timer);
+      await loop;
+      loop = undefined;
+      await Promise.allSettled([...inFlight]);
+    },
+    stats() {
+      return {
+        delivered: counters.delivered,
+        refunded: counters.refunded,
+        seenSent: sentById.size,
+        seenDone: done.size,
+        seenFailed: failed.size,
+        seenRefunded: refunded.size,
+        pending: jobs.size,
+      };
+    },
+    caughtUp() {
+      if (firstPassDone) return Promise.resolve();
+      return new Promise((resolve) => caughtUpWaiters.push(resolve));
+    },
+  };
+}
+
+/** viem errors carry a one-line `shortMessage`; prefer it over the multi-line `message`. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    const short = (error as { shortMessage?: string }).shortMessage;
+    const details = (error as { details?: string }).details;
+    const text = short ?? error.message.split("\n")[0] ?? String(error);
+    return details !== undefined && !text.includes(details) ? `${text} (${details})` : text;
+  }
+  return String(error);
+}
