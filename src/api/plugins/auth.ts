@@ -1,0 +1,108 @@
+/**
+ * API key authentication (decisions.md 5), applied per route through the route's config:
+ *
+ *   config: { apiKey: "required" }   the router: no key -> 401 40101
+ *   config: { apiKey: "optional" }   the default: no key is fine, a valid key raises the rate limit
+ *
+ * On every route a key that is sent but unknown or revoked is refused with 401 40102, so an
+ * integrator with a bad key finds out at once instead of being silently limited as anonymous.
+ *
+ * Keys are checked against the in-memory ApiKeyCache: no database query on the request path.
+ *
+ * Two hooks, so that the rate limit (rate-limit.ts, registered after this plugin) sees who is
+ * calling and counts refused requests too:
+ * - onRequest identifies the caller (sets `request.apiKey` when the key is valid), never throws;
+ * - preParsing, which runs after every onRequest hook and before the body is read, refuses.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
+import { ApiError } from "../../errors.js";
+import { apiKeyFromAuthorization, displayPrefix } from "../../keys/api-key.js";
+import {
+  type ApiKeyCache,
+  type ApiKeyIdentity,
+  createApiKeyCache,
+} from "../../keys/api-key-cache.js";
+import type { ApiKeyRepository } from "../../store/api-key-repository.js";
+
+export type ApiKeyRequirement = "required" | "optional";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Whether the route needs an API key (auth.ts). Default "optional". */
+    apiKey?: ApiKeyRequirement;
+  }
+  interface FastifyRequest {
+    /** The caller's key when a valid one was sent, else undefined (auth.ts). */
+    apiKey: ApiKeyIdentity | undefined;
+  }
+}
+
+export type ApiKeyAuthOptions =
+  | {
+      /** The plugin builds, starts and (on app close) stops a key cache over this repository. */
+      readonly repository: ApiKeyRepository;
+      /** Default 500 ms: a revoked key stops working within about this long. */
+      readonly refreshIntervalMs?: number;
+      /** Default 10 s. */
+      readonly lastUsedFlushIntervalMs?: number;
+    }
+  | {
+      /** A cache the caller built, started and will close. */
+      readonly cache: ApiKeyCache;
+    };
+
+export const MISSING_API_KEY_MESSAGE =
+  "missing API key: send the header 'Authorization: <key>' (or 'Authorization: Bearer <key>')";
+
+async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Promise<void> {
+  let cache: ApiKeyCache;
+  if ("cache" in options) {
+    cache = options.cache;
+  } else {
+    cache = createApiKeyCache({
+      repository: options.repository,
+      refreshIntervalMs: options.refreshIntervalMs,
+      lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,
+      logger: app.log,
+    });
+    await cache.start();
+    app.log.info({ activeKeys: cache.size }, "API keys loaded");
+    app.addHook("onClose", async () => cache.close());
+  }
+
+  app.decorateRequest("apiKey", undefined);
+
+  app.addHook("onRequest", (request, _reply, done) => {
+    const key = apiKeyFromAuthorization(request.headers.authorization);
+    if (key !== undefined) request.apiKey = cache.authenticate(key);
+    done();
+  });
+
+  app.addHook("preParsing", (request, _reply, payload, done) => {
+    done(refusal(request), payload);
+  });
+}
+
+/** Why the request is refused, or undefined when it may proceed. */
+function refusal(request: FastifyRequest): ApiError | undefined {
+  if (request.apiKey !== undefined || request.is404) return undefined;
+  const key = apiKeyFromAuthorization(request.headers.authorization);
+  if (key !== undefined) {
+    return new ApiError(
+      "unknownApiKey",
+      `unknown or revoked API key '${displayPrefix(key)}...': check the key, or ask the operator for a new one`,
+    );
+  }
+  if (request.routeOptions.config.apiKey === "required") {
+    return new ApiError("missingApiKey", MISSING_API_KEY_MESSAGE);
+  }
+  return undefined;
+}
+
+/** Register once on the root app, before rateLimit: `app.register(apiKeyAuthPlugin, { repository })`. */
+export const apiKeyAuthPlugin: FastifyPluginAsync<ApiKeyAuthOptions> = Object.assign(apiKeyAuth, {
+  // What fastify-plugin does: the hooks and the request decorator apply to the whole app rather
+  // than to this plugin's encapsulated context.
+  [Symbol.for("skip-override")]: true,
+  [Symbol.for("fastify.display-name")]: "bridge-oracle-api-key-auth",
+});

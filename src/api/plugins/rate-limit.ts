@@ -1,0 +1,158 @@
+/**
+ * Rate limits per API key and per client address (decisions.md 5).
+ *
+ * A request with a valid key (auth.ts set `request.apiKey`) counts against that key's budget;
+ * any other request counts against its client address (IPv6 addresses by their /64, which one
+ * host usually owns whole). Counts live in this process's memory, or in Redis when `redisUrl` is
+ * given so that every process shares one limit (see src/keys/redis-rate-limit-counter.ts for the
+ * window rule and what happens while Redis is down).
+ *
+ * Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset
+ * (seconds until the window ends); over the limit the answer is 429 42901 with Retry-After.
+ *
+ * Register after apiKeyAuthPlugin so that keys are known when requests are counted. A route opts
+ * out with `config: { rateLimitExempt: true }` (health checks, metrics scrapes).
+ */
+import { isIPv6 } from "node:net";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../../errors.js";
+import {
+  createMemoryRateLimitCounter,
+  type RateLimitCounter,
+  type WindowHit,
+} from "../../keys/rate-limit-counter.js";
+import { createRedisRateLimitCounter } from "../../keys/redis-rate-limit-counter.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** True to leave the route out of rate limiting (rate-limit.ts). */
+    rateLimitExempt?: boolean;
+  }
+}
+
+export const RATE_LIMIT_DEFAULTS = {
+  anonymousPerMinute: 120,
+  keyPerMinute: 1200,
+} as const;
+
+export interface RateLimitOptions {
+  /** Requests per window per client address without a key. 0 = unlimited. Default 120. */
+  readonly anonymousPerMinute?: number;
+  /** Requests per window per API key. 0 = unlimited. Default 1200. */
+  readonly keyPerMinute?: number;
+  /** Window length; default one minute (the limits are named per minute for that reason). */
+  readonly windowMs?: number;
+  /** Share counts through this Redis (Config.redisUrl); in process memory when undefined. */
+  readonly redisUrl?: string | undefined;
+  /** A counter to use instead (tests); the caller closes it. */
+  readonly counter?: RateLimitCounter;
+}
+
+async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  const anonymousLimit = options.anonymousPerMinute ?? RATE_LIMIT_DEFAULTS.anonymousPerMinute;
+  const keyLimit = options.keyPerMinute ?? RATE_LIMIT_DEFAULTS.keyPerMinute;
+  const windowMs = options.windowMs ?? 60_000;
+  for (const [name, value] of [
+    ["anonymousPerMinute", anonymousLimit],
+    ["keyPerMinute", keyLimit],
+    ["windowMs", windowMs],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new Error(`rate limit option ${name} must be a non-negative integer, got ${value}`);
+    }
+  }
+  if (windowMs === 0) throw new Error("rate limit option windowMs must be positive");
+  const per = windowMs === 60_000 ? "per minute" : `per ${windowMs / 1000} s`;
+
+  let counter = options.counter;
+  if (counter === undefined) {
+    const own =
+      options.redisUrl === undefined
+        ? createMemoryRateLimitCounter()
+        : createRedisRateLimitCounter({ url: options.redisUrl, logger: app.log });
+    app.addHook("onClose", async () => own.close());
+    counter = own;
+  }
+  app.log.info(
+    {
+      anonymousPerMinute: anonymousLimit,
+      keyPerMinute: keyLimit,
+      shared: options.redisUrl !== undefined && options.counter === undefined,
+    },
+    "rate limits",
+  );
+  const hits = counter;
+
+  function verdict(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    limit: number,
+    hit: WindowHit,
+  ): ApiError | undefined {
+    const remaining = Math.max(0, limit - hit.count);
+    const resetSeconds = Math.ceil(hit.resetInMs / 1000);
+    reply.header("x-ratelimit-limit", limit);
+    reply.header("x-ratelimit-remaining", remaining);
+    reply.header("x-ratelimit-reset", resetSeconds);
+    if (hit.count <= limit) return undefined;
+    const who =
+      request.apiKey === undefined
+        ? "this client address"
+        : `API key '${request.apiKey.name}' (${request.apiKey.prefix}...)`;
+    const hint =
+      request.apiKey === undefined && keyLimit > anonymousLimit
+        ? `; requests with a valid API key get ${keyLimit} ${per}`
+        : "";
+    return new ApiError(
+      "rateLimited",
+      `rate limit of ${limit} requests ${per} exceeded for ${who}; retry after ${resetSeconds} s${hint}`,
+      { headers: { "retry-after": String(resetSeconds) } },
+    );
+  }
+
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.routeOptions.config.rateLimitExempt === true) return done();
+    const key = request.apiKey;
+    const limit = key === undefined ? anonymousLimit : keyLimit;
+    if (limit === 0) return done();
+    const bucket = key === undefined ? `ip:${clientBucket(request.ip)}` : `key:${key.id}`;
+    const hit = hits.hit(bucket, windowMs);
+    if (hit instanceof Promise) {
+      hit.then((value) => done(verdict(request, reply, limit, value)), done);
+    } else {
+      done(verdict(request, reply, limit, hit));
+    }
+  });
+}
+
+/**
+ * The rate-limit bucket of a client address: IPv4 as is, IPv6 by its /64 prefix (one host or
+ * one customer network; counting single IPv6 addresses would let one host rotate freely).
+ */
+export function clientBucket(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped !== null) return mapped[1] ?? ip;
+  const [head = "", tail] = ip.split("::");
+  const headGroups = head === "" ? [] : head.split(":");
+  const tailGroups = tail === undefined || tail === "" ? [] : tail.split(":");
+  const missing = 8 - headGroups.length - tailGroups.length;
+  const groups =
+    tail === undefined
+      ? headGroups
+      : [...headGroups, ...Array<string>(Math.max(0, missing)).fill("0"), ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
+
+/**
+ * Register once on the root app, after apiKeyAuthPlugin:
+ * `app.register(rateLimitPlugin, { anonymousPerMinute, keyPerMinute, redisUrl })`.
+ */
+export const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = Object.assign(rateLimit, {
+  // What fastify-plugin does: the hook applies to the whole app, not an encapsulated context.
+  [Symbol.for("skip-override")]: true,
+  [Symbol.for("fastify.display-name")]: "bridge-oracle-rate-limit",
+});

@@ -1,0 +1,96 @@
+/**
+ * The fixed-window counter of rate-limit-counter.ts kept in Redis, so that every server process
+ * using the same Redis shares one limit per client address and per key.
+ *
+ * Each hit is one atomic Lua script (INCR, then PEXPIRE when the key has no expiry yet): two
+ * processes can never both open a window or lose an increment.
+ *
+ * When Redis is unreachable or slow (no answer within `commandTimeoutMs`), a hit is counted in
+ * this process's memory instead: limits then hold per process rather than across processes, and
+ * the API keeps answering. That is the usual choice for a read API; refusing every request while
+ * Redis is down would turn a cache outage into an API outage. A warning is logged once per outage
+ * and a note when Redis answers again.
+ */
+import { Redis } from "ioredis";
+import { createMemoryRateLimitCounter, type RateLimitCounter } from "./rate-limit-counter.js";
+
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+export const REDIS_RATE_LIMIT_KEY_PREFIX = "bridge-oracle:ratelimit:";
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+
+export interface RateLimitCounterLogger {
+  warn(object: object, message: string): void;
+  info(object: object, message: string): void;
+}
+
+export interface CreateRedisRateLimitCounterParameters {
+  /** redis:// or rediss:// URL (Config.redisUrl). */
+  readonly url: string;
+  /** Prepended to every bucket, so several deployments can share one Redis. */
+  readonly keyPrefix?: string;
+  /** A hit that Redis has not answered by then is counted locally. Default 250 ms. */
+  readonly commandTimeoutMs?: number;
+  readonly logger?: RateLimitCounterLogger;
+}
+
+interface RedisWithHit extends Redis {
+  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+}
+
+export function createRedisRateLimitCounter(
+  parameters: CreateRedisRateLimitCounterParameters,
+): RateLimitCounter {
+  const keyPrefix = parameters.keyPrefix ?? REDIS_RATE_LIMIT_KEY_PREFIX;
+  const logger = parameters.logger;
+  const client = new Redis(parameters.url, {
+    // Fail fast instead of queueing hits while disconnected: the fallback answers at once.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: parameters.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+    // Keep reconnecting in the background, at most every 2 s.
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    connectionName: "bridge-oracle-rate-limit",
+  }) as RedisWithHit;
+  client.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+  // Connection errors are reported through hits (below); without a listener ioredis would
+  // print every reconnect failure as an unhandled error event.
+  client.on("error", () => {});
+
+  const fallback = createMemoryRateLimitCounter();
+  let failing = false;
+
+  return {
+    async hit(bucket, windowMs) {
+      try {
+        const [count, ttl] = await client.rateLimitHit(keyPrefix + bucket, windowMs);
+        if (failing) {
+          failing = false;
+          logger?.info({}, "Redis reachable again; rate limits are shared across processes");
+        }
+        return { count: Number(count), resetInMs: Math.max(1, Number(ttl)) };
+      } catch (error) {
+        if (!failing) {
+          failing = true;
+          logger?.warn(
+            { err: error },
+            "Redis unavailable; counting rate limits per process until it answers again",
+          );
+        }
+        return fallback.hit(bucket, windowMs);
+      }
+    },
+    async close() {
+      await fallback.close();
+      client.disconnect();
+    },
+  };
+}
