@@ -70,4 +70,22 @@ interface IBridge {
     event TransferRefunded(bytes32 indexed messageId, address indexed sender, address token, uint256 amount);
 
     function bridge(BridgeParams calldata p) external payable returns (bytes32 messageId);
+
+    /// Source chain, relayer only: pays the net amount of a failed transfer back to its sender, once.
+    function refund(bytes32 messageId) external;
+
+    /// Fee and limit rules of `token` (source bridge token units): docs/protocol.md step 4-5.
+    function tokenConfig(address token)
+        external
+        view
+        returns (uint256 feeBps, uint256 flatFee, uint256 minAmount, uint256 maxAmount);
+
+    /// The counterpart of `sourceBridgeToken` on `destChainId` (kind's scheme); 0x0 if not carried.
+    function destTokenOf(address sourceBridgeToken, uint256 destChainId) external view returns (address);
+
+    /// What a delivery of `token` on this chain can pay out (type(uint256).max when minted).
+    function availableLiquidity(address token) external view returns (uint256);
+
+    /// Messaging fee to `destChainId` in source bridge token base units (0 for kinds 0 and 1).
+    function xprotoFee(uint256 destChainId) external view returns (uint256);
 }
