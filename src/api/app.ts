@@ -1,0 +1,85 @@
+/**
+ * Builds the HTTP API (Fastify) without listening; server.ts listens. Order matters and is fixed
+ * here: request ids, error handling and body parsing, shared schemas, then `plugins` (rate
+ * limiting, auth, OpenAPI: they must see every route), then the routes.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Config } from "../config/env.js";
+import { ApiError } from "../errors.js";
+import type { Store } from "../store/types.js";
+import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
+import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
+import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
+import { registerListTransfersRoute } from "./routes/list-transfers.js";
+import { registerSharedSchemas } from "./schemas/shared.js";
+
+/** decisions.md 5: request bodies over 16 KiB are refused (413). */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * Runs on the root instance (not encapsulated) after error handling and shared schemas, before
+ * any route, so its hooks and `onRoute` listeners apply to every route. This is where rate
+ * limiting (@fastify/rate-limit with config.redisUrl), API-key auth and @fastify/swagger attach.
+ */
+export type AppPlugin = (app: FastifyInstance) => void | Promise<void>;
+
+export interface BuildAppOptions {
+  config: Config;
+  store: Store;
+  /** A pino logger to use; by default Fastify builds one at config.logLevel on stdout. */
+  logger?: FastifyBaseLogger;
+  plugins?: readonly AppPlugin[];
+  /** Extra /readyz checks (the indexer's chain lag, ...), after the database ping. */
+  readinessChecks?: readonly ReadinessCheck[];
+  readinessTimeoutMs?: number;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, store } = options;
+  const app: FastifyInstance = Fastify({
+    ...(options.logger !== undefined
+      ? { loggerInstance: options.logger }
+      : { logger: { level: config.logLevel } }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false, // generateRequestId reads and vets the header itself
+    genReqId: generateRequestId,
+    // While closing, requests still in flight finish; new ones are answered by the onRequest
+    // hook below with our envelope instead of Fastify's bare 503.
+    return503OnClosing: false,
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      const apiError =
+        error.code === "FST_ERR_BAD_URL"
+          ? new ApiError("invalidParameter", "the request URL is malformed (bad percent-encoding)")
+          : new ApiError("invalidParameter", "the request could not be routed");
+      sendApiError(request, reply, apiError);
+    },
+  }) as unknown as FastifyInstance;
+
+  let closing = false;
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    if (closing) {
+      reply.header("connection", "close");
+      throw new ApiError("chainStateUnavailable", "the server is shutting down; retry shortly");
+    }
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+
+  registerErrorHandling(app, { bodyLimit: BODY_LIMIT_BYTES });
+  registerSharedSchemas(app);
+  for (const plugin of options.plugins ?? []) await plugin(app);
+
+  registerHealthRoutes(app, {
+    store,
+    ...(options.readinessChecks !== undefined ? { readinessChecks: options.readinessChecks } : {}),
+    ...(options.readinessTimeoutMs !== undefined
+      ? { readinessTimeoutMs: options.readinessTimeoutMs }
+      : {}),
+  });
+  registerListTransfersRoute(app, { store });
+  return app;
+}

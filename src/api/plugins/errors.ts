@@ -1,0 +1,212 @@
+/**
+ * Turns every failure into the envelope `{ code, msg, data: null }` (decisions.md 6) and logs it
+ * exactly once, here where it is handled: 4xx at info, 5xx at error with the full cause. Nothing
+ * but an ApiError's own message ever reaches a client; other errors become 50001 with the
+ * request id, so a stack trace or SQL text cannot leak.
+ *
+ * Covers: thrown errors (setErrorHandler), unknown paths (404 40401) and known paths with the
+ * wrong method (405 40501 with an Allow header, found from the registered routes), malformed
+ * URLs (frameworkErrors), bodies that are not JSON objects (40002), 413 and 415.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../../errors.js";
+
+export interface ErrorEnvelope {
+  code: number;
+  msg: string;
+  data: null;
+}
+
+export function errorEnvelope(error: ApiError): ErrorEnvelope {
+  return { code: error.code, msg: error.message, data: null };
+}
+
+type MaybeFastifyError = Partial<FastifyError> & {
+  validation?: readonly ValidationIssue[];
+  validationContext?: string;
+};
+
+interface ValidationIssue {
+  keyword?: string;
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Maps any thrown value to the ApiError the client sees. Errors Fastify raises itself carry a
+ * `code` (FST_ERR_...) or a `statusCode`; anything else is an internal error whose message is
+ * replaced with one that carries the request id.
+ */
+export function toApiError(error: unknown, requestId: string, bodyLimit: number): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = (typeof error === "object" && error !== null ? error : {}) as MaybeFastifyError;
+  if (Array.isArray(e.validation) && e.validation.length > 0) {
+    return fromValidation(e.validation[0] as ValidationIssue, e.validationContext ?? "request");
+  }
+  switch (e.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError("bodyTooLarge", `the request body is larger than ${bodyLimit} bytes`);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(
+        "unsupportedMediaType",
+        "the request body must be sent with Content-Type: application/json",
+      );
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiError("invalidBody", "the request body is empty; send a JSON object");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiError("invalidBody", "Content-Length does not match the request body");
+  }
+  const status = e.statusCode;
+  if (
+    status === 400 &&
+    (error instanceof SyntaxError || e.code === "FST_ERR_CTP_INVALID_JSON_BODY")
+  ) {
+    return new ApiError("invalidBody", "the request body is not valid JSON");
+  }
+  if (status === 400 && typeof e.message === "string" && /prototype|constructor/i.test(e.message)) {
+    return new ApiError("invalidBody", "the request body is not valid JSON: forbidden property");
+  }
+  if (status === 429) {
+    return new ApiError("rateLimited", e.message || "too many requests; retry later");
+  }
+  if (status === 413) {
+    return new ApiError("bodyTooLarge", `the request body is larger than ${bodyLimit} bytes`);
+  }
+  if (status === 415) {
+    return new ApiError(
+      "unsupportedMediaType",
+      "the request body must be sent with Content-Type: application/json",
+    );
+  }
+  return new ApiError("internal", `internal error; request id ${requestId}`, { cause: error });
+}
+
+function fromValidation(issue: ValidationIssue, context: string): ApiError {
+  const path = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
+  const missing = issue.params?.["missingProperty"];
+  const extra = issue.params?.["additionalProperty"];
+  if (issue.keyword === "required" && typeof missing === "string") {
+    const name = path === "" ? missing : `${path}.${missing}`;
+    return new ApiError("invalidParameter", `${name} is required`);
+  }
+  if (issue.keyword === "additionalProperties" && typeof extra === "string") {
+    return new ApiError("invalidParameter", `${extra} is not an accepted ${context} field`);
+  }
+  if (path === "" && context === "body") {
+    return new ApiError("invalidBody", "the request body must be a JSON object");
+  }
+  const rule = issue.message ?? "is invalid";
+  return new ApiError("invalidParameter", `${path === "" ? context : path} ${rule}`);
+}
+
+/** Sends an ApiError as the envelope, logging it once. */
+export function sendApiError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+): FastifyReply {
+  if (error.status >= 500) {
+    // The cause is the original failure: logged in full, never sent.
+    request.log.error({ err: error.cause ?? error, code: error.code }, error.message);
+  } else {
+    request.log.info({ code: error.code, status: error.status }, error.message);
+  }
+  return reply.code(error.status).headers(error.headers).send(errorEnvelope(error));
+}
+
+/** Records the method set of every route path so the not-found handler can tell 404 from 405. */
+export function createRouteIndex() {
+  const staticPaths = new Map<string, Set<string>>();
+  const patterns: { regex: RegExp; methods: Set<string> }[] = [];
+
+  function add(url: string, methods: string | readonly string[]): void {
+    const list = typeof methods === "string" ? [methods] : methods;
+    let set: Set<string> | undefined;
+    if (/[:*]/.test(url)) {
+      const source = url
+        .split("/")
+        .map((part) =>
+          part.startsWith(":")
+            ? "[^/]+"
+            : part === "*"
+              ? ".*"
+              : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"),
+        )
+        .join("/");
+      set = new Set();
+      patterns.push({ regex: new RegExp(`^${source}$`), methods: set });
+    } else {
+      set = staticPaths.get(url) ?? new Set();
+      staticPaths.set(url, set);
+    }
+    for (const method of list) set.add(method.toUpperCase());
+  }
+
+  /** Methods registered for `path`, sorted; empty when the path is unknown. */
+  function methodsFor(path: string): string[] {
+    const found = new Set(staticPaths.get(path));
+    for (const { regex, methods } of patterns) {
+      if (regex.test(path)) for (const m of methods) found.add(m);
+    }
+    return [...found].sort();
+  }
+
+  return { add, methodsFor };
+}
+
+export interface ErrorHandlingOptions {
+  bodyLimit: number;
+}
+
+/**
+ * Installs the error and not-found handlers, the route index for 405 detection, and a JSON body
+ * parser that accepts only objects. Call on the root instance before registering routes.
+ */
+export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  const routes = createRouteIndex();
+  app.addHook("onRoute", (route) => routes.add(route.url, route.method));
+
+  // Fastify's JSON parser (with its prototype-poisoning guard), narrowed to objects: every JSON
+  // body of this API is an object. Other media types (text/plain included) answer 415.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    parseJson(request, body.toString(), (error: Error | null, value?: unknown) => {
+      if (error !== null) return done(error, undefined);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        return done(
+          new ApiError("invalidBody", "the request body must be a JSON object"),
+          undefined,
+        );
+      }
+      done(null, value);
+    });
+  });
+
+  app.setErrorHandler((error, request, reply) =>
+    sendApiError(request, reply, toApiError(error, request.id, options.bodyLimit)),
+  );
+
+  function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const path = request.url.split("?", 1)[0] ?? "/";
+    const shownPath = path.length > 200 ? `${path.slice(0, 200)}...` : path;
+    const allowed = routes.methodsFor(path);
+    const error =
+      allowed.length > 0
+        ? new ApiError(
+            "methodNotAllowed",
+            `${request.method} is not allowed on ${shownPath}; allowed: ${allowed.join(", ")}`,
+            { headers: { allow: allowed.join(", ") } },
+          )
+        : new ApiError("notFound", `no such path: ${request.method} ${shownPath}`);
+    return sendApiError(request, reply, error);
+  }
+
+  // Answer 404 / 405 before the body is read: a POST with an odd body to a wrong path should
+  // hear "wrong path", not 415 or 413.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
+  });
+  app.setNotFoundHandler(notFound);
+}
