@@ -23,6 +23,7 @@ describe("loadConfig", () => {
         port: 8080,
         host: "127.0.0.1",
         databaseUrl: "./data/bridge-oracle.db",
+        readDatabaseUrl: undefined,
         logLevel: "info",
         redisUrl: undefined,
         trustProxy: false,
@@ -70,6 +71,27 @@ describe("loadConfig", () => {
     assert.equal(
       loadConfig({ DATABASE_URL: "postgresql://postgres@127.0.0.1/test" }).databaseUrl,
       "postgresql://postgres@127.0.0.1/test",
+    );
+  });
+
+  it("behavior: DATABASE_URL accepts file: URLs; DATABASE_READ_URL a postgres replica", () => {
+    assert.equal(loadConfig({ DATABASE_URL: "file:///tmp/x.db" }).databaseUrl, "file:///tmp/x.db");
+    assert.equal(
+      loadConfig({ DATABASE_READ_URL: "postgres://r@replica:5432/db" }).readDatabaseUrl,
+      "postgres://r@replica:5432/db",
+    );
+  });
+
+  it("error: DATABASE_READ_URL not a postgres URL", () => {
+    configError(
+      { DATABASE_READ_URL: "./x.db" },
+      "DATABASE_READ_URL",
+      /must be a postgres:\/\/ URL/,
+    );
+    configError(
+      { DATABASE_READ_URL: "redis://x" },
+      "DATABASE_READ_URL",
+      /^DATABASE_READ_URL must be a SQLite file path or a postgres/,
     );
   });
 

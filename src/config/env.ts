@@ -15,6 +15,8 @@ export interface Config {
   readonly host: string;
   /** SQLite file path, or a postgres:// / postgresql:// URL. */
   readonly databaseUrl: string;
+  /** PostgreSQL only: a read replica for list queries; undefined to read from databaseUrl. */
+  readonly readDatabaseUrl: string | undefined;
   readonly logLevel: LogLevel;
   /** redis:// or rediss:// URL; undefined when rate limits stay in memory. */
   readonly redisUrl: string | undefined;
@@ -48,7 +50,8 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     port: readPort(env),
     host: readHost(env),
-    databaseUrl: readDatabaseUrl(env),
+    databaseUrl: readDatabaseUrl(env, "DATABASE_URL") ?? CONFIG_DEFAULTS.databaseUrl,
+    readDatabaseUrl: readReadDatabaseUrl(env),
     logLevel: readLogLevel(env),
     redisUrl: readRedisUrl(env),
     trustProxy: readBoolean(env, "TRUST_PROXY", CONFIG_DEFAULTS.trustProxy),
@@ -107,15 +110,16 @@ function readHost(env: Env): string {
   return raw.startsWith("[") ? raw.slice(1, -1) : raw;
 }
 
-function readDatabaseUrl(env: Env): string {
-  const raw = read(env, "DATABASE_URL");
-  if (raw === undefined) return CONFIG_DEFAULTS.databaseUrl;
+/** A SQLite file path (or file: URL), or a postgres:// URL with a host. */
+function readDatabaseUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(raw)?.[1]?.toLowerCase();
-  if (scheme === undefined) return raw; // a SQLite file path
+  if (scheme === undefined || scheme === "file") return raw; // a SQLite file path
   if (scheme !== "postgres" && scheme !== "postgresql") {
     throw new ConfigError(
-      "DATABASE_URL",
-      `DATABASE_URL must be a SQLite file path or a postgres:// URL, got a ${scheme}:// URL`,
+      name,
+      `${name} must be a SQLite file path or a postgres:// URL, got a ${scheme}:// URL`,
     );
   }
   let url: URL;
@@ -123,14 +127,25 @@ function readDatabaseUrl(env: Env): string {
     url = new URL(raw);
   } catch {
     throw new ConfigError(
-      "DATABASE_URL",
-      "DATABASE_URL is not a valid postgres:// URL (expected postgres://user:password@host:5432/database)",
+      name,
+      `${name} is not a valid postgres:// URL (expected postgres://user:password@host:5432/database)`,
     );
   }
   if (url.hostname === "" && !url.searchParams.has("host")) {
     throw new ConfigError(
-      "DATABASE_URL",
-      `DATABASE_URL must name a host, such as postgres://user@127.0.0.1:5432/db, got ${quote(redactUrl(raw))}`,
+      name,
+      `${name} must name a host, such as postgres://user@127.0.0.1:5432/db, got ${quote(redactUrl(raw))}`,
+    );
+  }
+  return raw;
+}
+
+function readReadDatabaseUrl(env: Env): string | undefined {
+  const raw = readDatabaseUrl(env, "DATABASE_READ_URL");
+  if (raw !== undefined && !/^postgres(ql)?:\/\//i.test(raw)) {
+    throw new ConfigError(
+      "DATABASE_READ_URL",
+      "DATABASE_READ_URL must be a postgres:// URL (a read replica); SQLite has no replicas",
     );
   }
   return raw;
