@@ -1,0 +1,391 @@
+/**
+ * The chain / token / bridge registry: what exists (chains, their bridge contracts and chain-id
+ * schemes, tokens, DEX pairs, bridge links), never what state it is in (that is the router's
+ * StateSnapshot). Built once at start from the devnet manifest or a registry JSON file, validated
+ * with errors that name the bad entry, then read-only.
+ *
+ * Registry file format (a subset of the devnet manifest, so the manifest itself is accepted; any
+ * other field is ignored):
+ *
+ *     { "chains": [ { "chainId": 71001, "name": "alpha", "rpcUrl"?: "http://...",
+ *                     "deployBlock"?: 0, "nativeSymbol"?: "ETH",
+ *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" },
+ *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
+ *                     "messagingEndpoint"?: "0x..",
+ *                     "dex": { "factory": "0x..", "router": "0x..", "hubToken": "0x..",
+ *                              "pairs": [ { "address": "0x..", "token0": "0x..", "token1": "0x.." } ] },
+ *                     "tokens": [ { "address": "0x..", "symbol": "USDC", "decimals": 6, "name"?: "..." } ] } ],
+ *       "links": [ { "kind": 1, "sourceChainId": 71001, "sourceToken": "0x..",
+ *                    "destChainId": 71002, "destToken": "0x.." } ] }
+ *
+ * A chain may omit bridge kinds it does not run (`bridges` / `bridgeChainIds` are partial). The
+ * native coin (zero address, 18 decimals) is added to every chain as a token; it swaps as the
+ * chain's hub token (WETH), see docs/protocol.md.
+ */
+import { readFile } from "node:fs/promises";
+import { type Address, getAddress } from "viem";
+import { BRIDGE_KINDS, type BridgeKind, type DevnetManifest } from "../devnet/manifest.js";
+
+export const NATIVE_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
+
+export interface RegistryToken {
+  chainId: number;
+  /** EIP-55 checksum form. */
+  address: Address;
+  /** Lowercase address: the key of every lookup. */
+  key: string;
+  symbol: string;
+  name: string;
+  decimals: number;
+  /** The chain's native coin (zero address); swaps as the hub token (WETH). */
+  native: boolean;
+}
+
+export interface RegistryPair {
+  address: Address;
+  /** Lowercase pair address: the key of the pair's reserves in a StateSnapshot. */
+  key: string;
+  token0: RegistryToken;
+  token1: RegistryToken;
+}
+
+export interface RegistryChain {
+  chainId: number;
+  name: string;
+  rpcUrl?: string;
+  deployBlock?: number;
+  /** This chain in each bridge kind's chain-id scheme, as decimal strings. */
+  bridgeChainIds: Partial<Record<BridgeKind, string>>;
+  /** Each bridge kind's contract on this chain (kinds the chain does not run are absent). */
+  bridges: Partial<Record<BridgeKind, Address>>;
+  messagingEndpoint?: Address;
+  dex: { factory: Address; router: Address; hubToken: RegistryToken; pairs: RegistryPair[] };
+  /** Every token of the chain, the native coin first. */
+  tokens: RegistryToken[];
+  nativeToken: RegistryToken;
+}
+
+export interface RegistryLink {
+  kind: BridgeKind;
+  sourceChainId: number;
+  sourceToken: RegistryToken;
+  destChainId: number;
+  destToken: RegistryToken;
+}
+
+export interface Registry {
+  readonly chains: readonly RegistryChain[];
+  readonly links: readonly RegistryLink[];
+  chain(chainId: number): RegistryChain | undefined;
+  chainByName(name: string): RegistryChain | undefined;
+  /** Reverse of `bridgeChainIds`: the chain that kind `kind` calls `bridgeChainId`. */
+  chainByBridgeChainId(kind: BridgeKind, bridgeChainId: string): RegistryChain | undefined;
+  /** Case-insensitive on the address. */
+  token(chainId: number, address: string): RegistryToken | undefined;
+  /** The DEX pair of two tokens on a chain, either order, case-insensitive. */
+  pair(chainId: number, tokenA: string, tokenB: string): RegistryPair | undefined;
+  /** Every link from one chain to another (empty array when none). */
+  linksBetween(sourceChainId: number, destChainId: number): readonly RegistryLink[];
+}
+
+export class RegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RegistryError";
+  }
+}
+
+const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fail(where: string, rule: string): never {
+  throw new RegistryError(`invalid registry: ${where} ${rule}`);
+}
+
+function readObject(value: unknown, where: string): Json {
+  if (!isObject(value)) fail(where, "must be an object");
+  return value;
+}
+
+function readArray(value: unknown, where: string): unknown[] {
+  if (!Array.isArray(value)) fail(where, "must be an array");
+  return value;
+}
+
+function readString(value: unknown, where: string): string {
+  if (typeof value !== "string" || value.length === 0) fail(where, "must be a non-empty string");
+  return value;
+}
+
+function readInteger(value: unknown, where: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    fail(where, `must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function readAddress(value: unknown, where: string): Address {
+  if (typeof value !== "string" || !ADDRESS_PATTERN.test(value)) {
+    fail(where, "must be an address (0x followed by 40 hex digits)");
+  }
+  // getAddress rejects a mixed-case address whose checksum is wrong (a typo), lowercase passes.
+  try {
+    return getAddress(value);
+  } catch {
+    fail(where, `has a wrong EIP-55 checksum (${value})`);
+  }
+}
+
+function readKind(value: unknown, where: string): BridgeKind {
+  if (value !== 0 && value !== 1 && value !== 2) fail(where, "must be a bridge kind 0, 1 or 2");
+  return value;
+}
+
+function buildChain(raw: unknown, index: number): RegistryChain {
+  let where = `chains[${index}]`;
+  const c = readObject(raw, where);
+  const chainId = readInteger(c.chainId, `${where}.chainId`, 1, Number.MAX_SAFE_INTEGER);
+  const name = readString(c.name, `${where}.name`);
+  where = `chains[${index}] (${name})`;
+
+  const nativeSymbol = c.nativeSymbol === undefined ? "ETH" : readString(c.nativeSymbol, where);
+  const nativeToken: RegistryToken = {
+    chainId,
+    address: NATIVE_ADDRESS,
+    key: NATIVE_ADDRESS,
+    symbol: nativeSymbol,
+    name: `${nativeSymbol} (native coin)`,
+    decimals: 18,
+    native: true,
+  };
+  const tokens: RegistryToken[] = [nativeToken];
+  const byKey = new Map<string, RegistryToken>([[NATIVE_ADDRESS, nativeToken]]);
+  readArray(c.tokens, `${where}.tokens`).forEach((rawToken, i) => {
+    const at = `${where}.tokens[${i}]`;
+    const t = readObject(rawToken, at);
+    const address = readAddress(t.address, `${at}.address`);
+    const key = address.toLowerCase();
+    if (key === NATIVE_ADDRESS)
+      fail(`${at}.address`, "is the zero address, reserved for the native coin");
+    if (byKey.has(key)) fail(`${at}.address`, `repeats token ${address} on chain ${chainId}`);
+    const symbol = readString(t.symbol, `${at}.symbol`);
+    const token: RegistryToken = {
+      chainId,
+      address,
+      key,
+      symbol,
+      name: t.name === undefined ? symbol : readString(t.name, `${at}.name`),
+      decimals: readInteger(t.decimals, `${at}.decimals`, 0, 77),
+      native: false,
+    };
+    tokens.push(token);
+    byKey.set(key, token);
+  });
+  const knownToken = (value: unknown, at: string): RegistryToken => {
+    const address = readAddress(value, at);
+    const token = byKey.get(address.toLowerCase());
+    if (token === undefined || token.native) fail(at, `${address} is not a token of chain ${name}`);
+    return token;
+  };
+
+  const bridgeChainIds: Partial<Record<BridgeKind, string>> = {};
+  const rawIds = readObject(c.bridgeChainIds, `${where}.bridgeChainIds`);
+  const bridges: Partial<Record<BridgeKind, Address>> = {};
+  const rawBridges = readObject(c.bridges, `${where}.bridges`);
+  for (const kind of BRIDGE_KINDS) {
+    const id = rawIds[String(kind)];
+    if (id !== undefined) {
+      const text = typeof id === "number" ? String(id) : id;
+      if (typeof text !== "string" || !/^[0-9]{1,78}$/.test(text)) {
+        fail(`${where}.bridgeChainIds.${kind}`, "must be a decimal chain id");
+      }
+      bridgeChainIds[kind] = BigInt(text).toString();
+    }
+    if (rawBridges[String(kind)] !== undefined) {
+      bridges[kind] = readAddress(rawBridges[String(kind)], `${where}.bridges.${kind}`);
+    }
+    if ((bridges[kind] === undefined) !== (bridgeChainIds[kind] === undefined)) {
+      fail(where, `must give both bridges.${kind} and bridgeChainIds.${kind}, or neither`);
+    }
+  }
+
+  const dex = readObject(c.dex, `${where}.dex`);
+  const hubToken = knownToken(dex.hubToken, `${where}.dex.hubToken`);
+  const pairs: RegistryPair[] = readArray(dex.pairs, `${where}.dex.pairs`).map((rawPair, i) => {
+    const at = `${where}.dex.pairs[${i}]`;
+    const p = readObject(rawPair, at);
+    const address = readAddress(p.address, `${at}.address`);
+    const token0 = knownToken(p.token0, `${at}.token0`);
+    const token1 = knownToken(p.token1, `${at}.token1`);
+    if (token0 === token1) fail(at, "pairs a token with itself");
+    return { address, key: address.toLowerCase(), token0, token1 };
+  });
+
+  return {
+    chainId,
+    name,
+    ...(c.rpcUrl === undefined ? {} : { rpcUrl: readString(c.rpcUrl, `${where}.rpcUrl`) }),
+    ...(c.deployBlock === undefined
+      ? {}
+      : {
+          deployBlock: readInteger(
+            c.deployBlock,
+            `${where}.deployBlock`,
+            0,
+            Number.MAX_SAFE_INTEGER,
+          ),
+        }),
+    bridgeChainIds,
+    bridges,
+    ...(c.messagingEndpoint === undefined
+      ? {}
+      : { messagingEndpoint: readAddress(c.messagingEndpoint, `${where}.messagingEndpoint`) }),
+    dex: {
+      factory: readAddress(dex.factory, `${where}.dex.factory`),
+      router: readAddress(dex.router, `${where}.dex.router`),
+      hubToken,
+      pairs,
+    },
+    tokens,
+    nativeToken,
+  };
+}
+
+function pairKey(chainId: number, a: string, b: string): string {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? `${chainId}:${x}:${y}` : `${chainId}:${y}:${x}`;
+}
+
+/**
+ * Validates registry JSON (the documented format or a devnet manifest) and builds the lookups.
+ * Throws RegistryError naming the first bad entry.
+ */
+export function parseRegistry(json: unknown): Registry {
+  const root = readObject(json, "the root");
+  const rawChains = readArray(root.chains, "chains");
+  if (rawChains.length === 0) fail("chains", "must list at least one chain");
+  const chains = rawChains.map(buildChain);
+
+  const chainById = new Map<number, RegistryChain>();
+  const chainByName = new Map<string, RegistryChain>();
+  const chainByBridgeId = new Map<string, RegistryChain>();
+  const tokenByKey = new Map<string, RegistryToken>();
+  const pairByKey = new Map<string, RegistryPair>();
+  for (const chain of chains) {
+    if (chainById.has(chain.chainId))
+      fail(`chain ${chain.name}`, `repeats chainId ${chain.chainId}`);
+    if (chainByName.has(chain.name)) fail(`chain ${chain.chainId}`, `repeats name ${chain.name}`);
+    chainById.set(chain.chainId, chain);
+    chainByName.set(chain.name, chain);
+    for (const kind of BRIDGE_KINDS) {
+      const id = chain.bridgeChainIds[kind];
+      if (id === undefined) continue;
+      const other = chainByBridgeId.get(`${kind}:${id}`);
+      if (other)
+        fail(`chain ${chain.name}`, `repeats bridgeChainIds.${kind} ${id} of ${other.name}`);
+      chainByBridgeId.set(`${kind}:${id}`, chain);
+    }
+    for (const token of chain.tokens) tokenByKey.set(`${chain.chainId}:${token.key}`, token);
+    for (const pair of chain.dex.pairs) {
+      const key = pairKey(chain.chainId, pair.token0.key, pair.token1.key);
+      if (pairByKey.has(key)) {
+        fail(`chain ${chain.name} pair ${pair.address}`, "repeats a pair of the same two tokens");
+      }
+      pairByKey.set(key, pair);
+    }
+  }
+
+  const linksByChains = new Map<string, RegistryLink[]>();
+  const seenLinks = new Set<string>();
+  const links = readArray(root.links, "links").map((rawLink, i): RegistryLink => {
+    const at = `links[${i}]`;
+    const l = readObject(rawLink, at);
+    const kind = readKind(l.kind, `${at}.kind`);
+    const sourceChainId = readInteger(
+      l.sourceChainId,
+      `${at}.sourceChainId`,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    );
+    const destChainId = readInteger(l.destChainId, `${at}.destChainId`, 1, Number.MAX_SAFE_INTEGER);
+    const source = chainById.get(sourceChainId);
+    const dest = chainById.get(destChainId);
+    if (!source) fail(`${at}.sourceChainId`, `${sourceChainId} is not a listed chain`);
+    if (!dest) fail(`${at}.destChainId`, `${destChainId} is not a listed chain`);
+    if (source === dest) fail(at, "links a chain to itself");
+    if (source.bridges[kind] === undefined)
+      fail(at, `needs a kind ${kind} bridge on ${source.name}`);
+    if (dest.bridges[kind] === undefined) fail(at, `needs a kind ${kind} bridge on ${dest.name}`);
+    const sourceAddress = readAddress(l.sourceToken, `${at}.sourceToken`);
+    const destAddress = readAddress(l.destToken, `${at}.destToken`);
+    const sourceToken = tokenByKey.get(`${sourceChainId}:${sourceAddress.toLowerCase()}`);
+    const destToken = tokenByKey.get(`${destChainId}:${destAddress.toLowerCase()}`);
+    if (!sourceToken || sourceToken.native) {
+      fail(`${at}.sourceToken`, `${sourceAddress} is not a token of ${source.name}`);
+    }
+    if (!destToken || destToken.native) {
+      fail(`${at}.destToken`, `${destAddress} is not a token of ${dest.name}`);
+    }
+    const unique = `${kind}:${sourceChainId}:${sourceToken.key}:${destChainId}`;
+    if (seenLinks.has(unique)) {
+      fail(
+        at,
+        `repeats kind ${kind} link of ${sourceToken.symbol} from ${source.name} to ${dest.name}`,
+      );
+    }
+    seenLinks.add(unique);
+    const link: RegistryLink = { kind, sourceChainId, sourceToken, destChainId, destToken };
+    const chainsKey = `${sourceChainId}:${destChainId}`;
+    const list = linksByChains.get(chainsKey);
+    if (list) list.push(link);
+    else linksByChains.set(chainsKey, [link]);
+    return link;
+  });
+
+  const none: readonly RegistryLink[] = Object.freeze([]);
+  return {
+    chains,
+    links,
+    chain: (chainId) => chainById.get(chainId),
+    chainByName: (name) => chainByName.get(name),
+    chainByBridgeChainId: (kind, id) => chainByBridgeId.get(`${kind}:${id}`),
+    token: (chainId, address) => tokenByKey.get(`${chainId}:${address.toLowerCase()}`),
+    pair: (chainId, a, b) => pairByKey.get(pairKey(chainId, a, b)),
+    linksBetween: (s, d) => linksByChains.get(`${s}:${d}`) ?? none,
+  };
+}
+
+/** The registry of a devnet (the manifest's chains and links). */
+export function registryFromManifest(manifest: DevnetManifest): Registry {
+  return parseRegistry(manifest);
+}
+
+/** Reads a registry JSON file or a devnet manifest (`.devnet/manifest.json`). */
+export async function loadRegistry(filePath: string): Promise<Registry> {
+  let text: string;
+  try {
+    text = await readFile(filePath, "utf8");
+  } catch (error) {
+    throw new RegistryError(`cannot read registry file ${filePath}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RegistryError(`registry file ${filePath} is not JSON: ${(error as Error).message}`);
+  }
+  try {
+    return parseRegistry(json);
+  } catch (error) {
+    if (error instanceof RegistryError) {
+      throw new RegistryError(`${filePath}: ${error.message}`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The router's pure entry point: request body + state snapshot -> quote data or a typed failure.
+ * The HTTP route owns transport and auth, the state providers own the snapshot; this owns the
+ * decision. Per snapshot it resolves each route's state once (WeakMap, dropped with the
+ * snapshot), so a request does route lookup + arithmetic only.
+ */
+import type { Registry } from "../config/registry.js";
+import { ApiError, type ErrorKind } from "../errors.js";
+import { findBestRoute, type RouteFailure, type RouteResult } from "./best-route.js";
+import { type PrepareRouteResult, type PricedRoute, prepareRoute } from "./price-route.js";
+import { buildQuoteData, type RouteQuoteData } from "./quote-response.js";
+import { type CandidateRoute, createRouteIndex } from "./routes.js";
+import type { StateSnapshot } from "./state.js";
+import {
+  type RequestValidation,
+  type ValidatedRouterRequest,
+  validateRouterRequest,
+} from "./validate-request.js";
+
+export const DEFAULT_SLIPPAGE_BPS = 50;
+
+export interface RouterDeps {
+  registry: Registry;
+  /** Slippage tolerance for destMinAmount / sourceMinAmount, basis points 0..10000. */
+  slippageBps?: number;
+}
+
+export interface QuoteOptions {
+  /** With maxStateAgeMs: chain state read longer ago than that is stale (50301). */
+  nowMs?: number;
+  maxStateAgeMs?: number;
+}
+
+export type QuoteFailure = {
+  ok: false;
+  kind: ErrorKind;
+  message: string;
+  /** Present when route search (not validation) failed. */
+  route?: RouteFailure;
+};
+
+export type QuoteResult =
+  | { ok: true; data: RouteQuoteData; request: ValidatedRouterRequest; priced: PricedRoute }
+  | QuoteFailure;
+
+export interface Router {
+  readonly registry: Registry;
+  readonly slippageBps: number;
+  validate(body: unknown): RequestValidation;
+  /** Best route of a validated request against a snapshot. */
+  bestRoute(request: ValidatedRouterRequest, snapshot: StateSnapshot): RouteResult;
+  /** validate + staleness + bestRoute + buildQuoteData. */
+  quote(body: unknown, snapshot: StateSnapshot, options?: QuoteOptions): QuoteResult;
+}
+
+const FAILURE_KIND: Record<RouteFailure["reason"], ErrorKind> = {
+  noRoute: "noRoute",
+  amountOutOfRange: "amountOutOfRange",
+  stateUnavailable: "chainStateUnavailable",
+};
+
+export function routeFailureKind(failure: RouteFailure): ErrorKind {
+  return FAILURE_KIND[failure.reason];
+}
+
+/** The ApiError the HTTP layer throws for a failed quote. */
+export function quoteFailureToApiError(failure: QuoteFailure): ApiError {
+  return new ApiError(failure.kind, failure.message);
+}
+
+export function createRouter(deps: RouterDeps): Router {
+  const { registry } = deps;
+  const slippageBps = deps.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
+  if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10000) {
+    throw new RangeError(`slippageBps must be an integer from 0 to 10000, got ${slippageBps}`);
+  }
+  const slippage = BigInt(slippageBps);
+  const index = createRouteIndex(registry);
+  const prepared = new WeakMap<
+    StateSnapshot,
+    Map<readonly CandidateRoute[], readonly PrepareRouteResult[]>
+  >();
+
+  function preparedRoutes(
+    routes: readonly CandidateRoute[],
+    snapshot: StateSnapshot,
+  ): readonly PrepareRouteResult[] {
+    let bySnapshot = prepared.get(snapshot);
+    if (!bySnapshot) {
+      bySnapshot = new Map();
+      prepared.set(snapshot, bySnapshot);
+    }
+    let list = bySnapshot.get(routes);
+    if (!list) {
+      list = routes.map((route) => prepareRoute(route, snapshot));
+      bySnapshot.set(routes, list);
+    }
+    return list;
+  }
+
+  function bestRoute(request: ValidatedRouterRequest, snapshot: StateSnapshot): RouteResult {
+    const routes = index.routes(request.sourceToken, request.destToken);
+    if (routes.length === 0) {
+      const s = request.sourceToken;
+      const d = request.destToken;
+      return {
+        ok: false,
+        reason: "noRoute",
+        message: `no route from ${s.symbol} on ${request.sourceChain.name} to ${d.symbol} on ${request.destChain.name}`,
+      };
+    }
+    return findBestRoute(
+      preparedRoutes(routes, snapshot),
+      request.sourceToken,
+      request.amount,
+      slippage,
+    );
+  }
+
+  function staleness(
+    request: ValidatedRouterRequest,
+    snapshot: StateSnapshot,
+    options: QuoteOptions,
+  ): QuoteFailure | undefined {
+    if (options.maxStateAgeMs === undefined) return undefined;
+    const now = options.nowMs ?? Date.now();
+    for (const chain of [request.sourceChain, request.destChain]) {
+      const state = snapshot.chains.get(chain.chainId);
+      const age = state === undefined ? undefined : now - state.readAtMs;
+      if (age === undefined || age > options.maxStateAgeMs) {
+        const detail =
+          age === undefined ? "has not been read yet" : `was read ${Math.round(age / 1000)} s ago`;
+        return {
+          ok: false,
+          kind: "chainStateUnavailable",
+          message: `state of chain ${chain.name} (${chain.chainId}) ${detail}; retry shortly`,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  return {
+    registry,
+    slippageBps,
+    validate: (body) => validateRouterRequest(body, registry),
+    bestRoute,
+    quote(body, snapshot, options = {}) {
+      const validation = validateRouterRequest(body, registry);
+      if (!validation.ok) return validation;
+      const request = validation.value;
+      const stale = staleness(request, snapshot, options);
+      if (stale) return stale;
+      const result = bestRoute(request, snapshot);
+      if (!result.ok) {
+        return {
+          ok: false,
+          kind: routeFailureKind(result),
+          message: result.message,
+          route: result,
+        };
+      }
+      return { ok: true, data: buildQuoteData(request, result.best), request, priced: result.best };
+    },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * Pricing one route for one input amount, with exact bigint arithmetic that follows the
+ * contracts step by step (docs/protocol.md "Bridge entry"). State comes in pre-resolved
+ * (PreparedRoute, once per snapshot) so the per-request work is arithmetic only.
+ */
+import { convertDecimals } from "../amount.js";
+import { totalFee } from "./bridge-fee.js";
+import { getFinalAmountOut, type HopReserves, swapFee } from "./dex.js";
+import type { CandidateRoute } from "./routes.js";
+import type { ChainState, StateSnapshot, TokenConfig } from "./state.js";
+import type { SwapPath } from "./swap-path.js";
+
+/** A route with the state it needs, read from one snapshot. */
+export interface PreparedRoute {
+  route: CandidateRoute;
+  tokenConfig: TokenConfig;
+  /** Kind 2: the messaging fee to the destination; 0n for kinds 0 and 1. */
+  xprotoFee: bigint;
+  /** Kind 1: what the destination pool can pay out (destBridgeToken units); else undefined. */
+  destLiquidity: bigint | undefined;
+  sourceHops: readonly HopReserves[];
+  destHops: readonly HopReserves[];
+}
+
+export type PrepareRouteResult =
+  | { ok: true; prepared: PreparedRoute }
+  | { ok: false; chainId: number; missing: string };
+
+function resolveHops(
+  state: ChainState,
+  path: SwapPath,
+): { hops: HopReserves[] } | { missing: string } {
+  const hops: HopReserves[] = [];
+  for (const hop of path) {
+    const reserves = state.pairs.get(hop.pair.key);
+    if (!reserves) return { missing: `reserves of pair ${hop.pair.address}` };
+    if (reserves.token0 === hop.tokenIn && reserves.token1 === hop.tokenOut) {
+      hops.push({ reserveIn: reserves.reserve0, reserveOut: reserves.reserve1 });
+    } else if (reserves.token1 === hop.tokenIn && reserves.token0 === hop.tokenOut) {
+      hops.push({ reserveIn: reserves.reserve1, reserveOut: reserves.reserve0 });
+    } else {
+      return { missing: `reserves of pair ${hop.pair.address} (tokens do not match the registry)` };
+    }
+  }
+  return { hops };
+}
+
+/** Reads what `route` needs from `snapshot`; says what is missing when the state lacks it. */
+export function prepareRoute(route: CandidateRoute, snapshot: StateSnapshot): PrepareRouteResult {
+  const sourceId = route.sourceChain.chainId;
+  const destId = route.destChain.chainId;
+  const source = snapshot.chains.get(sourceId);
+  if (!source) return { ok: false, chainId: sourceId, missing: "chain state" };
+  const dest = snapshot.chains.get(destId);
+  if (!dest) return { ok: false, chainId: destId, missing: "chain state" };
+
+  const bridge = source.bridges[route.kind];
+  const tokenConfig = bridge?.tokenConfigs.get(route.sourceBridgeToken.key);
+  if (!tokenConfig) {
+    const what = `kind ${route.kind} tokenConfig of ${route.sourceBridgeToken.symbol}`;
+    return { ok: false, chainId: sourceId, missing: what };
+  }
+  let xprotoFee = 0n;
+  if (route.kind === 2) {
+    const fee = bridge?.xprotoFees?.get(destId);
+    if (fee === undefined)
+      return { ok: false, chainId: sourceId, missing: `xprotoFee to ${destId}` };
+    xprotoFee = fee;
+  }
+  let destLiquidity: bigint | undefined;
+  if (route.kind === 1) {
+    destLiquidity = dest.bridges[1]?.availableLiquidity?.get(route.destBridgeToken.key);
+    if (destLiquidity === undefined) {
+      const what = `availableLiquidity of ${route.destBridgeToken.symbol}`;
+      return { ok: false, chainId: destId, missing: what };
+    }
+  }
+  const sourceHops = resolveHops(source, route.sourcePath);
+  if ("missing" in sourceHops) return { ok: false, chainId: sourceId, missing: sourceHops.missing };
+  const destHops = resolveHops(dest, route.destPath);
+  if ("missing" in destHops) return { ok: false, chainId: destId, missing: destHops.missing };
+  return {
+    ok: true,
+    prepared: {
+      route,
+      tokenConfig,
+      xprotoFee,
+      destLiquidity,
+      sourceHops: sourceHops.hops,
+      destHops: destHops.hops,
+    },
+  };
+}
+
+/** Every number of a priced route, base units of the token named in each comment. */
+export interface PricedRoute {
+  prepared: PreparedRoute;
+  route: CandidateRoute;
+  /** Input (source token). */
+  amount: bigint;
+  sourceSwap: boolean;
+  /** DEX fee of the source swap (source token; 0n without a swap). See dex.ts swapFee. */
+  sourceSwapFee: bigint;
+  /** Expected source swap output = bridgeAmount (source bridge token). */
+  bridgeAmount: bigint;
+  /** Minimum source swap output: bridgeAmount less slippage, or `amount` without a swap. */
+  sourceMinAmount: bigint;
+  /** bridgeFee(bridgeAmount) (source bridge token). */
+  bridgeFee: bigint;
+  /** Messaging fee, kind 2 (source bridge token). */
+  xprotoFee: bigint;
+  /** bridgeFee + xprotoFee (source bridge token): the quote's `fee`. */
+  fee: bigint;
+  /** bridgeAmount - fee (source bridge token). */
+  netAmount: bigint;
+  /** net converted to the destination bridge token's decimals, rounding down. */
+  destBridgeAmount: bigint;
+  destSwap: boolean;
+  /** DEX fee of the destination swap (destination bridge token; 0n without a swap). */
+  destSwapFee: bigint;
+  /** Expected delivery (destination token). */
+  destMaxAmount: bigint;
+  /** destMaxAmount less slippage, floor (destination token). */
+  destMinAmount: bigint;
+  slippageBps: bigint;
+}
+
+/** Bit flags of amountLimitFlags. */
+export const BELOW_MIN = 1;
+export const ABOVE_MAX = 2;
+
+/**
+ * Which limits `amount` breaks on this route (0 = none). BELOW_MIN: bridgeAmount < minAmount,
+ * or nothing would arrive (net <= 0, destBridgeAmount or swap output 0). ABOVE_MAX: bridgeAmount
+ * > maxAmount (when maxAmount != 0), or kind 1 destBridgeAmount > destination liquidity.
+ * Every quantity involved is non-decreasing in `amount`, so the amounts BELOW_MIN form a prefix
+ * and those ABOVE_MAX a suffix: the route's valid amounts are one interval (route-limits.ts).
+ */
+export function amountLimitFlags(prepared: PreparedRoute, amount: bigint): number {
+  const { route, tokenConfig } = prepared;
+  const bridgeAmount =
+    prepared.sourceHops.length > 0 ? getFinalAmountOut(amount, prepared.sourceHops) : amount;
+  const net = bridgeAmount - totalFee(bridgeAmount, tokenConfig, prepared.xprotoFee);
+  const destBridgeAmount =
+    net > 0n
+      ? convertDecimals(net, route.sourceBridgeToken.decimals, route.destBridgeToken.decimals)
+      : 0n;
+  const destOut =
+    prepared.destHops.length > 0
+      ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
+      : destBridgeAmount;
+  return limitFlags(prepared, bridgeAmount, destBridgeAmount, destOut);
+}
+
+function limitFlags(
+  prepared: PreparedRoute,
+  bridgeAmount: bigint,
+  destBridgeAmount: bigint,
+  destOut: bigint,
+): number {
+  const { tokenConfig, destLiquidity } = prepared;
+  let flags = 0;
+  // destBridgeAmount > 0 implies net > 0, the contract's bridgeAmount > fees.
+  if (bridgeAmount < tokenConfig.minAmount || destBridgeAmount <= 0n || destOut <= 0n) {
+    flags |= BELOW_MIN;
+  }
+  if (
+    (tokenConfig.maxAmount !== 0n && bridgeAmount > tokenConfig.maxAmount) ||
+    (destLiquidity !== undefined && destBridgeAmount > destLiquidity)
+  ) {
+    flags |= ABOVE_MAX;
+  }
+  return flags;
+}
+
+export type PriceRouteResult =
+  | { ok: true; priced: PricedRoute }
+  | { ok: false; reason: "belowMin" | "aboveMax" };
+
+/**
+ * Prices `amount` (source token base units) on a prepared route with slippage tolerance
+ * `slippageBps` (0..10000). Breaking a limit is a result, not an exception.
+ */
+export function priceRoute(
+  prepared: PreparedRoute,
+  amount: bigint,
+  slippageBps: bigint,
+): PriceRouteResult {
+  const { route, tokenConfig, xprotoFee } = prepared;
+  const sourceSwap = prepared.sourceHops.length > 0;
+  const destSwap = prepared.destHops.length > 0;
+  const bridgeAmount = sourceSwap ? getFinalAmountOut(amount, prepared.sourceHops) : amount;
+  const fee = totalFee(bridgeAmount, tokenConfig, xprotoFee);
+  const netAmount = bridgeAmount - fee;
+  const destBridgeAmount =
+    netAmount > 0n
+      ? convertDecimals(netAmount, route.sourceBridgeToken.decimals, route.destBridgeToken.decimals)
+      : 0n;
+  const destMaxAmount = destSwap
+    ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
+    : destBridgeAmount;
+
+  const flags = limitFlags(prepared, bridgeAmount, destBridgeAmount, destMaxAmount);
+  if (flags & BELOW_MIN) return { ok: false, reason: "belowMin" };
+  if (flags & ABOVE_MAX) return { ok: false, reason: "aboveMax" };
+
+  const keep = 10000n - slippageBps;
+  return {
+    ok: true,
+    priced: {
+      prepared,
+      route,
+      amount,
+      sourceSwap,
+      sourceSwapFee: swapFee(amount, prepared.sourceHops.length),
+      bridgeAmount,
+      sourceMinAmount: sourceSwap ? (bridgeAmount * keep) / 10000n : amount,
+      bridgeFee: fee - xprotoFee,
+      xprotoFee,
+      fee,
+      netAmount,
+      destBridgeAmount,
+      destSwap,
+      destSwapFee: swapFee(destBridgeAmount, prepared.destHops.length),
+      destMaxAmount,
+      destMinAmount: (destMaxAmount * keep) / 10000n,
+      slippageBps,
+    },
+  };
+}

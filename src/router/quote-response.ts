@@ -1,0 +1,165 @@
+/**
+ * The quote response (interface.md 2.4, decisions.md 4) from a validated request and its best
+ * priced route, and the way back from `signData` to the contract's base-unit BridgeParams.
+ */
+import type { Address } from "viem";
+import { formatAmount, toBaseUnits } from "../amount.js";
+import type { Registry } from "../config/registry.js";
+import type { BridgeKind } from "../devnet/manifest.js";
+import type { PricedRoute } from "./price-route.js";
+import type { ValidatedRouterRequest } from "./validate-request.js";
+
+/**
+ * The object encoded in signData.params, fields in the order of interface.md 2.4. Amounts are
+ * human-unit canonical decimal strings, each in its own token (see the README's router section).
+ */
+export interface QuoteParams {
+  /** Destination in the chosen kind's chain-id scheme. */
+  destChainId: string;
+  /** Request string, exactly. */
+  sourceToken: string;
+  /** Request string, exactly. */
+  destToken: string;
+  /** Request amount, canonical, source token units. */
+  amount: string;
+  /** bridge fee + messaging fee, source bridge token units. */
+  fee: string;
+  /** Request string, exactly. */
+  to: string;
+  sourceSwap: boolean;
+  /** DEX fee of the source swap, source token units. */
+  sourceSwapFee: string;
+  sourceBridgeToken: string;
+  /** Minimum source swap output (source bridge token units); `amount` without a swap. */
+  sourceMinAmount: string;
+  destSwap: boolean;
+  /** DEX fee of the destination swap, destination bridge token units. */
+  destSwapFee: string;
+  destBridgeToken: string;
+  /** Guaranteed minimum delivery, destination token units. */
+  destMinAmount: string;
+}
+
+export interface SignData {
+  amount: string;
+  bridgeType: BridgeKind;
+  bridge: string;
+  chainName: string;
+  /** JSON.stringify(QuoteParams). */
+  params: string;
+}
+
+export interface RouteQuoteData {
+  destMaxAmount: string;
+  destMinAmount: string;
+  fee: string;
+  signData: SignData;
+}
+
+export function buildQuoteParams(
+  request: ValidatedRouterRequest,
+  priced: PricedRoute,
+): QuoteParams {
+  const { route } = priced;
+  const amount = formatAmount(priced.amount, route.sourceToken.decimals);
+  // Object literal order is JSON.stringify order: keep interface.md's order.
+  return {
+    destChainId: route.destBridgeChainId,
+    sourceToken: request.request.sourceToken,
+    destToken: request.request.destToken,
+    amount,
+    fee: formatAmount(priced.fee, route.sourceBridgeToken.decimals),
+    to: request.request.to,
+    sourceSwap: priced.sourceSwap,
+    sourceSwapFee: formatAmount(priced.sourceSwapFee, route.sourceToken.decimals),
+    sourceBridgeToken: route.sourceBridgeToken.address,
+    sourceMinAmount: formatAmount(priced.sourceMinAmount, route.sourceBridgeToken.decimals),
+    destSwap: priced.destSwap,
+    destSwapFee: formatAmount(priced.destSwapFee, route.destBridgeToken.decimals),
+    destBridgeToken: route.destBridgeToken.address,
+    destMinAmount: formatAmount(priced.destMinAmount, route.destToken.decimals),
+  };
+}
+
+/** The `data` of a successful router response. */
+export function buildQuoteData(
+  request: ValidatedRouterRequest,
+  priced: PricedRoute,
+): RouteQuoteData {
+  const params = buildQuoteParams(request, priced);
+  return {
+    destMaxAmount: formatAmount(priced.destMaxAmount, priced.route.destToken.decimals),
+    destMinAmount: params.destMinAmount,
+    fee: params.fee,
+    signData: {
+      amount: params.amount,
+      bridgeType: priced.route.kind,
+      bridge: priced.route.bridge,
+      chainName: priced.route.sourceChain.name,
+      params: JSON.stringify(params),
+    },
+  };
+}
+
+/** contracts/interfaces/IBridge.sol BridgeParams, amounts in base units (viem tuple object). */
+export interface BridgeParams {
+  destChainId: bigint;
+  sourceToken: Address;
+  destToken: Address;
+  amount: bigint;
+  fee: bigint;
+  to: Address;
+  sourceSwap: boolean;
+  sourceSwapFee: bigint;
+  sourceBridgeToken: Address;
+  sourceMinAmount: bigint;
+  destSwap: boolean;
+  destSwapFee: bigint;
+  destBridgeToken: Address;
+  destMinAmount: bigint;
+}
+
+/**
+ * Converts a quote's signData back into the contract call's BridgeParams. Takes signData, not
+ * params alone: the devnet deploys the same addresses on every chain, so a token address says
+ * nothing about its chain; `chainName` and `bridgeType` + `destChainId` pin both chains.
+ * Throws RangeError on a signData this service did not produce.
+ */
+export function toBridgeParams(
+  signData: Pick<SignData, "bridgeType" | "chainName" | "params">,
+  registry: Registry,
+): BridgeParams {
+  const source = registry.chainByName(signData.chainName);
+  if (!source) throw new RangeError(`unknown chain name ${signData.chainName}`);
+  const p = JSON.parse(signData.params) as QuoteParams;
+  const dest = registry.chainByBridgeChainId(signData.bridgeType, p.destChainId);
+  if (!dest) {
+    throw new RangeError(`kind ${signData.bridgeType} destChainId ${p.destChainId} is unknown`);
+  }
+  const decimalsOf = (chainId: number, address: string, field: string): number => {
+    const token = registry.token(chainId, address);
+    if (!token)
+      throw new RangeError(`params.${field} ${address} is not a token of chain ${chainId}`);
+    return token.decimals;
+  };
+  const sourceDecimals = decimalsOf(source.chainId, p.sourceToken, "sourceToken");
+  const sourceBridgeDecimals = decimalsOf(source.chainId, p.sourceBridgeToken, "sourceBridgeToken");
+  const destDecimals = decimalsOf(dest.chainId, p.destToken, "destToken");
+  const destBridgeDecimals = decimalsOf(dest.chainId, p.destBridgeToken, "destBridgeToken");
+  return {
+    destChainId: BigInt(p.destChainId),
+    sourceToken: p.sourceToken as Address,
+    destToken: p.destToken as Address,
+    amount: toBaseUnits(p.amount, sourceDecimals),
+    fee: toBaseUnits(p.fee, sourceBridgeDecimals),
+    to: p.to as Address,
+    sourceSwap: p.sourceSwap,
+    sourceSwapFee: toBaseUnits(p.sourceSwapFee, sourceDecimals),
+    sourceBridgeToken: p.sourceBridgeToken as Address,
+    sourceMinAmount: toBaseUnits(p.sourceMinAmount, sourceBridgeDecimals),
+    destSwap: p.destSwap,
+    destSwapFee: toBaseUnits(p.destSwapFee, destBridgeDecimals),
+    destBridgeToken: p.destBridgeToken as Address,
+    destMinAmount: toBaseUnits(p.destMinAmount, destDecimals),
+  };
+}
