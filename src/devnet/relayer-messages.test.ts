@@ -123,7 +123,10 @@ describe("backoffMs", () => {
 
 describe("isAlreadyProcessedRevert", () => {
   it("default: recognises duplicate-delivery reverts and nothing else", () => {
-    assert.equal(isAlreadyProcessedRevert("reverted with reason: already delivered"), true);
+    assert.equal(isAlreadyProcessedRevert("reverted: Bridge: already processed"), true);
+    assert.equal(isAlreadyProcessedRevert("Endpoint: already delivered"), true);
+    assert.equal(isAlreadyProcessedRevert("Bridge: already refunded"), true);
+    assert.equal(isAlreadyProcessedRevert("Bridge: unknown transfer"), false);
     assert.equal(isAlreadyProcessedRevert("insufficient liquidity"), false);
   });
 });

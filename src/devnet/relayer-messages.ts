@@ -104,11 +104,10 @@ export function backoffMs(attempt: number, baseMs = 250, maxMs = 10_000): number
 }
 
 /**
- * Whether a revert reason means the work is already done (the contracts reject a second delivery
- * or refund of a message id), so the relayer records it as done instead of retrying.
+ * Whether a revert reason means the work is already done: the contracts reject a second delivery
+ * ("Bridge: already processed", "Endpoint: already delivered") or refund ("Bridge: already
+ * refunded"), and the relayer then records it as done instead of retrying.
  */
 export function isAlreadyProcessedRevert(message: string): boolean {
-  return /already|delivered|refunded|processed|duplicate|not pending|unknown message/i.test(
-    message,
-  );
+  return /already (processed|delivered|refunded)/i.test(message);
 }
