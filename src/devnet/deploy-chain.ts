@@ -1,0 +1,283 @@
+/**
+ * Phase 1 of the deployer, one chain: tokens, DEX with seeded pairs, messaging endpoint, the
+ * three bridges with their fee rules and pool liquidity, funded users. Cross-chain links come in
+ * phase 2 (deploy-link.ts) once every chain's addresses are known.
+ */
+import { type Address, maxUint256, type PublicClient } from "viem";
+import { toBaseUnits } from "../amount.js";
+import type { Artifacts } from "./artifacts.js";
+import {
+  type ChainRole,
+  chainRole,
+  DEPLOYER_NATIVE_WEI,
+  FEE_RULES,
+  POOL_LIQUIDITY_USDC,
+  pairSeeds,
+  type TokenSpec,
+  type TokenSymbol,
+  tokenSpecs,
+  USER_FUNDING,
+} from "./deploy-config.js";
+import { createTxSender, type TxSender } from "./deploy-tx.js";
+import type { BridgeKind, ManifestPair } from "./manifest.js";
+
+export interface ChainIds {
+  /** kind 0 scheme = EVM chain id */
+  evm: number;
+  pool: number;
+  endpoint: number;
+}
+
+export interface DeployedChain {
+  name: string;
+  rpcUrl: string;
+  index: number;
+  ids: ChainIds;
+  role: ChainRole;
+  deployBlock: number;
+  tokens: Array<TokenSpec & { address: Address }>;
+  factory: Address;
+  router: Address;
+  endpoint: Address;
+  bridges: Record<`${BridgeKind}`, Address>;
+  pairs: ManifestPair[];
+  client: PublicClient;
+  sender: TxSender;
+}
+
+export interface DeployChainParameters {
+  client: PublicClient;
+  name: string;
+  rpcUrl: string;
+  index: number;
+  ids: ChainIds;
+  artifacts: Artifacts;
+  deployer: Address;
+  relayer: Address;
+  users: Address[];
+  /** Wrapped DAI minted on all other chains together: locked on the DAI home chain as backing. */
+  wrappedDaiBacking: bigint;
+}
+
+/** Wrapped DAI minted on a non-home chain: its pair seed plus every user's funding. */
+export function wrappedDaiSupply(userCount: number): bigint {
+  const pair = pairSeeds(chainRole(1)).find(([a]) => a === "DAI");
+  return toBaseUnits(pair?.[1] ?? "0", 18) + BigInt(userCount) * toBaseUnits(USER_FUNDING.DAI, 18);
+}
+
+export async function deployChain(p: DeployChainParameters): Promise<DeployedChain> {
+  const { client, artifacts } = p;
+  const role = chainRole(p.index);
+  await client.request({
+    method: "anvil_setBalance",
+    params: [p.deployer, `0x${DEPLOYER_NATIVE_WEI.toString(16)}`],
+  } as never);
+  // Distinct deployer nonces per chain give every contract a chain-unique address, so a client
+  // that mixes up chains fails loudly instead of hitting a same-address twin.
+  const startNonce = p.index * 1000;
+  if ((await client.getTransactionCount({ address: p.deployer })) < startNonce) {
+    await client.request({
+      method: "anvil_setNonce",
+      params: [p.deployer, `0x${startNonce.toString(16)}`],
+    } as never);
+  }
+  const deployBlock = Number(await client.getBlockNumber()) + 1;
+  const tx = await createTxSender(client, p.deployer);
+  const token = artifacts.get("MintableToken");
+  const erc20 = token.abi;
+
+  const tokens: Array<TokenSpec & { address: Address }> = [];
+  for (const spec of tokenSpecs(role)) {
+    const address =
+      spec.symbol === "WETH"
+        ? await tx.deploy("WETH9", artifacts.get("WETH9"))
+        : await tx.deploy(spec.symbol, token, [spec.name, spec.symbol, spec.decimals]);
+    tokens.push({ ...spec, address });
+  }
+  const tokenOf = (symbol: TokenSymbol) => {
+    const found = tokens.find((t) => t.symbol === symbol);
+    if (found === undefined) throw new Error(`${p.name} has no ${symbol}`);
+    return found;
+  };
+  const units = (symbol: TokenSymbol, human: string) =>
+    toBaseUnits(human, tokenOf(symbol).decimals);
+  const usdc = tokenOf("USDC").address;
+  const dai = tokenOf("DAI").address;
+  const weth = tokenOf("WETH").address;
+
+  const factory = await tx.deploy("DexFactory", artifacts.get("DexFactory"));
+  const router = await tx.deploy("DexRouter", artifacts.get("DexRouter"), [factory, weth]);
+  const endpoint = await tx.deploy("MessagingEndpoint", artifacts.get("MessagingEndpoint"), [
+    p.ids.endpoint,
+    usdc,
+    p.relayer,
+  ]);
+  const bridges: Record<`${BridgeKind}`, Address> = {
+    "0": await tx.deploy("LockMintBridge", artifacts.get("LockMintBridge"), [
+      p.ids.evm,
+      router,
+      p.relayer,
+    ]),
+    "1": await tx.deploy("PoolBridge", artifacts.get("PoolBridge"), [
+      p.ids.pool,
+      router,
+      p.relayer,
+    ]),
+    "2": await tx.deploy("MessagingBridge", artifacts.get("MessagingBridge"), [
+      endpoint,
+      router,
+      p.relayer,
+    ]),
+  };
+
+  // Minting rights: the messaging bridge burns and mints USDC; kind 0 mints wrapped DAI.
+  await tx.call("USDC.setMinter", usdc, erc20, "setMinter", [bridges["2"], true]);
+  if (!role.daiHome) {
+    await tx.call("DAI.setMinter", dai, erc20, "setMinter", [bridges["0"], true]);
+    await tx.call("setWrapped", bridges["0"], artifacts.get("LockMintBridge").abi, "setWrapped", [
+      dai,
+      true,
+    ]);
+  } else if (p.wrappedDaiBacking > 0n) {
+    await tx.call("DAI backing", dai, erc20, "mint", [bridges["0"], p.wrappedDaiBacking]);
+  }
+
+  // Fee rules per kind (docs/protocol.md steps 4-5).
+  for (const kind of [0, 1, 2] as const) {
+    const rule = FEE_RULES[kind];
+    const abi = artifacts.get("PoolBridge").abi; // setTokenConfig lives in BridgeBase
+    await tx.call(`tokenConfig kind ${kind}`, bridges[`${kind}`], abi, "setTokenConfig", [
+      tokenOf(rule.symbol).address,
+      BigInt(rule.feeBps),
+      units(rule.symbol, rule.flatFee),
+      units(rule.symbol, rule.minAmount),
+      units(rule.symbol, rule.maxAmount),
+    ]);
+  }
+
+  await seedLiquidity(tx, p, role, { tokenOf, units, router, bridges, artifacts });
+  await fundUsers(tx, p, tokens, units);
+  await tx.flush();
+
+  const pairs = await readPairs(client, artifacts, factory);
+  return {
+    name: p.name,
+    rpcUrl: p.rpcUrl,
+    index: p.index,
+    ids: p.ids,
+    role,
+    deployBlock,
+    tokens,
+    factory,
+    router,
+    endpoint,
+    bridges,
+    pairs,
+    client,
+    sender: tx,
+  };
+}
+
+interface SeedContext {
+  tokenOf: (symbol: TokenSymbol) => TokenSpec & { address: Address };
+  units: (symbol: TokenSymbol, human: string) => bigint;
+  router: Address;
+  bridges: Record<`${BridgeKind}`, Address>;
+  artifacts: Artifacts;
+}
+
+/** The deployer mints (wraps, for WETH) what the pairs and the pool need, then adds it. */
+async function seedLiquidity(
+  tx: TxSender,
+  p: DeployChainParameters,
+  role: ChainRole,
+  ctx: SeedContext,
+): Promise<void> {
+  const erc20 = ctx.artifacts.get("MintableToken").abi;
+  const routerAbi = ctx.artifacts.get("DexRouter").abi;
+  const needs = new Map<TokenSymbol, bigint>();
+  const add = (symbol: TokenSymbol, amount: bigint) =>
+    needs.set(symbol, (needs.get(symbol) ?? 0n) + amount);
+  const seeds = pairSeeds(role);
+  for (const [a, amountA, b, amountB] of seeds) {
+    add(a, ctx.units(a, amountA));
+    add(b, ctx.units(b, amountB));
+  }
+  const poolUsdc = ctx.units("USDC", POOL_LIQUIDITY_USDC);
+  add("USDC", poolUsdc);
+  add("WETH", BigInt(p.users.length) * ctx.units("WETH", USER_FUNDING.WETH));
+
+  for (const [symbol, amount] of needs) {
+    const address = ctx.tokenOf(symbol).address;
+    if (symbol === "WETH") {
+      await tx.call("WETH.deposit", address, ctx.artifacts.get("WETH9").abi, "deposit", [], amount);
+    } else {
+      await tx.call(`${symbol}.mint`, address, erc20, "mint", [p.deployer, amount]);
+    }
+    await tx.call(`${symbol}.approve`, address, erc20, "approve", [ctx.router, maxUint256]);
+  }
+  for (const [a, amountA, b, amountB] of seeds) {
+    await tx.call(`addLiquidity ${a}/${b}`, ctx.router, routerAbi, "addLiquidity", [
+      ctx.tokenOf(a).address,
+      ctx.tokenOf(b).address,
+      ctx.units(a, amountA),
+      ctx.units(b, amountB),
+      0n,
+      0n,
+      p.deployer,
+      maxUint256,
+    ]);
+  }
+  const usdc = ctx.tokenOf("USDC").address;
+  await tx.call("USDC.approve pool", usdc, erc20, "approve", [ctx.bridges["1"], poolUsdc]);
+  const poolAbi = ctx.artifacts.get("PoolBridge").abi;
+  await tx.call("pool.addLiquidity", ctx.bridges["1"], poolAbi, "addLiquidity", [usdc, poolUsdc]);
+}
+
+async function fundUsers(
+  tx: TxSender,
+  p: DeployChainParameters,
+  tokens: Array<TokenSpec & { address: Address }>,
+  units: (symbol: TokenSymbol, human: string) => bigint,
+): Promise<void> {
+  const erc20 = p.artifacts.get("MintableToken").abi;
+  for (const user of p.users) {
+    for (const token of tokens) {
+      const amount = units(token.symbol, USER_FUNDING[token.symbol]);
+      const fn = token.symbol === "WETH" ? "transfer" : "mint";
+      await tx.call(`fund ${token.symbol}`, token.address, erc20, fn, [user, amount]);
+    }
+  }
+}
+
+async function readPairs(
+  client: PublicClient,
+  artifacts: Artifacts,
+  factory: Address,
+): Promise<ManifestPair[]> {
+  const factoryAbi = artifacts.get("DexFactory").abi;
+  const pairAbi = artifacts.get("DexPair").abi;
+  const count = (await client.readContract({
+    address: factory,
+    abi: factoryAbi,
+    functionName: "allPairsLength",
+  })) as bigint;
+  const indexes = Array.from({ length: Number(count) }, (_, i) => BigInt(i));
+  return Promise.all(
+    indexes.map(async (i) => {
+      const address = (await client.readContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: "allPairs",
+        args: [i],
+      })) as Address;
+      const [token0, token1] = await Promise.all(
+        (["token0", "token1"] as const).map(
+          (fn) =>
+            client.readContract({ address, abi: pairAbi, functionName: fn }) as Promise<Address>,
+        ),
+      );
+      return { address, token0: token0!, token1: token1! };
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Fast transaction sending for the deployer: transactions go out through anvil's unlocked
+ * accounts (`eth_sendTransaction`, no local signing) with nonces and gas set here, so nothing
+ * waits for estimates or receipts until `flush()`, which checks every receipt at once.
+ */
+import {
+  type Abi,
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  getContractAddress,
+  type Hex,
+  type PublicClient,
+} from "viem";
+
+export interface TxSender {
+  readonly from: Address;
+  /** Sends a contract creation; resolves with the address it will have. */
+  deploy(
+    label: string,
+    contract: { abi: Abi; bytecode: Hex },
+    args?: readonly unknown[],
+  ): Promise<Address>;
+  /** Sends a contract call. */
+  call(
+    label: string,
+    to: Address,
+    abi: Abi,
+    functionName: string,
+    args?: readonly unknown[],
+    value?: bigint,
+  ): Promise<Hex>;
+  /** Waits for every transaction sent so far and throws naming the first one that failed. */
+  flush(): Promise<void>;
+}
+
+const DEPLOY_GAS = 8_000_000n;
+// Generous: addLiquidity creates a pair contract (~1.5M gas); anvil charges only gas used.
+const CALL_GAS = 3_000_000n;
+
+const toHex = (n: bigint): Hex => `0x${n.toString(16)}`;
+
+export async function createTxSender(client: PublicClient, from: Address): Promise<TxSender> {
+  let nonce = BigInt(await client.getTransactionCount({ address: from, blockTag: "pending" }));
+  let pending: Array<{ label: string; hash: Hex }> = [];
+
+  async function send(label: string, tx: { to?: Address; data: Hex; value?: bigint; gas: bigint }) {
+    const request = {
+      from,
+      ...(tx.to === undefined ? {} : { to: tx.to }),
+      data: tx.data,
+      gas: toHex(tx.gas),
+      nonce: toHex(nonce),
+      ...(tx.value === undefined ? {} : { value: toHex(tx.value) }),
+    };
+    nonce += 1n;
+    let hash: Hex;
+    try {
+      hash = (await client.request({
+        method: "eth_sendTransaction",
+        params: [request],
+      } as never)) as Hex;
+    } catch (error) {
+      throw new Error(`deploy step "${label}" was rejected: ${(error as Error).message}`);
+    }
+    pending.push({ label, hash });
+    return hash;
+  }
+
+  return {
+    from,
+    async deploy(label, contract, args = []) {
+      const address = getContractAddress({ from, nonce });
+      const data = encodeDeployData({ abi: contract.abi, bytecode: contract.bytecode, args });
+      await send(label, { data, gas: DEPLOY_GAS });
+      return address;
+    },
+    call(label, to, abi, functionName, args = [], value) {
+      const data = encodeFunctionData({ abi, functionName, args } as never);
+      return send(label, { to, data, gas: CALL_GAS, ...(value === undefined ? {} : { value }) });
+    },
+    async flush() {
+      const batch = pending;
+      pending = [];
+      const receipts = await Promise.all(
+        batch.map(({ hash }) => client.waitForTransactionReceipt({ hash, pollingInterval: 25 })),
+      );
+      receipts.forEach((receipt, i) => {
+        if (receipt.status !== "success") {
+          throw new Error(
+            `deploy step "${batch[i]?.label}" reverted (tx ${receipt.transactionHash})`,
+          );
+        }
+      });
+    },
+  };
+}
