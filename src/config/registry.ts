@@ -133,12 +133,13 @@ function readAddress(value: unknown, where: string): Address {
   if (typeof value !== "string" || !ADDRESS_PATTERN.test(value)) {
     fail(where, "must be an address (0x followed by 40 hex digits)");
   }
-  // getAddress rejects a mixed-case address whose checksum is wrong (a typo), lowercase passes.
-  try {
-    return getAddress(value);
-  } catch {
+  const checksummed = getAddress(value.toLowerCase());
+  const hex = value.slice(2);
+  // Mixed case claims an EIP-55 checksum; a wrong one is a typo. One-case addresses pass.
+  if (hex !== hex.toLowerCase() && hex !== hex.toUpperCase() && value !== checksummed) {
     fail(where, `has a wrong EIP-55 checksum (${value})`);
   }
+  return checksummed;
 }
 
 function readKind(value: unknown, where: string): BridgeKind {
