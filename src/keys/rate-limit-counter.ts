@@ -22,6 +22,8 @@ export interface RateLimitCounter {
    * falls back to counting locally).
    */
   hit(bucket: string, windowMs: number): WindowHit | Promise<WindowHit>;
+  /** Connects a shared counter before the first request; resolves (never rejects) when done. */
+  start?(): Promise<void>;
   close(): Promise<void>;
 }
 

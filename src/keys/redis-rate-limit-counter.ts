@@ -26,6 +26,8 @@ return {count, ttl}
 
 export const REDIS_RATE_LIMIT_KEY_PREFIX = "bridge-oracle:ratelimit:";
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
+/** How long start() waits for Redis before serving with per-process counts. */
+export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 
 export interface RateLimitCounterLogger {
   warn(object: object, message: string): void;
@@ -39,6 +41,8 @@ export interface CreateRedisRateLimitCounterParameters {
   readonly keyPrefix?: string;
   /** A hit that Redis has not answered by then is counted locally. Default 250 ms. */
   readonly commandTimeoutMs?: number;
+  /** How long start() waits for the first connection. Default 2 s. */
+  readonly connectTimeoutMs?: number;
   readonly logger?: RateLimitCounterLogger;
 }
 
@@ -59,6 +63,8 @@ export function createRedisRateLimitCounter(
     // Keep reconnecting in the background, at most every 2 s.
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     connectionName: "bridge-oracle-rate-limit",
+    // start() connects, so that the first requests are not counted locally while connecting.
+    lazyConnect: true,
   }) as RedisWithHit;
   client.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
   // Connection errors are reported through hits (below); without a listener ioredis would
@@ -69,6 +75,28 @@ export function createRedisRateLimitCounter(
   let failing = false;
 
   return {
+    async start() {
+      const connectTimeoutMs = parameters.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no connection within ${connectTimeoutMs} ms`)),
+          connectTimeoutMs,
+        );
+      });
+      try {
+        await Promise.race([client.connect(), timeout]);
+      } catch (error) {
+        // Serve anyway (see the top of this file); ioredis keeps reconnecting in the background.
+        failing = true;
+        logger?.warn(
+          { err: error },
+          "Redis unavailable at start; counting rate limits per process until it answers",
+        );
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     async hit(bucket, windowMs) {
       try {
         const [count, ttl] = await client.rateLimitHit(keyPrefix + bucket, windowMs);

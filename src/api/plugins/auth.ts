@@ -54,7 +54,14 @@ export type ApiKeyAuthOptions =
 export const MISSING_API_KEY_MESSAGE =
   "missing API key: send the header 'Authorization: <key>' (or 'Authorization: Bearer <key>')";
 
-async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Promise<void> {
+/**
+ * Adds the auth hooks to `app` itself (call on the root instance, before registerRateLimit).
+ * The same function is exported as a Fastify plugin below.
+ */
+export async function registerApiKeyAuth(
+  app: FastifyInstance,
+  options: ApiKeyAuthOptions,
+): Promise<void> {
   let cache: ApiKeyCache;
   if ("cache" in options) {
     cache = options.cache;
@@ -100,9 +107,12 @@ function refusal(request: FastifyRequest): ApiError | undefined {
 }
 
 /** Register once on the root app, before rateLimit: `app.register(apiKeyAuthPlugin, { repository })`. */
-export const apiKeyAuthPlugin: FastifyPluginAsync<ApiKeyAuthOptions> = Object.assign(apiKeyAuth, {
-  // What fastify-plugin does: the hooks and the request decorator apply to the whole app rather
-  // than to this plugin's encapsulated context.
-  [Symbol.for("skip-override")]: true,
-  [Symbol.for("fastify.display-name")]: "bridge-oracle-api-key-auth",
-});
+export const apiKeyAuthPlugin: FastifyPluginAsync<ApiKeyAuthOptions> = Object.assign(
+  registerApiKeyAuth.bind(undefined),
+  {
+    // What fastify-plugin does: the hooks and the request decorator apply to the whole app rather
+    // than to this plugin's encapsulated context.
+    [Symbol.for("skip-override")]: true,
+    [Symbol.for("fastify.display-name")]: "bridge-oracle-api-key-auth",
+  },
+);

@@ -44,11 +44,20 @@ export interface RateLimitOptions {
   readonly windowMs?: number;
   /** Share counts through this Redis (Config.redisUrl); in process memory when undefined. */
   readonly redisUrl?: string | undefined;
+  /** Prefix of the Redis keys (default "bridge-oracle:ratelimit:"), for deployments sharing one Redis. */
+  readonly redisKeyPrefix?: string;
   /** A counter to use instead (tests); the caller closes it. */
   readonly counter?: RateLimitCounter;
 }
 
-async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+/**
+ * Adds the rate-limit hook to `app` itself (call on the root instance, after
+ * registerApiKeyAuth). The same function is exported as a Fastify plugin below.
+ */
+export async function registerRateLimit(
+  app: FastifyInstance,
+  options: RateLimitOptions,
+): Promise<void> {
   const anonymousLimit = options.anonymousPerMinute ?? RATE_LIMIT_DEFAULTS.anonymousPerMinute;
   const keyLimit = options.keyPerMinute ?? RATE_LIMIT_DEFAULTS.keyPerMinute;
   const windowMs = options.windowMs ?? 60_000;
@@ -69,8 +78,13 @@ async function rateLimit(app: FastifyInstance, options: RateLimitOptions): Promi
     const own =
       options.redisUrl === undefined
         ? createMemoryRateLimitCounter()
-        : createRedisRateLimitCounter({ url: options.redisUrl, logger: app.log });
+        : createRedisRateLimitCounter({
+            url: options.redisUrl,
+            keyPrefix: options.redisKeyPrefix,
+            logger: app.log,
+          });
     app.addHook("onClose", async () => own.close());
+    await own.start?.();
     counter = own;
   }
   app.log.info(
@@ -151,8 +165,11 @@ export function clientBucket(ip: string): string {
  * Register once on the root app, after apiKeyAuthPlugin:
  * `app.register(rateLimitPlugin, { anonymousPerMinute, keyPerMinute, redisUrl })`.
  */
-export const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = Object.assign(rateLimit, {
-  // What fastify-plugin does: the hook applies to the whole app, not an encapsulated context.
-  [Symbol.for("skip-override")]: true,
-  [Symbol.for("fastify.display-name")]: "bridge-oracle-rate-limit",
-});
+export const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = Object.assign(
+  registerRateLimit.bind(undefined),
+  {
+    // What fastify-plugin does: the hook applies to the whole app, not an encapsulated context.
+    [Symbol.for("skip-override")]: true,
+    [Symbol.for("fastify.display-name")]: "bridge-oracle-rate-limit",
+  },
+);

@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import { clientBucket } from "../../src/api/plugins/rate-limit.js";
+import { generateApiKey } from "../../src/keys/api-key.js";
+import { createMemoryApiKeyRepository } from "./memory-api-key-repository.js";
+import { buildTinyApp } from "./tiny-app.js";
+
+const REDIS_URL = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
+const LIST = "/api/oracle/bridge-transactions";
+
+async function keyedRepository() {
+  const repository = createMemoryApiKeyRepository();
+  const generated = generateApiKey();
+  await repository.createKey({ name: "alice", ...generated, createdAt: new Date() });
+  return { repository, key: generated.key };
+}
+
+function list(app: FastifyInstance, authorization?: string) {
+  return app.inject({ url: LIST, headers: authorization === undefined ? {} : { authorization } });
+}
+
+describe("rate limit in memory", async () => {
+  const { repository, key } = await keyedRepository();
+  const app = await buildTinyApp({
+    auth: { repository },
+    rateLimit: { anonymousPerMinute: 3, keyPerMinute: 5 },
+  });
+  after(() => app.close());
+
+  it("default: the N+1th request of a client address is 429 42901 with Retry-After", async () => {
+    for (let i = 1; i <= 3; i++) {
+      const response = await list(app);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers["x-ratelimit-limit"], "3");
+      assert.equal(response.headers["x-ratelimit-remaining"], String(3 - i));
+    }
+    const limited = await list(app);
+    assert.equal(limited.statusCode, 429);
+    const body = limited.json();
+    assert.equal(body.code, 42901);
+    assert.equal(body.data, null);
+    const retryAfter = Number(limited.headers["retry-after"]);
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.match(body.msg, /rate limit of 3 requests per minute exceeded for this client address/);
+    assert.match(body.msg, new RegExp(`retry after ${retryAfter} s`));
+    assert.match(body.msg, /valid API key get 5 per minute/);
+    assert.equal(limited.headers["x-ratelimit-remaining"], "0");
+  });
+
+  it("behavior: a valid key has its own, higher budget", async () => {
+    for (let i = 1; i <= 5; i++) {
+      const response = await list(app, key);
+      assert.equal(response.statusCode, 200, `keyed request ${i}`);
+      assert.equal(response.headers["x-ratelimit-limit"], "5");
+    }
+    const limited = await list(app, `Bearer ${key}`);
+    assert.equal(limited.statusCode, 429);
+    assert.match(limited.json().msg, /for API key 'alice' \(bo_/);
+  });
+
+  it("behavior: refused requests (no key on the router) count against the address", async () => {
+    const response = await app.inject({ method: "POST", url: "/api/oracle/router", payload: {} });
+    assert.equal(response.statusCode, 429, "the exhausted address is limited before auth");
+  });
+
+  it("behavior: an exempt route is never limited and carries no limit headers", async () => {
+    const response = await app.inject({ url: "/healthz" });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers["x-ratelimit-limit"], undefined);
+  });
+});
+
+describe("rate limit windows and settings", () => {
+  it("behavior: the budget comes back when the window ends", async () => {
+    const { repository } = await keyedRepository();
+    const app = await buildTinyApp({
+      auth: { repository },
+      rateLimit: { anonymousPerMinute: 1, windowMs: 300 },
+    });
+    try {
+      assert.equal((await list(app)).statusCode, 200);
+      const limited = await list(app);
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.headers["retry-after"], "1");
+      assert.match(limited.json().msg, /1 requests per 0.3 s/);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      assert.equal((await list(app)).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("behavior: a limit of 0 means unlimited", async () => {
+    const { repository } = await keyedRepository();
+    const app = await buildTinyApp({ auth: { repository }, rateLimit: { anonymousPerMinute: 0 } });
+    try {
+      for (let i = 0; i < 20; i++) assert.equal((await list(app)).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("error: a negative or fractional limit stops the app from starting", async () => {
+    const { repository } = await keyedRepository();
+    await assert.rejects(
+      buildTinyApp({ auth: { repository }, rateLimit: { keyPerMinute: -1 } }),
+      /keyPerMinute must be a non-negative integer/,
+    );
+    await assert.rejects(
+      buildTinyApp({ auth: { repository }, rateLimit: { anonymousPerMinute: 1.5 } }),
+      /anonymousPerMinute must be a non-negative integer/,
+    );
+  });
+
+  it("behavior: IPv6 clients are counted by /64, IPv4 by address", () => {
+    assert.equal(clientBucket("203.0.113.7"), "203.0.113.7");
+    assert.equal(clientBucket("::ffff:203.0.113.7"), "203.0.113.7");
+    assert.equal(clientBucket("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+    assert.equal(clientBucket("2001:0db8:0001:0002::9"), "2001:db8:1:2::/64");
+    assert.equal(clientBucket("2001:db8::1"), "2001:db8:0:0::/64");
+    assert.equal(clientBucket("::1"), "0:0:0:0::/64");
+  });
+});
+
+describe("rate limit shared through Redis", () => {
+  let redis: Redis;
+  // A fresh prefix per run: parallel runs and earlier runs never share counts with this one.
+  const redisKeyPrefix = `bridge-oracle-test:${randomBytes(6).toString("hex")}:`;
+
+  before(async () => {
+    redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    redis.on("error", () => {});
+    // Fails (does not skip) when Redis is absent: CI runs this suite with Redis.
+    await redis.connect().catch((error: unknown) => {
+      throw new Error(`Redis is required at ${REDIS_URL} for this suite: ${String(error)}`);
+    });
+  });
+  after(async () => {
+    const keys = await redis.keys(`${redisKeyPrefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it("default: two app instances share one limit per client address", async () => {
+    const { repository } = await keyedRepository();
+    const options = { anonymousPerMinute: 4, redisUrl: REDIS_URL, redisKeyPrefix };
+    const first = await buildTinyApp({ auth: { repository }, rateLimit: options });
+    const second = await buildTinyApp({ auth: { repository }, rateLimit: options });
+    try {
+      const statuses: number[] = [];
+      const remaining: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const response = await list(i % 2 === 0 ? first : second);
+        statuses.push(response.statusCode);
+        remaining.push(String(response.headers["x-ratelimit-remaining"]));
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+      assert.deepEqual(remaining, ["3", "2", "1", "0", "0"]);
+      const limited = await list(second);
+      assert.equal(limited.json().code, 42901);
+      const retryAfter = Number(limited.headers["retry-after"]);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+      const ttl = await redis.pttl(`${redisKeyPrefix}ip:127.0.0.1`);
+      assert.ok(ttl > 0 && ttl <= 60_000, `the window key expires (pttl ${ttl})`);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("behavior: the shared window ends and the budget comes back", async () => {
+    const { repository, key } = await keyedRepository();
+    const options = { keyPerMinute: 2, windowMs: 400, redisUrl: REDIS_URL, redisKeyPrefix };
+    const first = await buildTinyApp({ auth: { repository }, rateLimit: options });
+    const second = await buildTinyApp({ auth: { repository }, rateLimit: options });
+    try {
+      assert.equal((await list(first, key)).statusCode, 200);
+      assert.equal((await list(second, key)).statusCode, 200);
+      assert.equal((await list(first, key)).statusCode, 429);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      assert.equal((await list(second, key)).statusCode, 200);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("behavior: with Redis unreachable requests are still answered and limited per process", async () => {
+    const { repository } = await keyedRepository();
+    const app = await buildTinyApp({
+      auth: { repository },
+      rateLimit: { anonymousPerMinute: 2, redisUrl: "redis://127.0.0.1:1" },
+    });
+    try {
+      assert.equal((await list(app)).statusCode, 200);
+      assert.equal((await list(app)).statusCode, 200);
+      const limited = await list(app);
+      assert.equal(limited.statusCode, 429);
+      assert.ok(Number(limited.headers["retry-after"]) >= 1);
+    } finally {
+      await app.close();
+    }
+  });
+});
