@@ -149,3 +149,9 @@ export interface Store {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The logging a store does (start-up, migrations, pool errors); pino/fastify loggers fit. */
+export interface StoreLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}

@@ -1,0 +1,62 @@
+/**
+ * What the shared transfer repository needs from a database backend. Most SQL is shared text
+ * with `?` placeholders (the PostgreSQL executor numbers them); the bulk operations differ per
+ * backend because the fast path differs: SQLite runs cached prepared statements row by row
+ * in-process, PostgreSQL sends one `unnest(...)` statement per batch to save round trips.
+ */
+import type { BridgeTransaction } from "./types.js";
+
+export interface SqlExecutor {
+  /** Runs a query and returns its rows. Statements are prepared once per SQL text. */
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a statement and returns the number of rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/** One row of address_transfers. */
+export interface AddressRow {
+  addressKey: string;
+  transferId: number;
+  seq: number;
+  createdAt: string;
+  updatedAt: string;
+  startTime: string;
+  endTime: string;
+  sendAmountKey: string;
+  receiveAmountKey: string;
+}
+
+/** One row of address_stats. (lastCreatedAt, lastId) is the greatest of the address's rows. */
+export interface AddressStats {
+  addressKey: string;
+  total: number;
+  lastCreatedAt: string;
+  lastId: number;
+}
+
+export interface StoredTransfer {
+  id: number;
+  record: BridgeTransaction;
+}
+
+export interface TransferBulkOps {
+  findByMessageKeys(messageKeys: readonly string[]): Promise<StoredTransfer[]>;
+  /**
+   * Inserts new transfers; returns message_key -> id of the inserted rows. A row whose
+   * message_key already exists (a concurrent writer won) is skipped and absent from the map.
+   */
+  insertTransfers(records: readonly BridgeTransaction[]): Promise<Map<string, number>>;
+  insertAddressRows(rows: readonly AddressRow[]): Promise<void>;
+  /**
+   * Returns the stats of each key, creating missing rows (total 0). On PostgreSQL the rows stay
+   * locked until the transaction ends, which serialises seq maintenance per address; keys are
+   * locked in the given (sorted) order so two writers cannot deadlock.
+   */
+  lockAddressStats(addressKeys: readonly string[]): Promise<Map<string, AddressStats>>;
+  writeAddressStats(stats: readonly AddressStats[]): Promise<void>;
+}
+
+export interface TransferBackend {
+  sql: SqlExecutor;
+  bulk: TransferBulkOps;
+}

@@ -1,0 +1,40 @@
+/**
+ * Store factory: `DATABASE_URL` picks the backend. postgres:// or postgresql:// -> PostgreSQL;
+ * anything else is a SQLite file path (the embedded default). Migrations run before the store
+ * is returned.
+ */
+import { databaseKind, redactDatabaseUrl } from "./database-url.js";
+import { createPostgresStore } from "./postgres/postgres-store.js";
+import { createSqliteStore } from "./sqlite/sqlite-store.js";
+import type { Store, StoreLogger } from "./types.js";
+
+export { databaseKind, redactDatabaseUrl } from "./database-url.js";
+export { MIGRATIONS, type Migration } from "./migrations/index.js";
+export { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+export { createSqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
+export { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
+export * from "./types.js";
+
+export interface CreateStoreOptions {
+  /** postgres://... or a SQLite file path (":memory:" for a throwaway database). */
+  databaseUrl: string;
+  /** PostgreSQL only: replica for list/get queries (DATABASE_READ_URL). */
+  readDatabaseUrl?: string;
+  logger?: StoreLogger;
+}
+
+export async function createStore(options: CreateStoreOptions): Promise<Store> {
+  const { databaseUrl, logger } = options;
+  if (databaseKind(databaseUrl) === "postgres") {
+    const readDatabaseUrl = options.readDatabaseUrl || undefined;
+    return createPostgresStore({ databaseUrl, readDatabaseUrl, logger });
+  }
+  if (options.readDatabaseUrl) {
+    logger?.warn(
+      { readDatabaseUrl: redactDatabaseUrl(options.readDatabaseUrl) },
+      "read database URL ignored: it applies to PostgreSQL only",
+    );
+  }
+  const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+  return createSqliteStore({ path, logger });
+}

@@ -1,0 +1,29 @@
+/**
+ * Every schema migration, in the order they are applied.
+ *
+ * To add one (indexer cursors, raw logs, API keys, ...):
+ *   1. create `src/store/migrations/NNNN-<name>.ts` exporting `migration: Migration` with the next
+ *      free `version` (the number in the file name) and the SQL for both backends;
+ *   2. import it here and append it to MIGRATIONS.
+ * Never edit or reorder a migration that has shipped: databases record applied versions in
+ * `schema_migrations(version, name, applied_at)` and will not re-run a changed one.
+ * Both runners (sqlite/migrate.ts, postgres/migrate.ts) apply the pending ones inside one
+ * transaction on start; PostgreSQL starters serialise on an advisory lock.
+ */
+import { migration as m0001 } from "./0001-transfers.js";
+import type { Migration } from "./migration.js";
+
+export type { Migration } from "./migration.js";
+
+export const MIGRATIONS: readonly Migration[] = [m0001];
+
+/** Throws when versions are not strictly increasing (a merge mistake, caught at start). */
+export function assertMigrationOrder(migrations: readonly Migration[]): void {
+  let previous = 0;
+  for (const m of migrations) {
+    if (!Number.isInteger(m.version) || m.version <= previous) {
+      throw new Error(`migration ${m.version} (${m.name}) is out of order after ${previous}`);
+    }
+    previous = m.version;
+  }
+}

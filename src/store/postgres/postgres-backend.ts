@@ -1,0 +1,138 @@
+/**
+ * TransferBackend on a pg Pool or one pooled client. Shared SQL uses `?` placeholders, numbered
+ * here ($1, $2, ...); every statement is a named prepared statement (name derived from its
+ * text), so each connection parses and plans a query shape once. Bulk operations send one
+ * statement per batch with column arrays (`unnest`), whose shape does not depend on the batch
+ * size.
+ */
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import type { AddressStats, SqlExecutor, TransferBackend } from "../backend.js";
+import {
+  isNumberField,
+  TRANSFER_COLUMNS,
+  transferFromRow,
+  transferRowValues,
+} from "../transfer-row.js";
+
+type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
+
+interface PreparedText {
+  name: string;
+  text: string;
+}
+
+/** Per-process cache of `?` SQL -> numbered text and statement name. */
+const preparedTexts = new Map<string, PreparedText>();
+
+function prepared(sql: string): PreparedText {
+  let entry = preparedTexts.get(sql);
+  if (entry === undefined) {
+    let n = 0;
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    const name = `bo_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    entry = { name, text };
+    preparedTexts.set(sql, entry);
+  }
+  return entry;
+}
+
+const TRANSFER_ARRAY_TYPES = TRANSFER_COLUMNS.map((column) =>
+  isNumberField(column) ? "int4[]" : "text[]",
+);
+const INSERT_TRANSFERS_SQL =
+  `INSERT INTO transfers (${TRANSFER_COLUMNS.join(", ")}) SELECT * FROM unnest(` +
+  TRANSFER_ARRAY_TYPES.map((type) => `?::${type}`).join(", ") +
+  ") ON CONFLICT (message_key) DO NOTHING RETURNING id, message_key";
+const FIND_BY_KEYS_SQL = "SELECT * FROM transfers WHERE message_key = ANY(?::text[])";
+const INSERT_ADDRESS_ROWS_SQL =
+  "INSERT INTO address_transfers (address_key, transfer_id, seq, created_at, updated_at," +
+  " start_time, end_time, send_amount_key, receive_amount_key) SELECT * FROM unnest(" +
+  "?::text[], ?::int8[], ?::int4[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])";
+// DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too.
+const LOCK_STATS_SQL =
+  "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
+  " SELECT k, 0, '', 0 FROM unnest(?::text[]) WITH ORDINALITY AS u(k, o) ORDER BY o" +
+  " ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total" +
+  " RETURNING address_key, total, last_created_at, last_id";
+const WRITE_STATS_SQL =
+  "UPDATE address_stats s SET total = v.total, last_created_at = v.last_created_at," +
+  " last_id = v.last_id FROM unnest(?::text[], ?::int4[], ?::text[], ?::int8[])" +
+  " AS v(address_key, total, last_created_at, last_id) WHERE s.address_key = v.address_key";
+
+export function createPostgresBackend(
+  db: Queryable,
+  assertOpen: () => void = () => undefined,
+): TransferBackend {
+  async function query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    assertOpen();
+    const { name, text } = prepared(sql);
+    return db.query({ name, text, values: params as unknown[] });
+  }
+  const sql: SqlExecutor = {
+    async all<T>(text: string, params: readonly unknown[] = []) {
+      return (await query(text, params)).rows as T[];
+    },
+    async run(text: string, params: readonly unknown[] = []) {
+      return (await query(text, params)).rowCount ?? 0;
+    },
+  };
+  return {
+    sql,
+    bulk: {
+      async findByMessageKeys(keys) {
+        const { rows } = await query(FIND_BY_KEYS_SQL, [keys]);
+        return rows.map((row) => ({ id: Number(row.id), record: transferFromRow(row) }));
+      },
+      async insertTransfers(records) {
+        const ids = new Map<string, number>();
+        if (records.length === 0) return ids;
+        const columns: unknown[][] = TRANSFER_COLUMNS.map(() => []);
+        for (const record of records) {
+          const values = transferRowValues(record);
+          for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]);
+        }
+        const { rows } = await query(INSERT_TRANSFERS_SQL, columns);
+        for (const row of rows) ids.set(String(row.message_key), Number(row.id));
+        return ids;
+      },
+      async insertAddressRows(rows) {
+        if (rows.length === 0) return;
+        await query(INSERT_ADDRESS_ROWS_SQL, [
+          rows.map((r) => r.addressKey),
+          rows.map((r) => r.transferId),
+          rows.map((r) => r.seq),
+          rows.map((r) => r.createdAt),
+          rows.map((r) => r.updatedAt),
+          rows.map((r) => r.startTime),
+          rows.map((r) => r.endTime),
+          rows.map((r) => r.sendAmountKey),
+          rows.map((r) => r.receiveAmountKey),
+        ]);
+      },
+      async lockAddressStats(keys) {
+        const { rows } = await query(LOCK_STATS_SQL, [keys]);
+        return new Map(
+          rows.map((row): [string, AddressStats] => [
+            String(row.address_key),
+            {
+              addressKey: String(row.address_key),
+              total: Number(row.total),
+              lastCreatedAt: String(row.last_created_at),
+              lastId: Number(row.last_id),
+            },
+          ]),
+        );
+      },
+      async writeAddressStats(stats) {
+        if (stats.length === 0) return;
+        await query(WRITE_STATS_SQL, [
+          stats.map((s) => s.addressKey),
+          stats.map((s) => s.total),
+          stats.map((s) => s.lastCreatedAt),
+          stats.map((s) => s.lastId),
+        ]);
+      },
+    },
+  };
+}

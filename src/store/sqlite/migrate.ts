@@ -1,0 +1,42 @@
+import type Database from "better-sqlite3";
+import { assertMigrationOrder, type Migration } from "../migrations/index.js";
+import type { StoreLogger } from "../types.js";
+
+/**
+ * Applies pending migrations in one IMMEDIATE transaction (which takes SQLite's write lock, so
+ * two processes starting on one file apply each migration once). Returns the versions applied.
+ */
+export function migrateSqlite(
+  db: Database.Database,
+  migrations: readonly Migration[],
+  logger?: StoreLogger,
+): number[] {
+  assertMigrationOrder(migrations);
+  const apply = db.transaction(() => {
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY," +
+        " name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    const applied = new Set(
+      db
+        .prepare("SELECT version FROM schema_migrations")
+        .all()
+        .map((row) => Number((row as { version: number }).version)),
+    );
+    const insert = db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at)" +
+        " VALUES (?, ?, strftime('%Y-%m-%d %H:%M:%S', 'now'))",
+    );
+    const done: number[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      db.exec(migration.sqlite);
+      insert.run(migration.version, migration.name);
+      done.push(migration.version);
+    }
+    return done;
+  });
+  const done = apply.immediate();
+  if (done.length > 0) logger?.info({ versions: done }, "sqlite migrations applied");
+  return done;
+}

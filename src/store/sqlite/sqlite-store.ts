@@ -1,0 +1,108 @@
+/**
+ * SQLite Store (embedded default). Two connections to one WAL file:
+ *   - the writer runs every transaction. better-sqlite3 is synchronous and a connection holds
+ *     one transaction, so this Store SERIALISES transactions: transaction() calls queue and run
+ *     one at a time (BEGIN IMMEDIATE ... COMMIT), even while `work` awaits;
+ *   - the reader serves root-level reads, so they see only committed data and never wait for
+ *     a long transaction (WAL readers do not block on the writer).
+ * ":memory:" has no file to share, so both roles use one connection there (reads may then see
+ * the open transaction's writes): meant for throwaway use only.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { MIGRATIONS } from "../migrations/index.js";
+import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";
+import { createTransferRepository } from "../transfer-repository.js";
+import type { Store, StoreLogger } from "../types.js";
+import { migrateSqlite } from "./migrate.js";
+import { createSqliteBackend, createStatementCache } from "./sqlite-backend.js";
+
+export interface SqliteStoreOptions {
+  /** File path, or ":memory:". The parent directory is created when missing. */
+  path: string;
+  logger?: StoreLogger;
+  /** Milliseconds to wait for another process's write lock. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+function openConnection(path: string, busyTimeoutMs: number): Database.Database {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  return db;
+}
+
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const { path, logger } = options;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const inMemory = path === ":memory:" || path === "";
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const writer = openConnection(inMemory ? ":memory:" : path, busyTimeoutMs);
+  let reader = writer;
+  try {
+    migrateSqlite(writer, MIGRATIONS, logger);
+    if (!inMemory) {
+      reader = openConnection(path, busyTimeoutMs);
+      reader.pragma("query_only = ON");
+    }
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+  logger?.info({ path }, "sqlite store open");
+
+  const prepareOnWriter = createStatementCache(writer);
+  const readerBackend = createSqliteBackend(
+    reader === writer ? prepareOnWriter : createStatementCache(reader),
+  );
+  const connection: TransactionConnection = {
+    async exec(statement) {
+      writer.exec(statement);
+    },
+    backend: (assertOpen) => createSqliteBackend(prepareOnWriter, assertOpen),
+  };
+  const queue = createSerialQueue();
+  let closed = false;
+
+  async function ping(): Promise<void> {
+    if (closed) throw new Error("store is closed");
+    reader.prepare("SELECT 1").get();
+  }
+
+  function inTransaction<T>(work: Parameters<typeof runInScope<T>>[1]): Promise<T> {
+    return queue(async () => {
+      if (closed) throw new Error("store is closed");
+      writer.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await runInScope({ kind: "sqlite", connection, depth: 1, ping }, work);
+        writer.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (writer.inTransaction) writer.exec("ROLLBACK");
+        throw error;
+      }
+    });
+  }
+
+  return {
+    kind: "sqlite",
+    transfers: createTransferRepository({
+      reader: readerBackend,
+      atomically: (fn) => inTransaction((_store, backend) => fn(backend)),
+    }),
+    transaction: (work) => inTransaction((store) => work(store)),
+    ping,
+    async close() {
+      if (closed) return;
+      // Wait for queued transactions, then close both connections.
+      await queue(async () => {
+        closed = true;
+      });
+      if (reader !== writer) reader.close();
+      writer.close();
+    },
+  };
+}

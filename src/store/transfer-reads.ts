@@ -1,0 +1,143 @@
+/**
+ * Read path of the transfer repository: shared SQL for both backends. Column and direction
+ * names come only from the fixed maps below; every input value is a bound parameter.
+ *
+ * Address queries (the big lists) read address_transfers:
+ *   - total: address_stats.total, O(1);
+ *   - default sort (created_at): a range scan on (address_key, seq), O(log n + limit) at any
+ *     depth: asc seq in (offset, offset + limit], desc seq in (total - offset - limit,
+ *     total - offset] with total read in the same statement (one snapshot on PostgreSQL);
+ *   - other sorts: LIMIT/OFFSET over the covering index (address_key, <sort col>, transfer_id)
+ *     in a subquery, so skipped rows never touch the transfers table.
+ * Hash queries match few rows: indexed key lookups, count(*), ORDER BY in memory.
+ */
+import type { TransferBackend } from "./backend.js";
+import { addressKey, hashKey, isEvmAddressShaped } from "./transfer-keys.js";
+import { transferFromRow } from "./transfer-row.js";
+import {
+  type BridgeTransaction,
+  type ListTransfersQuery,
+  type ListTransfersResult,
+  type SortField,
+  TRANSFER_FIELDS,
+} from "./types.js";
+
+/** Column holding the sort value, in both transfers and address_transfers. */
+const SORT_COLUMNS: Record<SortField, string> = {
+  created_at: "created_at",
+  updated_at: "updated_at",
+  start_time: "start_time",
+  end_time: "end_time",
+  send_amount: "send_amount_key",
+  receive_amount: "receive_amount_key",
+};
+const DIRECTIONS = { asc: "ASC", desc: "DESC" } as const;
+
+const T_COLUMNS = TRANSFER_FIELDS.map((field) => `t.${field}`).join(", ");
+
+const EVM_HASH_WHERE = "t.source_tx_key = ? OR t.dest_tx_key = ? OR t.message_key = ?";
+const EXACT_HASH_WHERE =
+  "(t.source_tx_key = ? AND t.source_tx_hash = ?) OR (t.dest_tx_key = ? AND t.dest_tx_hash = ?)" +
+  " OR (t.message_key = ? AND t.message_id = ?)";
+const EXACT_ADDRESS_WHERE =
+  "(t.id IN (SELECT a.transfer_id FROM address_transfers a WHERE a.address_key = ?)" +
+  " AND (t.from_address = ? OR t.to_address = ?))";
+
+export function createTransferReads(backend: TransferBackend) {
+  const { sql } = backend;
+
+  async function count(where: string, params: unknown[]): Promise<number> {
+    const rows = await sql.all<{ total: unknown }>(
+      `SELECT count(*) AS total FROM transfers t WHERE ${where}`,
+      params,
+    );
+    return Number(rows[0]?.total ?? 0);
+  }
+
+  async function listWhere(
+    where: string,
+    params: unknown[],
+    query: ListTransfersQuery,
+  ): Promise<ListTransfersResult> {
+    const total = await count(where, params);
+    if (query.offset >= total) return { total, items: [] };
+    const column = SORT_COLUMNS[query.sortField];
+    const dir = DIRECTIONS[query.sortOrder];
+    const rows = await sql.all(
+      `SELECT ${T_COLUMNS} FROM transfers t WHERE ${where}` +
+        ` ORDER BY t.${column} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`,
+      [...params, query.limit, query.offset],
+    );
+    return { total, items: rows.map(transferFromRow) };
+  }
+
+  async function listByAddress(key: string, query: ListTransfersQuery) {
+    const stats = await sql.all<{ total: unknown }>(
+      "SELECT total FROM address_stats WHERE address_key = ?",
+      [key],
+    );
+    const total = Number(stats[0]?.total ?? 0);
+    if (query.offset >= total) return { total, items: [] };
+    const { offset, limit } = query;
+    let rows: Record<string, unknown>[];
+    if (query.sortField === "created_at" && query.sortOrder === "asc") {
+      rows = await sql.all(
+        `SELECT ${T_COLUMNS} FROM address_transfers a JOIN transfers t ON t.id = a.transfer_id` +
+          " WHERE a.address_key = ? AND a.seq > ? AND a.seq <= ? ORDER BY a.seq ASC",
+        [key, offset, offset + limit],
+      );
+    } else if (query.sortField === "created_at") {
+      rows = await sql.all(
+        `SELECT ${T_COLUMNS} FROM address_stats s` +
+          " JOIN address_transfers a ON a.address_key = s.address_key" +
+          " JOIN transfers t ON t.id = a.transfer_id" +
+          " WHERE s.address_key = ? AND a.seq > s.total - ? AND a.seq <= s.total - ?" +
+          " ORDER BY a.seq DESC",
+        [key, offset + limit, offset],
+      );
+    } else {
+      const column = SORT_COLUMNS[query.sortField];
+      const dir = DIRECTIONS[query.sortOrder];
+      rows = await sql.all(
+        `SELECT ${T_COLUMNS} FROM (SELECT a.transfer_id, a.${column} AS sort_value` +
+          " FROM address_transfers a WHERE a.address_key = ?" +
+          ` ORDER BY a.${column} ${dir}, a.transfer_id ${dir} LIMIT ? OFFSET ?) p` +
+          ` JOIN transfers t ON t.id = p.transfer_id ORDER BY p.sort_value ${dir}, p.transfer_id ${dir}`,
+        [key, limit, offset],
+      );
+    }
+    return { total, items: rows.map(transferFromRow) };
+  }
+
+  async function listTransfers(query: ListTransfersQuery): Promise<ListTransfersResult> {
+    const { match } = query;
+    if (match.kind === "evmAddress") return listByAddress(addressKey(match.value), query);
+    if (match.kind === "evmHash") {
+      const key = hashKey(match.value);
+      return listWhere(EVM_HASH_WHERE, [key, key, key], query);
+    }
+    // `other`: exact match on the two addresses and three hashes. The usual case (a non-EVM
+    // address that is no hash of any record) takes the indexed address path, whose keys are
+    // exact for non-EVM values; anything else takes the general exact query.
+    const value = match.value;
+    const hashKeyOfValue = hashKey(value);
+    const hashParams = [hashKeyOfValue, value, hashKeyOfValue, value, hashKeyOfValue, value];
+    if (!isEvmAddressShaped(value) && (await count(EXACT_HASH_WHERE, hashParams)) === 0) {
+      return listByAddress(value, query);
+    }
+    return listWhere(
+      `${EXACT_ADDRESS_WHERE} OR ${EXACT_HASH_WHERE}`,
+      [addressKey(value), value, value, ...hashParams],
+      query,
+    );
+  }
+
+  async function getTransfer(messageId: string): Promise<BridgeTransaction | undefined> {
+    const rows = await sql.all(`SELECT ${T_COLUMNS} FROM transfers t WHERE t.message_key = ?`, [
+      hashKey(messageId),
+    ]);
+    return rows[0] === undefined ? undefined : transferFromRow(rows[0]);
+  }
+
+  return { listTransfers, getTransfer };
+}

@@ -1,0 +1,24 @@
+import type { TransferBackend } from "./backend.js";
+import { createTransferReads } from "./transfer-reads.js";
+import { createTransferWrites } from "./transfer-writes.js";
+import type { TransferRepository } from "./types.js";
+
+export interface TransferRepositoryDeps {
+  /** Backend for reads: a pool (root store) or the transaction's connection. */
+  reader: TransferBackend;
+  /** Runs `work` atomically (a transaction, or a savepoint inside one). */
+  atomically<T>(work: (writer: TransferBackend) => Promise<T>): Promise<T>;
+}
+
+/** The one TransferRepository implementation; the backend supplies SQL execution. */
+export function createTransferRepository(deps: TransferRepositoryDeps): TransferRepository {
+  const reads = createTransferReads(deps.reader);
+  return {
+    async upsertTransfers(records) {
+      if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+      return deps.atomically((writer) => createTransferWrites(writer).upsertTransfers(records));
+    },
+    listTransfers: reads.listTransfers,
+    getTransfer: reads.getTransfer,
+  };
+}

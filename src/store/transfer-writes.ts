@@ -1,0 +1,259 @@
+/**
+ * Write path of the transfer repository, shared by both backends. Runs inside a transaction
+ * the caller provides (TransferRepository.upsertTransfers wraps it).
+ *
+ * Invariant per address key k (checked by the test suite against a plain ORDER BY):
+ *   the address_transfers rows of k have seq 1..total, in (created_at, transfer_id) order, and
+ *   address_stats(k) holds total and the greatest (created_at, transfer_id).
+ * Maintained per batch: new rows of k that all sort after the stored last one append
+ * (seq = total + 1, ...: the live case, O(1) per row); otherwise the new rows get a temporary
+ * seq and every row of k from the smallest new one onwards is renumbered with ROW_NUMBER() in
+ * one statement (cost: the rows after the insertion point, usually few). Updates keep
+ * created_at, so they never move a row.
+ */
+import type { AddressRow, AddressStats, StoredTransfer, TransferBackend } from "./backend.js";
+import { amountSortKey, hashKey } from "./transfer-keys.js";
+import { sameTransferContent, TRANSFER_COLUMNS, transferAddressKeys } from "./transfer-row.js";
+import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./types.js";
+
+/** Records per batch: bounds statement parameters (SQLite 32766, PostgreSQL 65535). */
+export const UPSERT_BATCH_SIZE = 500;
+
+const UPDATE_TRANSFER_SQL =
+  "UPDATE transfers SET " +
+  TRANSFER_COLUMNS.filter((column) => column !== "created_at" && column !== "message_key")
+    .map((column) => `${column} = ?`)
+    .join(", ") +
+  " WHERE id = ?";
+
+const UPDATE_ADDRESS_ROW_SQL =
+  "UPDATE address_transfers SET updated_at = ?, start_time = ?, end_time = ?," +
+  " send_amount_key = ?, receive_amount_key = ? WHERE address_key = ? AND transfer_id = ?";
+
+const PREDECESSOR_SEQ_SQL =
+  "SELECT seq FROM address_transfers WHERE address_key = ? AND (created_at, transfer_id) < (?, ?)" +
+  " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
+
+const RENUMBER_SQL =
+  "UPDATE address_transfers SET seq = ? + r.rn FROM (" +
+  "SELECT transfer_id, ROW_NUMBER() OVER (ORDER BY created_at, transfer_id) AS rn" +
+  " FROM address_transfers WHERE address_key = ? AND (created_at, transfer_id) >= (?, ?)) r" +
+  " WHERE address_transfers.address_key = ? AND address_transfers.transfer_id = r.transfer_id";
+
+const LAST_ROW_SQL =
+  "SELECT created_at, transfer_id FROM address_transfers WHERE address_key = ?" +
+  " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
+
+function compareRows(aCreated: string, aId: number, bCreated: string, bId: number): number {
+  if (aCreated !== bCreated) return aCreated < bCreated ? -1 : 1;
+  return aId - bId;
+}
+
+function addressRow(key: string, transferId: number, record: BridgeTransaction): AddressRow {
+  return {
+    addressKey: key,
+    transferId,
+    seq: 0,
+    createdAt: record.created_at,
+    updatedAt: record.updated_at,
+    startTime: record.start_time,
+    endTime: record.end_time,
+    sendAmountKey: amountSortKey(record.send_amount),
+    receiveAmountKey: amountSortKey(record.receive_amount),
+  };
+}
+
+/** Splits records into batches with no message id twice in one batch (later one wins after). */
+function batches(records: readonly BridgeTransaction[]): BridgeTransaction[][] {
+  const out: BridgeTransaction[][] = [];
+  let current: BridgeTransaction[] = [];
+  let keys = new Set<string>();
+  for (const record of records) {
+    const key = hashKey(record.message_id);
+    if (current.length >= UPSERT_BATCH_SIZE || keys.has(key)) {
+      out.push(current);
+      current = [];
+      keys = new Set();
+    }
+    current.push(record);
+    keys.add(key);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+export function createTransferWrites(backend: TransferBackend) {
+  const { sql, bulk } = backend;
+
+  /** Adds rows for addresses, keeping the seq invariant (see top of file). */
+  async function placeAddressRows(rows: AddressRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const byKey = new Map<string, AddressRow[]>();
+    for (const row of rows) {
+      const list = byKey.get(row.addressKey);
+      if (list) list.push(row);
+      else byKey.set(row.addressKey, [row]);
+    }
+    const keys = [...byKey.keys()].sort();
+    const stats = await bulk.lockAddressStats(keys);
+    const renumberFrom: AddressRow[] = [];
+    const newStats: AddressStats[] = [];
+    for (const key of keys) {
+      const list = byKey.get(key)!;
+      list.sort((a, b) => compareRows(a.createdAt, a.transferId, b.createdAt, b.transferId));
+      const current = stats.get(key) ?? { addressKey: key, total: 0, lastCreatedAt: "", lastId: 0 };
+      const first = list[0]!;
+      const last = list[list.length - 1]!;
+      const appends =
+        current.total === 0 ||
+        compareRows(first.createdAt, first.transferId, current.lastCreatedAt, current.lastId) > 0;
+      if (appends) {
+        list.forEach((row, i) => {
+          row.seq = current.total + i + 1;
+        });
+      } else {
+        renumberFrom.push(first);
+      }
+      const lastIsNew =
+        current.total === 0 ||
+        compareRows(last.createdAt, last.transferId, current.lastCreatedAt, current.lastId) > 0;
+      newStats.push({
+        addressKey: key,
+        total: current.total + list.length,
+        lastCreatedAt: lastIsNew ? last.createdAt : current.lastCreatedAt,
+        lastId: lastIsNew ? last.transferId : current.lastId,
+      });
+    }
+    await bulk.insertAddressRows(rows);
+    for (const first of renumberFrom) {
+      const predecessor = await sql.all<{ seq: unknown }>(PREDECESSOR_SEQ_SQL, [
+        first.addressKey,
+        first.createdAt,
+        first.transferId,
+      ]);
+      const base = Number(predecessor[0]?.seq ?? 0);
+      await sql.run(RENUMBER_SQL, [
+        base,
+        first.addressKey,
+        first.createdAt,
+        first.transferId,
+        first.addressKey,
+      ]);
+    }
+    await bulk.writeAddressStats(newStats);
+  }
+
+  /** Removes a transfer from an address's list (only when a record's addresses change). */
+  async function removeAddressRow(key: string, transferId: number): Promise<void> {
+    const stats = (await bulk.lockAddressStats([key])).get(key)!;
+    const rows = await sql.all<{ seq: unknown }>(
+      "SELECT seq FROM address_transfers WHERE address_key = ? AND transfer_id = ?",
+      [key, transferId],
+    );
+    if (rows[0] === undefined) return;
+    await sql.run("DELETE FROM address_transfers WHERE address_key = ? AND transfer_id = ?", [
+      key,
+      transferId,
+    ]);
+    await sql.run("UPDATE address_transfers SET seq = seq - 1 WHERE address_key = ? AND seq > ?", [
+      key,
+      Number(rows[0].seq),
+    ]);
+    const last = await sql.all<{ created_at: string; transfer_id: unknown }>(LAST_ROW_SQL, [key]);
+    await bulk.writeAddressStats([
+      {
+        addressKey: key,
+        total: stats.total - 1,
+        lastCreatedAt: last[0]?.created_at ?? "",
+        lastId: Number(last[0]?.transfer_id ?? 0),
+      },
+    ]);
+  }
+
+  async function updateTransfer(
+    stored: StoredTransfer,
+    next: BridgeTransaction,
+  ): Promise<AddressRow[]> {
+    // created_at is when the service first stored the record: it never changes, so the
+    // record keeps its place (and seq) in every address list.
+    const record: BridgeTransaction = { ...next, created_at: stored.record.created_at };
+    const values = TRANSFER_FIELDS.filter((f) => f !== "created_at").map((f) => record[f]);
+    await sql.run(UPDATE_TRANSFER_SQL, [
+      ...values,
+      hashKey(record.source_tx_hash),
+      hashKey(record.dest_tx_hash),
+      amountSortKey(record.send_amount),
+      amountSortKey(record.receive_amount),
+      stored.id,
+    ]);
+    const oldKeys = transferAddressKeys(stored.record);
+    const newKeys = transferAddressKeys(record);
+    const added: AddressRow[] = [];
+    for (const key of newKeys) {
+      const row = addressRow(key, stored.id, record);
+      if (!oldKeys.includes(key)) {
+        added.push(row);
+        continue;
+      }
+      await sql.run(UPDATE_ADDRESS_ROW_SQL, [
+        row.updatedAt,
+        row.startTime,
+        row.endTime,
+        row.sendAmountKey,
+        row.receiveAmountKey,
+        key,
+        stored.id,
+      ]);
+    }
+    for (const key of oldKeys) {
+      if (!newKeys.includes(key)) await removeAddressRow(key, stored.id);
+    }
+    return added;
+  }
+
+  async function upsertBatch(records: BridgeTransaction[], result: UpsertResult): Promise<void> {
+    const keys = records.map((r) => hashKey(r.message_id));
+    let stored = new Map(
+      (await bulk.findByMessageKeys(keys)).map((s) => [hashKey(s.record.message_id), s]),
+    );
+    const fresh = records.filter((_, i) => !stored.has(keys[i]!));
+    const insertedIds = await bulk.insertTransfers(fresh);
+    const lost = fresh.filter((r) => !insertedIds.has(hashKey(r.message_id)));
+    if (lost.length > 0) {
+      // A concurrent writer inserted these first: handle them as updates of its rows.
+      const winners = await bulk.findByMessageKeys(lost.map((r) => hashKey(r.message_id)));
+      stored = new Map([
+        ...stored,
+        ...winners.map((s) => [hashKey(s.record.message_id), s] as const),
+      ]);
+    }
+    const addressRows: AddressRow[] = [];
+    for (const record of records) {
+      const key = hashKey(record.message_id);
+      const id = insertedIds.get(key);
+      if (id !== undefined) {
+        result.inserted++;
+        for (const addr of transferAddressKeys(record))
+          addressRows.push(addressRow(addr, id, record));
+        continue;
+      }
+      const previous = stored.get(key)!;
+      if (sameTransferContent(previous.record, record)) {
+        result.unchanged++;
+        continue;
+      }
+      result.updated++;
+      addressRows.push(...(await updateTransfer(previous, record)));
+    }
+    await placeAddressRows(addressRows);
+  }
+
+  /** Call inside a transaction. */
+  async function upsertTransfers(records: readonly BridgeTransaction[]): Promise<UpsertResult> {
+    const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+    for (const batch of batches(records)) await upsertBatch(batch, result);
+    return result;
+  }
+
+  return { upsertTransfers };
+}

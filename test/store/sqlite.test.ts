@@ -1,0 +1,3 @@
+import { registerTransferRepositorySuite } from "./transfer-repository.suite.js";
+
+registerTransferRepositorySuite("sqlite");
