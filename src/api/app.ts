@@ -26,8 +26,10 @@ export type AppPlugin = (app: FastifyInstance) => void | Promise<void>;
 export interface BuildAppOptions {
   config: Config;
   store: Store;
-  /** A pino logger to use; by default Fastify builds one at config.logLevel on stdout. */
+  /** A pino logger to use; by default Fastify builds one at config.logLevel. */
   logger?: FastifyBaseLogger;
+  /** Where the default logger writes its JSON lines; stdout when undefined. */
+  logDestination?: { write(line: string): void };
   plugins?: readonly AppPlugin[];
   /** Extra /readyz checks (the indexer's chain lag, ...), after the database ping. */
   readinessChecks?: readonly ReadinessCheck[];
@@ -39,7 +41,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app: FastifyInstance = Fastify({
     ...(options.logger !== undefined
       ? { loggerInstance: options.logger }
-      : { logger: { level: config.logLevel } }),
+      : {
+          logger: {
+            level: config.logLevel,
+            ...(options.logDestination !== undefined ? { stream: options.logDestination } : {}),
+          },
+        }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestIdHeader: false, // generateRequestId reads and vets the header itself

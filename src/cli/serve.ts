@@ -1,0 +1,131 @@
+/**
+ * `bridge-oracle serve`: the HTTP API. Reads the configuration from the environment (README,
+ * "Configuration"), opens the store (running migrations), listens, and on SIGINT / SIGTERM shuts
+ * down gracefully: stops accepting, finishes in-flight requests, closes the store, exits 0.
+ * A second signal during shutdown exits at once.
+ */
+import { startServer } from "../api/server.js";
+import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { createStore } from "../store/index.js";
+import type { Store, StoreLogger } from "../store/types.js";
+
+const USAGE = `usage: bridge-oracle serve
+
+Runs the HTTP API. Settings come from the environment:
+  PORT (8080), HOST (127.0.0.1), DATABASE_URL (./data/bridge-oracle.db or postgres://...),
+  DATABASE_READ_URL (optional replica), LOG_LEVEL (info), REDIS_URL (optional), TRUST_PROXY (false)
+`;
+
+export interface ServeDeps {
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Resolves when the server should stop; default: the first SIGINT or SIGTERM. */
+  stopSignal?: Promise<string>;
+}
+
+export async function run(args: string[], deps: ServeDeps = {}): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.length > 0) {
+    process.stderr.write(`serve takes no arguments, got: ${args.join(" ")}\n\n${USAGE}`);
+    return 1;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(deps.env ?? process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+
+  let store: Store;
+  try {
+    store = await createStore({
+      databaseUrl: config.databaseUrl,
+      logger: createStartupLogger(config),
+      ...(config.readDatabaseUrl !== undefined ? { readDatabaseUrl: config.readDatabaseUrl } : {}),
+    });
+  } catch (error) {
+    process.stderr.write(
+      `cannot open the database ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}\n`,
+    );
+    return 1;
+  }
+
+  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
+  const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
+  try {
+    let server: Awaited<ReturnType<typeof startServer>>;
+    try {
+      server = await startServer({ config, store });
+    } catch (error) {
+      process.stderr.write(
+        `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
+      );
+      return 1;
+    }
+    server.app.log.info(
+      { url: server.url, database: redactUrl(config.databaseUrl), store: store.kind },
+      `bridge-oracle API listening on ${server.url}`,
+    );
+    const signal = await stopSignal;
+    server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    await server.close();
+    server.app.log.info("stopped");
+    return 0;
+  } finally {
+    signals?.remove();
+    await store.close();
+  }
+}
+
+/** First SIGINT/SIGTERM resolves `first`; a second one exits the process at once. */
+function listenForSignals(): { first: Promise<string>; remove(): void } {
+  let received = false;
+  let resolve: (signal: string) => void = () => {};
+  const first = new Promise<string>((r) => {
+    resolve = r;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(130);
+    }
+    received = true;
+    resolve(signal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    first,
+    remove() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+/**
+ * The store opens (and migrates) before the app and its pino logger exist; this writes the same
+ * JSON line shape (pino levels: info 30, warn 40) so start-up logs read as one stream.
+ */
+function createStartupLogger(config: Config): StoreLogger {
+  const threshold = { fatal: 60, error: 50, warn: 40, info: 30, debug: 20, trace: 10, silent: 99 }[
+    config.logLevel
+  ];
+  const write = (level: number) => (fields: object, msg: string) => {
+    if (level < threshold) return;
+    process.stdout.write(
+      `${JSON.stringify({ level, time: Date.now(), pid: process.pid, ...fields, msg })}\n`,
+    );
+  };
+  return { info: write(30), warn: write(40) };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
