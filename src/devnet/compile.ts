@@ -4,7 +4,7 @@
  * bytecode per contract plus the hash of the inputs, so a stale file is detected (artifacts.ts).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,7 +163,10 @@ export function compileContracts(parameters: CompileParameters = {}): ArtifactsF
   if (parameters.write !== false) {
     const path = artifactsPath(root);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(artifacts)}\n`);
+    // Write then rename: concurrent test processes never read a half-written file.
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(artifacts)}\n`);
+    renameSync(temporary, path);
   }
   return artifacts;
 }

@@ -2,9 +2,31 @@
  * Shared test setup: anvil chains with the whole devnet deployed. One devnet per test file
  * (`before` / `after`), so suites stay fast on two cores.
  */
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  type HttpTransport,
+  http,
+  type PrivateKeyAccount,
+  type PublicClient,
+  parseEventLogs,
+  type TransactionReceipt,
+  type WalletClient,
+  zeroAddress,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { type AnvilInstance, startAnvil } from "../../src/devnet/anvil.js";
 import { type DevnetChainSpec, deployDevnet } from "../../src/devnet/deploy.js";
-import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import type {
+  BridgeKind,
+  DevnetManifest,
+  ManifestAccount,
+  ManifestChain,
+} from "../../src/devnet/manifest.js";
 
 export interface TestDevnet {
   manifest: DevnetManifest;
@@ -44,4 +66,273 @@ export async function setupDevnet(parameters: SetupDevnetParameters = {}): Promi
     await cleanup();
     throw error;
   }
+}
+
+/** A devnet chain seen by a test: its manifest entry, a public client and wallets. */
+export interface ChainConnection {
+  chain: ManifestChain;
+  client: PublicClient;
+  /** A wallet signing locally with `account`'s key, exactly like an integrator's. */
+  wallet(account: ManifestAccount): WalletClient<HttpTransport, Chain, PrivateKeyAccount>;
+  token(symbol: string): Address;
+  balanceOf(token: Address, owner: Address): Promise<bigint>;
+}
+
+export function connectChain(manifest: DevnetManifest, name: string): ChainConnection {
+  const chain = manifest.chains.find((c) => c.name === name);
+  if (chain === undefined) throw new Error(`no devnet chain ${name}`);
+  const viemChain = defineChain({
+    id: chain.chainId,
+    name: chain.name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  });
+  const client = createPublicClient({
+    chain: viemChain,
+    transport: http(chain.rpcUrl),
+    pollingInterval: 20,
+  }) as PublicClient;
+  return {
+    chain,
+    client,
+    wallet: (account) =>
+      createWalletClient({
+        account: privateKeyToAccount(account.privateKey),
+        chain: viemChain,
+        transport: http(chain.rpcUrl),
+        pollingInterval: 20,
+      }),
+    token(symbol) {
+      const token = chain.tokens.find((t) => t.symbol === symbol);
+      if (token === undefined) throw new Error(`${name} has no ${symbol}`);
+      return token.address;
+    },
+    async balanceOf(token, owner) {
+      if (token === zeroAddress) return client.getBalance({ address: owner });
+      return (await client.readContract({
+        address: token,
+        abi: manifest.abis.erc20,
+        functionName: "balanceOf",
+        args: [owner],
+      })) as bigint;
+    },
+  };
+}
+
+/** contracts/interfaces/IBridge.sol BridgeParams, amounts in base units. */
+export interface BridgeParamsValue {
+  destChainId: bigint;
+  sourceToken: Address;
+  destToken: Address;
+  amount: bigint;
+  fee: bigint;
+  to: Address;
+  sourceSwap: boolean;
+  sourceSwapFee: bigint;
+  sourceBridgeToken: Address;
+  sourceMinAmount: bigint;
+  destSwap: boolean;
+  destSwapFee: bigint;
+  destBridgeToken: Address;
+  destMinAmount: bigint;
+}
+
+export interface TransferSentValue {
+  messageId: Hex;
+  sender: Address;
+  recipient: Address;
+  destChainId: bigint;
+  sourceToken: Address;
+  sendAmount: bigint;
+  sourceBridgeToken: Address;
+  bridgeAmount: bigint;
+  destBridgeToken: Address;
+  destBridgeAmount: bigint;
+  destToken: Address;
+  minReceiveAmount: bigint;
+  bridgeFee: bigint;
+  xprotoFee: bigint;
+  subsidy: bigint;
+}
+
+/**
+ * What an integrator does with a quote: approve the bridge for `amount` of the source token
+ * (nothing for the native coin), then call `bridge(params)`, sending `amount` as value for it.
+ */
+export async function sendBridge(
+  manifest: DevnetManifest,
+  source: ChainConnection,
+  user: ManifestAccount,
+  kind: BridgeKind,
+  params: BridgeParamsValue,
+): Promise<{ receipt: TransactionReceipt; sent: TransferSentValue }> {
+  const wallet = source.wallet(user);
+  const bridge = source.chain.bridges[`${kind}`];
+  if (params.sourceToken !== zeroAddress) {
+    const approveHash = await wallet.writeContract({
+      address: params.sourceToken,
+      abi: manifest.abis.erc20,
+      functionName: "approve",
+      args: [bridge, params.amount],
+    });
+    await source.client.waitForTransactionReceipt({ hash: approveHash });
+  }
+  const hash = await wallet.writeContract({
+    address: bridge,
+    abi: manifest.abis.bridge,
+    functionName: "bridge",
+    args: [params],
+    value: params.sourceToken === zeroAddress ? params.amount : 0n,
+  });
+  const receipt = await source.client.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success") throw new Error(`bridge() reverted: ${hash}`);
+  const [log] = parseEventLogs({
+    abi: manifest.abis.bridge,
+    logs: receipt.logs,
+    eventName: "TransferSent",
+  });
+  if (log === undefined) throw new Error("no TransferSent in the bridge() receipt");
+  return { receipt, sent: (log as unknown as { args: TransferSentValue }).args };
+}
+
+/** The BridgeMessage the relayer hands the destination for a TransferSent (kinds 0 and 1). */
+export function messageOf(sent: TransferSentValue, source: ManifestChain, kind: BridgeKind) {
+  return {
+    messageId: sent.messageId,
+    srcChainId: BigInt(source.bridgeChainIds[`${kind}`]),
+    sender: sent.sender,
+    recipient: sent.recipient,
+    destBridgeToken: sent.destBridgeToken,
+    amount: sent.destBridgeAmount + sent.subsidy,
+    destSwap: sent.destToken.toLowerCase() !== sent.destBridgeToken.toLowerCase(),
+    destToken: sent.destToken,
+    destMinAmount: sent.minReceiveAmount,
+  };
+}
+
+/**
+ * Relays a transfer as the relayer account does: `bridge.deliver(message)` for kinds 0 and 1,
+ * `endpoint.deliver(packet)` (from the source receipt's PacketSent) for kind 2.
+ */
+export async function relay(
+  manifest: DevnetManifest,
+  source: ChainConnection,
+  dest: ChainConnection,
+  kind: BridgeKind,
+  sourceReceipt: TransactionReceipt,
+  sent: TransferSentValue,
+  as: ManifestAccount = manifest.relayer,
+): Promise<TransactionReceipt> {
+  const wallet = dest.wallet(as);
+  let hash: Hex;
+  if (kind === 2) {
+    const [packet] = parseEventLogs({
+      abi: manifest.abis.messagingEndpoint,
+      logs: sourceReceipt.logs,
+      eventName: "PacketSent",
+    }) as unknown as Array<{
+      args: { guid: Hex; srcEid: number; sender: Address; receiver: Address; payload: Hex };
+    }>;
+    if (packet === undefined) throw new Error("no PacketSent in the source receipt");
+    const { guid, srcEid, sender, receiver, payload } = packet.args;
+    hash = await wallet.writeContract({
+      address: dest.chain.messagingEndpoint,
+      abi: manifest.abis.messagingEndpoint,
+      functionName: "deliver",
+      args: [guid, srcEid, sender, receiver, payload],
+    });
+  } else {
+    hash = await wallet.writeContract({
+      address: dest.chain.bridges[`${kind}`],
+      abi: kind === 0 ? manifest.abis.lockMintBridge : manifest.abis.poolBridge,
+      functionName: "deliver",
+      args: [messageOf(sent, source.chain, kind)],
+    });
+  }
+  return dest.client.waitForTransactionReceipt({ hash });
+}
+
+/** Decoded IBridge events of a receipt, by name. */
+export function bridgeEvents(manifest: DevnetManifest, receipt: TransactionReceipt, name: string) {
+  return parseEventLogs({
+    abi: manifest.abis.bridge,
+    logs: receipt.logs,
+    eventName: name as "TransferDelivered",
+  }) as unknown as Array<{ address: Address; args: Record<string, unknown> }>;
+}
+
+/** The fee of protocol.md step 4: flatFee + x * feeBps / 10000 (floor). */
+export function bridgeFeeOf(
+  config: readonly [bigint, bigint, bigint, bigint],
+  amount: bigint,
+): bigint {
+  return config[1] + (amount * config[0]) / 10_000n;
+}
+
+/** One DEX hop of protocol.md, exactly as the pair computes it. */
+export function amountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
+  const withFee = amountIn * 997n;
+  return (withFee * reserveOut) / (reserveIn * 1000n + withFee);
+}
+
+/** Reserves of the a/b pair on `conn`'s chain, ordered as [reserve of a, reserve of b]. */
+export async function reservesOf(
+  manifest: DevnetManifest,
+  conn: ChainConnection,
+  a: Address,
+  b: Address,
+): Promise<[bigint, bigint]> {
+  const pair = conn.chain.dex.pairs.find(
+    (p) => (p.token0 === a && p.token1 === b) || (p.token0 === b && p.token1 === a),
+  );
+  if (pair === undefined) throw new Error(`no ${a}/${b} pair on ${conn.chain.name}`);
+  const [r0, r1] = (await conn.client.readContract({
+    address: pair.address,
+    abi: manifest.abis.dexPair,
+    functionName: "getReserves",
+  })) as readonly [bigint, bigint, number];
+  return pair.token0 === a ? [r0, r1] : [r1, r0];
+}
+
+/** Output of swapping `amountIn` along `path` with the protocol.md formula, hop by hop. */
+export async function expectedSwapOut(
+  manifest: DevnetManifest,
+  conn: ChainConnection,
+  path: Address[],
+  amountIn: bigint,
+): Promise<bigint> {
+  let amount = amountIn;
+  for (let i = 0; i + 1 < path.length; i++) {
+    const [reserveIn, reserveOut] = await reservesOf(manifest, conn, path[i]!, path[i + 1]!);
+    amount = amountOut(amount, reserveIn, reserveOut);
+  }
+  return amount;
+}
+
+/** Reads a bridge view through the IBridge abi. */
+export async function readBridge<T>(
+  manifest: DevnetManifest,
+  conn: ChainConnection,
+  kind: BridgeKind,
+  functionName: string,
+  args: readonly unknown[],
+): Promise<T> {
+  return (await conn.client.readContract({
+    address: conn.chain.bridges[`${kind}`],
+    abi: bridgeAbiOf(manifest, kind),
+    functionName,
+    args,
+  } as never)) as T;
+}
+
+/** `amount * (10000 - bps) / 10000`: the slippage floor of protocol.md. */
+export function withSlippage(amount: bigint, bps = 50n): bigint {
+  return (amount * (10_000n - bps)) / 10_000n;
+}
+
+/** The full abi of bridge `kind` (IBridge plus its kind's own functions). */
+export function bridgeAbiOf(manifest: DevnetManifest, kind: BridgeKind) {
+  return [manifest.abis.lockMintBridge, manifest.abis.poolBridge, manifest.abis.messagingBridge][
+    kind
+  ]!;
 }

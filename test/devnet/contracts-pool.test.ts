@@ -1,0 +1,385 @@
+/**
+ * Bridge kind 1 (liquidity pools) against real anvil chains: sent exactly as an integrator does
+ * (approve + bridge(params)), relayed as the relayer account does (bridge.deliver(message)).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { type Address, maxUint256, zeroAddress } from "viem";
+import type { DevnetManifest, ManifestAccount } from "../../src/devnet/manifest.js";
+import {
+  type BridgeParamsValue,
+  bridgeEvents,
+  bridgeFeeOf,
+  type ChainConnection,
+  connectChain,
+  expectedSwapOut,
+  readBridge,
+  relay,
+  sendBridge,
+  setupDevnet,
+  type TestDevnet,
+  withSlippage,
+} from "../setup/anvil.js";
+
+const KIND = 1;
+const USDC = (n: bigint) => n * 1_000_000n;
+
+describe("contracts: PoolBridge (kind 1)", () => {
+  let devnet: TestDevnet;
+  let manifest: DevnetManifest;
+  let alpha: ChainConnection;
+  let beta: ChainConnection;
+  let user: ManifestAccount;
+  let recipient: ManifestAccount;
+  let config: readonly [bigint, bigint, bigint, bigint];
+
+  before(async () => {
+    devnet = await setupDevnet();
+    manifest = devnet.manifest;
+    alpha = connectChain(manifest, "alpha");
+    beta = connectChain(manifest, "beta");
+    user = manifest.accounts[0]!;
+    recipient = manifest.accounts[1]!;
+    config = await readBridge(manifest, alpha, KIND, "tokenConfig", [alpha.token("USDC")]);
+  });
+  after(async () => devnet?.cleanup());
+
+  /** Direct USDC -> USDC params to beta; the fee exactly as the router would quote it. */
+  function directParams(amount: bigint): BridgeParamsValue {
+    const fee = bridgeFeeOf(config, amount);
+    return {
+      destChainId: 102n,
+      sourceToken: alpha.token("USDC"),
+      destToken: beta.token("USDC"),
+      amount,
+      fee,
+      to: recipient.address,
+      sourceSwap: false,
+      sourceSwapFee: 0n,
+      sourceBridgeToken: alpha.token("USDC"),
+      sourceMinAmount: amount,
+      destSwap: false,
+      destSwapFee: 0n,
+      destBridgeToken: beta.token("USDC"),
+      destMinAmount: amount - fee,
+    };
+  }
+
+  it("default: USDC alpha -> beta without swaps; every event field and balance", async () => {
+    const amount = USDC(1_000n);
+    const params = directParams(amount);
+    const usdcA = alpha.token("USDC");
+    const usdcB = beta.token("USDC");
+    const userBefore = await alpha.balanceOf(usdcA, user.address);
+    const poolABefore = await readBridge<bigint>(manifest, alpha, KIND, "availableLiquidity", [
+      usdcA,
+    ]);
+    const poolBBefore = await readBridge<bigint>(manifest, beta, KIND, "availableLiquidity", [
+      usdcB,
+    ]);
+    const recipientBefore = await beta.balanceOf(usdcB, recipient.address);
+
+    const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
+    const fee = bridgeFeeOf(config, amount);
+    assert.equal(fee, 500_000n + (amount * 6n) / 10_000n);
+    assert.match(sent.messageId, /^0x[0-9a-f]{64}$/);
+    assert.notEqual(BigInt(sent.messageId), 0n);
+    assert.deepEqual(
+      { ...sent, messageId: undefined },
+      {
+        messageId: undefined,
+        sender: user.address,
+        recipient: recipient.address,
+        destChainId: 102n,
+        sourceToken: usdcA,
+        sendAmount: amount,
+        sourceBridgeToken: usdcA,
+        bridgeAmount: amount,
+        destBridgeToken: usdcB,
+        destBridgeAmount: amount - fee,
+        destToken: usdcB,
+        minReceiveAmount: amount - fee,
+        bridgeFee: fee,
+        xprotoFee: 0n,
+        subsidy: 0n,
+      },
+    );
+    const [sentLog] = bridgeEvents(manifest, receipt, "TransferSent");
+    assert.equal(sentLog?.address.toLowerCase(), alpha.chain.bridges["1"].toLowerCase());
+    assert.equal(await alpha.balanceOf(usdcA, user.address), userBefore - amount);
+    // The net amount joins the source pool; the fee is kept apart.
+    assert.equal(
+      await readBridge<bigint>(manifest, alpha, KIND, "availableLiquidity", [usdcA]),
+      poolABefore + amount - fee,
+    );
+
+    const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
+    const [delivered] = bridgeEvents(manifest, destReceipt, "TransferDelivered");
+    assert.deepEqual(delivered?.args, {
+      messageId: sent.messageId,
+      recipient: recipient.address,
+      destBridgeToken: usdcB,
+      destBridgeAmount: amount - fee,
+      destToken: usdcB,
+      receiveAmount: amount - fee,
+    });
+    assert.equal(await beta.balanceOf(usdcB, recipient.address), recipientBefore + amount - fee);
+    assert.equal(
+      await readBridge<bigint>(manifest, beta, KIND, "availableLiquidity", [usdcB]),
+      poolBBefore - (amount - fee),
+    );
+    assert.equal(
+      await readBridge<number>(manifest, beta, KIND, "deliveryStatus", [sent.messageId]),
+      1,
+    );
+  });
+
+  it("behavior: ORC -> USDC via WETH at the source, USDC -> GOV at the destination; fee capped at p.fee", async () => {
+    const orc = alpha.token("ORC");
+    const usdcA = alpha.token("USDC");
+    const weth = alpha.token("WETH");
+    const amount = 100n * 10n ** 8n; // 100 ORC, about 1,500 USDC
+    const path = (await alpha.client.readContract({
+      address: alpha.chain.bridges["1"],
+      abi: manifest.abis.poolBridge,
+      functionName: "swapPath",
+      args: [orc, usdcA],
+    })) as Address[];
+    assert.deepEqual(path, [orc, weth, usdcA]);
+    const expectedBridgeAmount = await expectedSwapOut(manifest, alpha, path, amount);
+    const sourceMinAmount = withSlippage(expectedBridgeAmount);
+    const fee = bridgeFeeOf(config, sourceMinAmount);
+    const net = expectedBridgeAmount - fee;
+    const gov = beta.token("GOV");
+    const usdcB = beta.token("USDC");
+    const expectedGov = await expectedSwapOut(manifest, beta, [usdcB, gov], net);
+    const params: BridgeParamsValue = {
+      ...directParams(amount),
+      sourceToken: orc,
+      destToken: gov,
+      fee,
+      sourceSwap: true,
+      sourceSwapFee: (amount * 3n) / 1000n,
+      sourceMinAmount,
+      destSwap: true,
+      destSwapFee: (net * 3n) / 1000n,
+      destMinAmount: withSlippage(expectedGov),
+    };
+    const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
+    assert.equal(sent.bridgeAmount, expectedBridgeAmount);
+    // bridgeFee(bridgeAmount) is above the quoted fee, so exactly p.fee is charged.
+    assert.ok(bridgeFeeOf(config, expectedBridgeAmount) > fee);
+    assert.equal(sent.bridgeFee, fee);
+    assert.equal(sent.destBridgeAmount, net);
+    assert.equal(sent.sourceToken, orc);
+    assert.equal(sent.destToken, gov);
+
+    const govBefore = await beta.balanceOf(gov, recipient.address);
+    const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
+    const [delivered] = bridgeEvents(manifest, destReceipt, "TransferDelivered");
+    assert.equal(delivered?.args.receiveAmount, expectedGov);
+    assert.equal(delivered?.args.destBridgeAmount, net);
+    assert.equal(await beta.balanceOf(gov, recipient.address), govBefore + expectedGov);
+  });
+
+  it("behavior: native coin in, native coin out (wrap, swap, swap, unwrap)", async () => {
+    const usdcA = alpha.token("USDC");
+    const usdcB = beta.token("USDC");
+    const amount = 10n ** 18n; // 1 ETH
+    const bridgeAmount = await expectedSwapOut(
+      manifest,
+      alpha,
+      [alpha.token("WETH"), usdcA],
+      amount,
+    );
+    const sourceMinAmount = withSlippage(bridgeAmount);
+    const fee = bridgeFeeOf(config, sourceMinAmount);
+    const net = bridgeAmount - fee;
+    const ethOut = await expectedSwapOut(manifest, beta, [usdcB, beta.token("WETH")], net);
+    const params: BridgeParamsValue = {
+      ...directParams(amount),
+      sourceToken: zeroAddress,
+      destToken: zeroAddress,
+      fee,
+      sourceSwap: true,
+      sourceMinAmount,
+      destSwap: true,
+      destMinAmount: withSlippage(ethOut),
+    };
+    const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
+    assert.equal(sent.sourceToken, zeroAddress);
+    assert.equal(sent.sendAmount, amount);
+    assert.equal(sent.bridgeAmount, bridgeAmount);
+    const nativeBefore = await beta.balanceOf(zeroAddress, recipient.address);
+    const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
+    const [delivered] = bridgeEvents(manifest, destReceipt, "TransferDelivered");
+    assert.equal(delivered?.args.receiveAmount, ethOut);
+    assert.equal(delivered?.args.destToken, zeroAddress);
+    assert.equal(await beta.balanceOf(zeroAddress, recipient.address), nativeBefore + ethOut);
+  });
+
+  it("error: destination pool short of liquidity -> TransferFailed, then refund -> TransferRefunded", async () => {
+    const usdcA = alpha.token("USDC");
+    const usdcB = beta.token("USDC");
+    const deployer = manifest.deployer;
+    const poolB = beta.chain.bridges["1"];
+    const drained =
+      (await readBridge<bigint>(manifest, beta, KIND, "availableLiquidity", [usdcB])) - USDC(10n);
+    const deployerWallet = beta.wallet(deployer);
+    await beta.client.waitForTransactionReceipt({
+      hash: await deployerWallet.writeContract({
+        address: poolB,
+        abi: manifest.abis.poolBridge,
+        functionName: "removeLiquidity",
+        args: [usdcB, drained],
+      }),
+    });
+    try {
+      const amount = USDC(100n);
+      const userBefore = await alpha.balanceOf(usdcA, user.address);
+      const recipientBefore = await beta.balanceOf(usdcB, recipient.address);
+      const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, directParams(amount));
+      const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
+      assert.equal(destReceipt.status, "success");
+      assert.equal(bridgeEvents(manifest, destReceipt, "TransferDelivered").length, 0);
+      const [failed] = bridgeEvents(manifest, destReceipt, "TransferFailed");
+      assert.deepEqual(failed?.args, {
+        messageId: sent.messageId,
+        recipient: recipient.address,
+        reason: "Bridge: insufficient pool liquidity",
+      });
+      assert.equal(await beta.balanceOf(usdcB, recipient.address), recipientBefore);
+      assert.equal(
+        await readBridge<number>(manifest, beta, KIND, "deliveryStatus", [sent.messageId]),
+        2,
+      );
+
+      const refundHash = await alpha.wallet(manifest.relayer).writeContract({
+        address: alpha.chain.bridges["1"],
+        abi: manifest.abis.bridge,
+        functionName: "refund",
+        args: [sent.messageId],
+      });
+      const refundReceipt = await alpha.client.waitForTransactionReceipt({ hash: refundHash });
+      const [refunded] = bridgeEvents(manifest, refundReceipt, "TransferRefunded");
+      const net = amount - sent.bridgeFee;
+      assert.deepEqual(refunded?.args, {
+        messageId: sent.messageId,
+        sender: user.address,
+        token: usdcA,
+        amount: net,
+      });
+      assert.equal(await alpha.balanceOf(usdcA, user.address), userBefore - amount + net);
+      await assert.rejects(
+        alpha.wallet(manifest.relayer).writeContract({
+          address: alpha.chain.bridges["1"],
+          abi: manifest.abis.bridge,
+          functionName: "refund",
+          args: [sent.messageId],
+        }),
+        /already refunded/,
+      );
+    } finally {
+      const erc20 = manifest.abis.erc20;
+      await beta.client.waitForTransactionReceipt({
+        hash: await deployerWallet.writeContract({
+          address: usdcB,
+          abi: erc20,
+          functionName: "approve",
+          args: [poolB, maxUint256],
+        }),
+      });
+      await beta.client.waitForTransactionReceipt({
+        hash: await deployerWallet.writeContract({
+          address: poolB,
+          abi: manifest.abis.poolBridge,
+          functionName: "addLiquidity",
+          args: [usdcB, drained],
+        }),
+      });
+    }
+  });
+
+  it("error: destination swap below destMinAmount -> TransferFailed with state undone, refund repays", async () => {
+    const usdcA = alpha.token("USDC");
+    const usdcB = beta.token("USDC");
+    const amount = USDC(300n);
+    const params: BridgeParamsValue = {
+      ...directParams(amount),
+      destToken: beta.token("WETH"),
+      destSwap: true,
+      destMinAmount: 10n ** 18n, // 1 WETH for 300 USDC: impossible at 3,000 USDC per WETH
+    };
+    const poolBefore = await readBridge<bigint>(manifest, beta, KIND, "availableLiquidity", [
+      usdcB,
+    ]);
+    const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
+    const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
+    const [failed] = bridgeEvents(manifest, destReceipt, "TransferFailed");
+    assert.equal(failed?.args.reason, "DexRouter: insufficient output amount");
+    assert.equal(
+      await readBridge<bigint>(manifest, beta, KIND, "availableLiquidity", [usdcB]),
+      poolBefore,
+    );
+    const before = await alpha.balanceOf(usdcA, user.address);
+    const refundReceipt = await alpha.client.waitForTransactionReceipt({
+      hash: await alpha.wallet(manifest.relayer).writeContract({
+        address: alpha.chain.bridges["1"],
+        abi: manifest.abis.bridge,
+        functionName: "refund",
+        args: [sent.messageId],
+      }),
+    });
+    assert.equal(bridgeEvents(manifest, refundReceipt, "TransferRefunded").length, 1);
+    assert.equal(await alpha.balanceOf(usdcA, user.address), before + sent.destBridgeAmount);
+  });
+
+  it("error: delivery by anyone but the relayer is rejected; a second delivery is rejected", async () => {
+    const { receipt, sent } = await sendBridge(
+      manifest,
+      alpha,
+      user,
+      KIND,
+      directParams(USDC(50n)),
+    );
+    await assert.rejects(
+      relay(manifest, alpha, beta, KIND, receipt, sent, user),
+      /not the relayer/,
+    );
+    const first = await relay(manifest, alpha, beta, KIND, receipt, sent);
+    assert.equal(bridgeEvents(manifest, first, "TransferDelivered").length, 1);
+    await assert.rejects(relay(manifest, alpha, beta, KIND, receipt, sent), /already processed/);
+    await assert.rejects(
+      alpha.wallet(user).writeContract({
+        address: alpha.chain.bridges["1"],
+        abi: manifest.abis.bridge,
+        functionName: "refund",
+        args: [sent.messageId],
+      }),
+      /not the relayer/,
+    );
+  });
+
+  it("error: source rules (fee below required, destMinAmount above net, wrong bridge token)", async () => {
+    const params = directParams(USDC(100n));
+    await assert.rejects(
+      sendBridge(manifest, alpha, user, KIND, { ...params, fee: params.fee - 1n }),
+      /fee below required/,
+    );
+    await assert.rejects(
+      sendBridge(manifest, alpha, user, KIND, {
+        ...params,
+        destMinAmount: params.destMinAmount + 1n,
+      }),
+      /below destMinAmount/,
+    );
+    await assert.rejects(
+      sendBridge(manifest, alpha, user, KIND, { ...params, destBridgeToken: beta.token("DAI") }),
+      /wrong destination bridge token/,
+    );
+    await assert.rejects(
+      sendBridge(manifest, alpha, user, KIND, { ...params, amount: USDC(1n) / 2n, fee: USDC(1n) }),
+      /amount below minimum/,
+    );
+  });
+});
