@@ -34,7 +34,8 @@ export interface ChainClient {
   readonly safeUrl: string;
   getChainId(): Promise<number>;
   getBlockNumber(): Promise<number>;
-  getBlockHeader(number: number): Promise<BlockHeader>;
+  /** The canonical block at `number`; undefined when the chain is not that long (anymore). */
+  getBlockHeader(number: number): Promise<BlockHeader | undefined>;
   /** One eth_getLogs call (no splitting; see fetchLogs for the adaptive span). */
   getLogs(filter: {
     addresses: readonly Hex[];
@@ -122,7 +123,7 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
           method: "eth_getBlockByNumber",
           params: [`0x${number.toString(16)}`, false],
         });
-        if (block === null || block.hash === null) throw new Error(`block ${number} not found`);
+        if (block === null || block.hash === null) return undefined;
         return {
           number: Number(block.number),
           hash: block.hash.toLowerCase() as Hex,

@@ -1,0 +1,81 @@
+/**
+ * `bridge-oracle index [--config FILE] [--database URL]`: runs the indexer alone until SIGINT /
+ * SIGTERM (the current batch of each chain finishes first). The config defaults to the devnet
+ * manifest ($DEVNET_DIR/manifest.json, DEVNET_DIR default .devnet); the database to
+ * DATABASE_URL (default ./data/bridge-oracle.db), shared with `serve`.
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadIndexerConfig } from "../config/indexer-config.js";
+import { createIndexer } from "../indexer/create-indexer.js";
+import { createProgressReporter } from "../indexer/progress.js";
+import { openIndexerStore } from "../store/indexer-store.js";
+
+const USAGE = `usage: bridge-oracle index [--config FILE] [--database URL]
+
+  --config FILE     chains and bridge contracts (JSON); default $DEVNET_DIR/manifest.json
+                    (DEVNET_DIR defaults to .devnet), the devnet manifest
+  --database URL    postgres://... or a SQLite file; default $DATABASE_URL or
+                    ./data/bridge-oracle.db
+`;
+
+function log(level: string, message: string): void {
+  process.stderr.write(`${new Date().toISOString()} index ${level}: ${message}\n`);
+}
+
+export async function run(args: string[]): Promise<number> {
+  let values: { config?: string; database?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        config: { type: "string" },
+        database: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const configPath = values.config ?? join(process.env.DEVNET_DIR ?? ".devnet", "manifest.json");
+  const databaseUrl = values.database ?? process.env.DATABASE_URL ?? "./data/bridge-oracle.db";
+
+  let config: Awaited<ReturnType<typeof loadIndexerConfig>>;
+  try {
+    config = await loadIndexerConfig(configPath);
+  } catch (error) {
+    log("error", (error as Error).message);
+    return 1;
+  }
+  const store = await openIndexerStore({ databaseUrl });
+  const logger = {
+    info: (m: string) => log("info", m),
+    warn: (m: string) => log("warn", m),
+    error: (m: string) => log("error", m),
+  };
+  const indexer = createIndexer({ config, store, logger, progress: createProgressReporter() });
+  const controller = new AbortController();
+  const stop = (signal: string) => {
+    if (controller.signal.aborted) return;
+    log("info", `${signal}: finishing the current batch, then stopping`);
+    controller.abort();
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  log("info", `indexing ${config.chains.map((c) => c.name).join(", ")} from ${configPath}`);
+  try {
+    await indexer.run(controller.signal);
+    log("info", "stopped");
+    return 0;
+  } catch (error) {
+    log("error", (error as Error).message);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,345 @@
+/**
+ * One chain's indexing loop: backfill from the start block in adaptive eth_getLogs spans, then
+ * follow the head `confirmations` blocks behind. Each batch (raw events, block hashes, derived
+ * records, cursor) is committed in one transaction, so a crash at any moment leaves either the
+ * whole batch or none of it, and a replay after restart inserts nothing twice.
+ *
+ * Invariants: cursor <= head - confirmations; the stored hash of the cursor block is canonical
+ * as long as no reorg happened below it (checked before every batch through the next block's
+ * parent hash, and on every idle poll directly).
+ */
+import type { Hex } from "viem";
+import { type AdaptiveRange, createAdaptiveRange } from "../chain/adaptive-range.js";
+import { BRIDGE_EVENT_TOPICS } from "../chain/bridge-events-abi.js";
+import type { BlockHeader, ChainClient } from "../chain/create-chain-client.js";
+import { fetchLogs } from "../chain/fetch-logs.js";
+import { sleep } from "../chain/with-retry.js";
+import type { IndexerChainConfig } from "../config/indexer-config.js";
+import type {
+  IndexerChainRow,
+  IndexerChainState,
+  StoredBlock,
+} from "../store/indexer-repository.js";
+import type { BridgeEvent } from "./bridge-event.js";
+import type { BridgeRegistry } from "./bridge-registry.js";
+import { decodeBridgeLog } from "./decode-bridge-log.js";
+import { formatUtc, tokensOfSend } from "./derive-transfer.js";
+import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
+import type { IndexerStore } from "./indexer-store.js";
+import { mapLimit } from "./map-limit.js";
+import type { Mutex } from "./mutex.js";
+import type { ProgressReporter } from "./progress.js";
+import { rederiveTransfers } from "./rederive-transfers.js";
+import type { TokenMetadataCache } from "./token-metadata.js";
+
+export interface IndexerLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ChainIndexerDeps {
+  chain: IndexerChainConfig;
+  client: ChainClient;
+  store: IndexerStore;
+  registry: BridgeRegistry;
+  tokens: TokenMetadataCache;
+  /** Shared by all chains of the process: one batch commits at a time. */
+  commitLock: Mutex;
+  logger: IndexerLogger;
+  maxBlockRange: number;
+  pollIntervalMs: number;
+  progress?: ProgressReporter;
+  /** Wall clock for created_at / updated_at; injectable for tests. */
+  now?: () => Date;
+  /** Called after every committed batch or rollback (tests use it to stop at chosen moments). */
+  onCommit?: (info: { cursorBlock: number; events: number }) => void;
+}
+
+export type StepOutcome = "progressed" | "idle" | "reorg" | "raced";
+
+export interface ChainIndexerStatus {
+  chainId: number;
+  name: string;
+  state: IndexerChainState;
+  cursorBlock: number;
+  headBlock: number;
+  lag: number;
+  error: string;
+}
+
+export interface ChainIndexer {
+  /** One poll: a batch, an idle check, or a reorg rollback. */
+  step(): Promise<StepOutcome>;
+  /** Steps until `signal` aborts (finishing the current batch) or a reorg is too deep. */
+  run(signal: AbortSignal): Promise<void>;
+  status(): ChainIndexerStatus;
+}
+
+const HEADER_CONCURRENCY = 8;
+
+export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
+  const { chain, client, store, registry, logger } = deps;
+  const now = deps.now ?? (() => new Date());
+  const range: AdaptiveRange = createAdaptiveRange({
+    initial: Math.min(deps.maxBlockRange, 500),
+    max: deps.maxBlockRange,
+  });
+  const addresses = registry.bridgesOn(chain.chainId).map((b) => b.address as Hex);
+  const status: ChainIndexerStatus = {
+    chainId: chain.chainId,
+    name: chain.name,
+    state: "starting",
+    cursorBlock: chain.startBlock - 1,
+    headBlock: 0,
+    lag: 0,
+    error: "",
+  };
+  let tokensLoaded = false;
+
+  async function loadRow(): Promise<IndexerChainRow> {
+    if (!tokensLoaded) {
+      deps.tokens.load(await store.indexer.loadTokenMetadata());
+      tokensLoaded = true;
+    }
+    const row = await store.indexer.getChain(chain.chainId);
+    if (row !== undefined) return row;
+    return store.indexer.ensureChain({
+      chainId: chain.chainId,
+      name: chain.name,
+      startBlock: chain.startBlock,
+      cursorBlock: chain.startBlock - 1,
+      cursorHash: "",
+      headBlock: 0,
+      targetBlock: 0,
+      state: "starting",
+      error: "",
+      updatedAt: formatUtc(now().getTime() / 1000),
+    });
+  }
+
+  function stamp(): string {
+    return formatUtc(Math.floor(now().getTime() / 1000));
+  }
+
+  function setStatus(row: Pick<IndexerChainRow, "cursorBlock" | "state">, head: number) {
+    status.cursorBlock = row.cursorBlock;
+    status.state = row.state;
+    status.headBlock = head;
+    status.lag = Math.max(0, head - row.cursorBlock);
+  }
+
+  async function rollBack(row: IndexerChainRow, head: number): Promise<StepOutcome> {
+    const ancestor = await findCommonAncestor({
+      client,
+      repository: store.indexer,
+      chainId: chain.chainId,
+      chainName: chain.name,
+      cursorBlock: row.cursorBlock,
+      startBlock: chain.startBlock,
+      finalityDepth: chain.finalityDepth,
+    });
+    const result = await deps.commitLock.runExclusive(() =>
+      store.transaction(async (tx) => {
+        await tx.indexer.lockForIndexing();
+        const ids = await tx.indexer.deleteEventsAbove(chain.chainId, ancestor.number);
+        await tx.indexer.deleteBlocksAbove(chain.chainId, ancestor.number);
+        const moved = await tx.indexer.moveCursor(chain.chainId, row.cursorBlock, {
+          cursorBlock: ancestor.number,
+          cursorHash: ancestor.hash,
+          headBlock: head,
+          targetBlock: Math.max(0, head - chain.confirmations),
+          state: row.state,
+          updatedAt: stamp(),
+        });
+        if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
+        const derived = await rederiveTransfers(tx, ids, deriveContext(), stamp());
+        return { ids, derived };
+      }),
+    );
+    logger.warn(
+      `chain ${chain.name}: reorg: rolled back ${row.cursorBlock - ancestor.number} block(s) to ` +
+        `${ancestor.number}; ${result.ids.length} message(s) re-derived ` +
+        `(${result.derived.upserted} updated, ${result.derived.deleted} removed)`,
+    );
+    setStatus({ cursorBlock: ancestor.number, state: row.state }, head);
+    deps.onCommit?.({ cursorBlock: ancestor.number, events: 0 });
+    return "reorg";
+  }
+
+  function deriveContext() {
+    return { registry, token: (id: number, address: string) => deps.tokens.get(id, address) };
+  }
+
+  async function headers(
+    numbers: readonly number[],
+  ): Promise<Map<number, BlockHeader> | undefined> {
+    const unique = [...new Set(numbers)].sort((a, b) => a - b);
+    const list = await mapLimit(unique, HEADER_CONCURRENCY, (n) => client.getBlockHeader(n));
+    const out = new Map<number, BlockHeader>();
+    for (const h of list) {
+      if (h === undefined) return undefined; // the chain got shorter meanwhile
+      out.set(h.number, h);
+    }
+    return out;
+  }
+
+  async function step(): Promise<StepOutcome> {
+    const row = await loadRow();
+    const head = await client.getBlockNumber();
+    const target = head - chain.confirmations;
+    const cursor = row.cursorBlock;
+
+    if (target <= cursor) {
+      // Idle: nothing new to index, but the chain may have replaced the cursor block.
+      if (row.cursorHash !== "") {
+        const current = await client.getBlockHeader(cursor);
+        if (current?.hash !== row.cursorHash) return rollBack(row, head);
+      }
+      const state: IndexerChainState = "following";
+      await store.indexer.updateProgress(chain.chainId, {
+        headBlock: head,
+        targetBlock: Math.max(0, target),
+        state,
+        error: "",
+        updatedAt: stamp(),
+      });
+      setStatus({ cursorBlock: cursor, state }, head);
+      deps.progress?.done(chain.name);
+      return "idle";
+    }
+
+    const from = cursor + 1;
+    let end = Math.min(target, cursor + range.size);
+    // Finish the final part first so a following batch never spans more than finalityDepth.
+    const finalLine = head - chain.finalityDepth;
+    if (from <= finalLine && end > finalLine) end = finalLine;
+    // Near the head every block is fetched before the logs and stored, so any later change
+    // shows up as a hash mismatch; far below it (final blocks) only the batch's edges are.
+    const following = end > head - chain.finalityDepth;
+    const before = await headers(following ? range_(from, end) : [from]);
+    if (before === undefined) return "raced";
+    const first = before.get(from)!;
+    if (row.cursorHash !== "" && first.parentHash !== row.cursorHash) return rollBack(row, head);
+    if (following) {
+      for (let n = from + 1; n <= end; n++) {
+        if (before.get(n)?.parentHash !== before.get(n - 1)?.hash) return "raced";
+      }
+    }
+
+    const { logs, toBlock } = await fetchLogs(client, {
+      addresses,
+      topics: BRIDGE_EVENT_TOPICS,
+      fromBlock: from,
+      toBlock: end,
+      range,
+      onShrink: (size) =>
+        logger.info(`chain ${chain.name}: eth_getLogs span refused, now ${size} blocks`),
+    });
+    const needed = [toBlock, ...logs.map((l) => l.blockNumber)].filter((n) => !before.has(n));
+    const after = await headers(needed);
+    if (after === undefined) return "raced";
+    const known = new Map([...before, ...after]);
+
+    const events: BridgeEvent[] = [];
+    for (const log of logs) {
+      const header = known.get(log.blockNumber);
+      if (header === undefined || header.hash !== log.blockHash) return "raced";
+      if (log.removed) return "raced";
+      const kind = registry.bridgeKind(chain.chainId, log.address);
+      if (kind === undefined) continue;
+      const event = decodeBridgeLog(log, {
+        chainId: chain.chainId,
+        kind,
+        blockTime: header.timestamp,
+      });
+      if (event !== undefined) events.push(event);
+    }
+    const sends = events.filter((e) => e.name === "TransferSent");
+    const freshTokens = await deps.tokens.ensure(sends.flatMap((s) => tokensOfSend(s, registry)));
+
+    const blocks: StoredBlock[] = [...known.values()]
+      .filter((h) => h.number <= toBlock)
+      .map((h) => ({ number: h.number, hash: h.hash, parentHash: h.parentHash }));
+    const cursorHash = known.get(toBlock)!.hash;
+    const state: IndexerChainState = toBlock >= target ? "following" : "backfill";
+
+    await deps.commitLock.runExclusive(() =>
+      store.transaction(async (tx) => {
+        await tx.indexer.lockForIndexing();
+        await tx.indexer.saveTokenMetadata(freshTokens);
+        await tx.indexer.insertEvents(events);
+        await tx.indexer.saveBlocks(chain.chainId, blocks);
+        await tx.indexer.deleteBlocksBelow(chain.chainId, toBlock - chain.finalityDepth);
+        const moved = await tx.indexer.moveCursor(chain.chainId, cursor, {
+          cursorBlock: toBlock,
+          cursorHash,
+          headBlock: head,
+          targetBlock: target,
+          state,
+          updatedAt: stamp(),
+        });
+        if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
+        await rederiveTransfers(
+          tx,
+          events.map((e) => e.messageId),
+          deriveContext(),
+          stamp(),
+        );
+      }),
+    );
+    setStatus({ cursorBlock: toBlock, state }, head);
+    if (state === "backfill") {
+      deps.progress?.update({
+        chain: chain.name,
+        cursorBlock: toBlock,
+        startBlock: chain.startBlock,
+        targetBlock: target,
+      });
+    } else deps.progress?.done(chain.name);
+    deps.onCommit?.({ cursorBlock: toBlock, events: events.length });
+    return "progressed";
+  }
+
+  async function run(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const outcome = await step();
+        failures = 0;
+        if (outcome === "idle") await sleep(deps.pollIntervalMs, signal);
+        else if (outcome === "raced") await sleep(Math.min(deps.pollIntervalMs, 200), signal);
+      } catch (error) {
+        if (error instanceof ReorgTooDeepError) {
+          status.state = "stopped";
+          status.error = error.message;
+          logger.error(error.message);
+          await store.indexer
+            .updateProgress(chain.chainId, {
+              headBlock: status.headBlock,
+              targetBlock: Math.max(0, status.headBlock - chain.confirmations),
+              state: "stopped",
+              error: error.message,
+              updatedAt: stamp(),
+            })
+            .catch(() => undefined);
+          throw error;
+        }
+        failures++;
+        const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+        // Logged once here, where it is handled; RPC errors are already credential-free.
+        logger.warn(
+          `chain ${chain.name}: ${(error as Error).message ?? String(error)}; retrying in ${delay} ms`,
+        );
+        await sleep(delay, signal);
+      }
+    }
+    deps.progress?.done(chain.name);
+  }
+
+  return { step, run, status: () => ({ ...status }) };
+}
+
+function range_(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}

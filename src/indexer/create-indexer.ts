@@ -1,0 +1,91 @@
+/**
+ * All configured chains' loops in one process: a client per chain, one registry, one token
+ * metadata cache and one commit lock shared by every loop. `run` resolves when the signal
+ * aborts (each loop finishes its current batch) and rejects when a chain stops loudly (a reorg
+ * deeper than its finality depth) after the other chains were stopped too.
+ */
+import { type ChainClient, createChainClient } from "../chain/create-chain-client.js";
+import type { IndexerConfig } from "../config/indexer-config.js";
+import { createBridgeRegistry } from "./bridge-registry.js";
+import {
+  type ChainIndexer,
+  type ChainIndexerStatus,
+  createChainIndexer,
+  type IndexerLogger,
+} from "./chain-indexer.js";
+import type { IndexerStore } from "./indexer-store.js";
+import { createMutex } from "./mutex.js";
+import type { ProgressReporter } from "./progress.js";
+import { createTokenMetadataCache } from "./token-metadata.js";
+
+export interface IndexerDeps {
+  config: IndexerConfig;
+  store: IndexerStore;
+  logger: IndexerLogger;
+  progress?: ProgressReporter;
+  now?: () => Date;
+  /** Overrides the RPC clients (tests put a faulty proxy in between this way or by URL). */
+  clients?: ReadonlyMap<number, ChainClient>;
+}
+
+export interface Indexer {
+  readonly chains: readonly ChainIndexer[];
+  run(signal: AbortSignal): Promise<void>;
+  status(): ChainIndexerStatus[];
+}
+
+export function createIndexer(deps: IndexerDeps): Indexer {
+  const { config } = deps;
+  const clients =
+    deps.clients ??
+    new Map(
+      config.chains.map((c) => [
+        c.chainId,
+        createChainClient({ rpcUrl: c.rpcUrl, chainId: c.chainId, timeoutMs: config.rpcTimeoutMs }),
+      ]),
+    );
+  const registry = createBridgeRegistry(config.chains, config.bridges);
+  const tokens = createTokenMetadataCache(clients);
+  const commitLock = createMutex();
+  const chains = config.chains.map((chain) =>
+    createChainIndexer({
+      chain,
+      client: clients.get(chain.chainId)!,
+      store: deps.store,
+      registry,
+      tokens,
+      commitLock,
+      logger: deps.logger,
+      maxBlockRange: config.maxBlockRange,
+      pollIntervalMs: config.pollIntervalMs,
+      progress: deps.progress,
+      now: deps.now,
+    }),
+  );
+
+  return {
+    chains,
+    status: () => chains.map((c) => c.status()),
+    async run(signal) {
+      // A chain that stops loudly stops the others too: the process exits non-zero and a
+      // supervisor (or a person) sees it, instead of half the chains silently going on.
+      const inner = new AbortController();
+      const onAbort = () => inner.abort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        const results = await Promise.allSettled(
+          chains.map((c) =>
+            c.run(inner.signal).catch((error) => {
+              inner.abort();
+              throw error;
+            }),
+          ),
+        );
+        const failed = results.find((r) => r.status === "rejected");
+        if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Re-derives the records of the given message ids from the stored raw events, inside the
+ * caller's transaction: new or changed records are upserted, records whose send is gone are
+ * deleted, unchanged ones are not touched (so a replay changes nothing, not even updated_at).
+ */
+import type { BridgeEvent } from "./bridge-event.js";
+import { type DeriveContext, deriveTransfer } from "./derive-transfer.js";
+import type { IndexerTransaction } from "./indexer-store.js";
+
+export interface RederiveResult {
+  upserted: number;
+  deleted: number;
+}
+
+export async function rederiveTransfers(
+  tx: IndexerTransaction,
+  messageIds: readonly string[],
+  context: DeriveContext,
+  now: string,
+): Promise<RederiveResult> {
+  const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))].sort();
+  if (ids.length === 0) return { upserted: 0, deleted: 0 };
+  const events = await tx.indexer.eventsOfMessages(ids);
+  const existing = await tx.indexer.getTransfers(ids);
+  const byId = new Map<string, BridgeEvent[]>();
+  for (const e of events) {
+    const list = byId.get(e.messageId);
+    if (list === undefined) byId.set(e.messageId, [e]);
+    else list.push(e);
+  }
+  const upserts = [];
+  const deletes: string[] = [];
+  for (const id of ids) {
+    const stored = existing.get(id);
+    const record = deriveTransfer(byId.get(id) ?? [], context, stored, now);
+    if (record === undefined) {
+      if (stored !== undefined) deletes.push(id);
+    } else if (record !== stored) {
+      upserts.push(record);
+    }
+  }
+  if (upserts.length > 0) await tx.transfers.upsertTransfers(upserts);
+  if (deletes.length > 0) await tx.indexer.deleteTransfers(deletes);
+  return { upserted: upserts.length, deleted: deletes.length };
+}

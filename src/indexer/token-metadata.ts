@@ -1,0 +1,48 @@
+/**
+ * Token symbol and decimals, read from chain once per (chain, token) and cached in memory and
+ * in token_metadata. Shared by every chain's loop: a send on alpha needs the metadata of its
+ * destination tokens on beta, read through beta's client.
+ */
+import { type Hex, zeroAddress } from "viem";
+import type { ChainClient } from "../chain/create-chain-client.js";
+import type { TokenMetadataRow } from "../store/indexer-repository.js";
+import type { TokenMetadata } from "./derive-transfer.js";
+
+export interface TokenMetadataCache {
+  /** Synchronous lookup for the pure reducer; undefined when never loaded. */
+  get(chainId: number, address: string): TokenMetadata | undefined;
+  /** Reads the missing ones from chain; returns the rows that were new (to be stored). */
+  ensure(tokens: readonly { chainId: number; address: string }[]): Promise<TokenMetadataRow[]>;
+  /** Adds rows loaded from the database. */
+  load(rows: readonly TokenMetadataRow[]): void;
+}
+
+export function createTokenMetadataCache(
+  clients: ReadonlyMap<number, ChainClient>,
+): TokenMetadataCache {
+  const cache = new Map<string, TokenMetadata>();
+  const key = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;
+  return {
+    get: (chainId, address) => cache.get(key(chainId, address)),
+    load(rows) {
+      for (const r of rows)
+        cache.set(key(r.chainId, r.address), { symbol: r.symbol, decimals: r.decimals });
+    },
+    async ensure(tokens) {
+      const missing = new Map<string, { chainId: number; address: string }>();
+      for (const t of tokens) {
+        if (t.address.toLowerCase() === zeroAddress) continue;
+        if (!cache.has(key(t.chainId, t.address))) missing.set(key(t.chainId, t.address), t);
+      }
+      const fresh: TokenMetadataRow[] = [];
+      for (const t of missing.values()) {
+        const client = clients.get(t.chainId);
+        if (client === undefined) continue;
+        const meta = await client.readTokenMetadata(t.address as Hex);
+        cache.set(key(t.chainId, t.address), meta);
+        fresh.push({ chainId: t.chainId, address: t.address.toLowerCase(), ...meta });
+      }
+      return fresh;
+    },
+  };
+}

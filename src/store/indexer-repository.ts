@@ -1,0 +1,340 @@
+/**
+ * The indexer's tables (migration 0003-indexer): chain cursors and status, recent block hashes,
+ * raw bridge events and token metadata. One implementation for both backends: the SQL is shared
+ * text with `?` placeholders run through the backend's SqlExecutor (PostgreSQL numbers them),
+ * and every method runs inside whatever transaction the executor is bound to.
+ */
+import type { Hex } from "viem";
+import type { BridgeEventName } from "../chain/bridge-events-abi.js";
+import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeEvent, EventArgs } from "../indexer/bridge-event.js";
+import type { SqlExecutor } from "./backend.js";
+import { deleteTransferRows } from "./indexer-transfer-delete.js";
+import { hashKey } from "./transfer-keys.js";
+import { transferFromRow } from "./transfer-row.js";
+import type { BridgeTransaction } from "./types.js";
+
+export type IndexerChainState = "starting" | "backfill" | "following" | "stopped";
+
+export interface IndexerChainRow {
+  chainId: number;
+  name: string;
+  startBlock: number;
+  /** Last block whose events are fully stored; startBlock - 1 before the first batch. */
+  cursorBlock: number;
+  /** Hash of cursorBlock, "" before the first batch. */
+  cursorHash: string;
+  headBlock: number;
+  /** head - confirmations when last polled: where the cursor is heading. */
+  targetBlock: number;
+  state: IndexerChainState;
+  /** Why the chain stopped (reorg deeper than finality, ...), "" otherwise. */
+  error: string;
+  updatedAt: string;
+}
+
+export interface IndexerChainStatus extends IndexerChainRow {
+  /** Blocks between the cursor and the head (0 when caught up). */
+  lag: number;
+}
+
+export interface StoredBlock {
+  number: number;
+  hash: string;
+  parentHash: string;
+}
+
+export interface TokenMetadataRow {
+  chainId: number;
+  /** Lowercase. */
+  address: string;
+  symbol: string;
+  decimals: number;
+}
+
+export interface IndexerRepository {
+  /** Serialises indexer writes across processes (PostgreSQL advisory lock; SQLite: no-op). */
+  lockForIndexing(): Promise<void>;
+  getChain(chainId: number): Promise<IndexerChainRow | undefined>;
+  /** Inserts the row when absent; returns the stored one. */
+  ensureChain(row: IndexerChainRow): Promise<IndexerChainRow>;
+  /**
+   * Moves the cursor, but only from `expectedCursor` (so two writers, or a replay after a
+   * crash, cannot move it twice). Returns false when the stored cursor was elsewhere.
+   */
+  moveCursor(
+    chainId: number,
+    expectedCursor: number,
+    next: Pick<
+      IndexerChainRow,
+      "cursorBlock" | "cursorHash" | "headBlock" | "targetBlock" | "state" | "updatedAt"
+    >,
+  ): Promise<boolean>;
+  /** Head, target, state and error without moving the cursor. */
+  updateProgress(
+    chainId: number,
+    progress: Pick<IndexerChainRow, "headBlock" | "targetBlock" | "state" | "error" | "updatedAt">,
+  ): Promise<void>;
+  /** Every chain's cursor, head and lag (for /readyz and metrics of any process). */
+  getIndexerStatus(): Promise<IndexerChainStatus[]>;
+
+  saveBlocks(chainId: number, blocks: readonly StoredBlock[]): Promise<void>;
+  /** Stored blocks at or below `fromBlock`, highest first. */
+  blocksDescending(chainId: number, fromBlock: number, limit: number): Promise<StoredBlock[]>;
+  deleteBlocksAbove(chainId: number, blockNumber: number): Promise<void>;
+  deleteBlocksBelow(chainId: number, blockNumber: number): Promise<void>;
+
+  /** Inserts events; an event already stored (same chain, tx, log index) is left as is. */
+  insertEvents(events: readonly BridgeEvent[]): Promise<void>;
+  /** Deletes the chain's events above a block; returns the message ids they belonged to. */
+  deleteEventsAbove(chainId: number, blockNumber: number): Promise<string[]>;
+  eventsOfMessages(messageIds: readonly string[]): Promise<BridgeEvent[]>;
+
+  loadTokenMetadata(): Promise<TokenMetadataRow[]>;
+  saveTokenMetadata(rows: readonly TokenMetadataRow[]): Promise<void>;
+
+  getTransfers(messageIds: readonly string[]): Promise<Map<string, BridgeTransaction>>;
+  /** Removes records whose send a reorg removed (with their address-list rows). */
+  deleteTransfers(messageIds: readonly string[]): Promise<void>;
+}
+
+/** Chunk size for IN (...) lists: well under both backends' parameter limits. */
+const CHUNK = 400;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => "?").join(", ");
+}
+
+/** A fixed key for pg_advisory_xact_lock: "bridge-oracle indexer". */
+const INDEXER_LOCK_KEY = 727_100_001;
+
+export function createIndexerRepository(
+  sql: SqlExecutor,
+  dialect: "sqlite" | "postgres",
+): IndexerRepository {
+  const chainFromRow = (r: Record<string, unknown>): IndexerChainRow => ({
+    chainId: Number(r.chain_id),
+    name: String(r.name),
+    startBlock: Number(r.start_block),
+    cursorBlock: Number(r.cursor_block),
+    cursorHash: String(r.cursor_hash),
+    headBlock: Number(r.head_block),
+    targetBlock: Number(r.target_block),
+    state: String(r.state) as IndexerChainState,
+    error: String(r.error),
+    updatedAt: String(r.updated_at),
+  });
+
+  return {
+    async lockForIndexing() {
+      if (dialect === "postgres")
+        await sql.all("SELECT pg_advisory_xact_lock(?)", [INDEXER_LOCK_KEY]);
+    },
+
+    async getChain(chainId) {
+      const rows = await sql.all("SELECT * FROM indexer_chains WHERE chain_id = ?", [chainId]);
+      return rows[0] === undefined ? undefined : chainFromRow(rows[0]);
+    },
+
+    async ensureChain(row) {
+      await sql.run(
+        "INSERT INTO indexer_chains (chain_id, name, start_block, cursor_block, cursor_hash," +
+          " head_block, target_block, state, error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" +
+          " ON CONFLICT (chain_id) DO NOTHING",
+        [
+          row.chainId,
+          row.name,
+          row.startBlock,
+          row.cursorBlock,
+          row.cursorHash,
+          row.headBlock,
+          row.targetBlock,
+          row.state,
+          row.error,
+          row.updatedAt,
+        ],
+      );
+      const stored = await this.getChain(row.chainId);
+      if (stored === undefined) throw new Error(`indexer_chains row ${row.chainId} vanished`);
+      return stored;
+    },
+
+    async moveCursor(chainId, expectedCursor, next) {
+      const changed = await sql.run(
+        "UPDATE indexer_chains SET cursor_block = ?, cursor_hash = ?, head_block = ?," +
+          " target_block = ?, state = ?, error = '', updated_at = ? WHERE chain_id = ? AND cursor_block = ?",
+        [
+          next.cursorBlock,
+          next.cursorHash,
+          next.headBlock,
+          next.targetBlock,
+          next.state,
+          next.updatedAt,
+          chainId,
+          expectedCursor,
+        ],
+      );
+      return changed === 1;
+    },
+
+    async updateProgress(chainId, p) {
+      await sql.run(
+        "UPDATE indexer_chains SET head_block = ?, target_block = ?, state = ?, error = ?," +
+          " updated_at = ? WHERE chain_id = ?",
+        [p.headBlock, p.targetBlock, p.state, p.error, p.updatedAt, chainId],
+      );
+    },
+
+    async getIndexerStatus() {
+      const rows = await sql.all("SELECT * FROM indexer_chains ORDER BY chain_id");
+      return rows.map((r) => {
+        const row = chainFromRow(r);
+        return { ...row, lag: Math.max(0, row.headBlock - row.cursorBlock) };
+      });
+    },
+
+    async saveBlocks(chainId, blocks) {
+      for (const b of blocks) {
+        await sql.run(
+          "INSERT INTO indexer_blocks (chain_id, block_number, block_hash, parent_hash) VALUES (?, ?, ?, ?)" +
+            " ON CONFLICT (chain_id, block_number) DO UPDATE SET block_hash = excluded.block_hash," +
+            " parent_hash = excluded.parent_hash",
+          [chainId, b.number, b.hash, b.parentHash],
+        );
+      }
+    },
+
+    async blocksDescending(chainId, fromBlock, limit) {
+      const rows = await sql.all(
+        "SELECT block_number, block_hash, parent_hash FROM indexer_blocks WHERE chain_id = ?" +
+          " AND block_number <= ? ORDER BY block_number DESC LIMIT ?",
+        [chainId, fromBlock, limit],
+      );
+      return rows.map((r) => ({
+        number: Number(r.block_number),
+        hash: String(r.block_hash),
+        parentHash: String(r.parent_hash),
+      }));
+    },
+
+    async deleteBlocksAbove(chainId, blockNumber) {
+      await sql.run("DELETE FROM indexer_blocks WHERE chain_id = ? AND block_number > ?", [
+        chainId,
+        blockNumber,
+      ]);
+    },
+
+    async deleteBlocksBelow(chainId, blockNumber) {
+      await sql.run("DELETE FROM indexer_blocks WHERE chain_id = ? AND block_number < ?", [
+        chainId,
+        blockNumber,
+      ]);
+    },
+
+    async insertEvents(events) {
+      for (const e of events) {
+        await sql.run(
+          "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time," +
+            " address, kind, event_name, message_id, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" +
+            " ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING",
+          [
+            e.chainId,
+            e.txHash,
+            e.logIndex,
+            e.blockNumber,
+            e.blockHash,
+            e.blockTime,
+            e.address,
+            e.kind,
+            e.name,
+            e.messageId,
+            JSON.stringify(e.args),
+          ],
+        );
+      }
+    },
+
+    async deleteEventsAbove(chainId, blockNumber) {
+      const rows = await sql.all<{ message_id: string }>(
+        "SELECT DISTINCT message_id FROM raw_events WHERE chain_id = ? AND block_number > ?",
+        [chainId, blockNumber],
+      );
+      await sql.run("DELETE FROM raw_events WHERE chain_id = ? AND block_number > ?", [
+        chainId,
+        blockNumber,
+      ]);
+      return rows.map((r) => String(r.message_id));
+    },
+
+    async eventsOfMessages(messageIds) {
+      const out: BridgeEvent[] = [];
+      for (const part of chunks(messageIds)) {
+        const rows = await sql.all(
+          `SELECT * FROM raw_events WHERE message_id IN (${placeholders(part.length)})`,
+          part,
+        );
+        for (const r of rows) {
+          out.push({
+            chainId: Number(r.chain_id),
+            blockNumber: Number(r.block_number),
+            blockHash: String(r.block_hash) as Hex,
+            blockTime: Number(r.block_time),
+            txHash: String(r.tx_hash) as Hex,
+            logIndex: Number(r.log_index),
+            address: String(r.address) as Hex,
+            kind: Number(r.kind) as BridgeKind,
+            name: String(r.event_name) as BridgeEventName,
+            messageId: String(r.message_id) as Hex,
+            args: JSON.parse(String(r.args)) as EventArgs,
+          });
+        }
+      }
+      return out;
+    },
+
+    async loadTokenMetadata() {
+      const rows = await sql.all("SELECT * FROM token_metadata");
+      return rows.map((r) => ({
+        chainId: Number(r.chain_id),
+        address: String(r.address),
+        symbol: String(r.symbol),
+        decimals: Number(r.decimals),
+      }));
+    },
+
+    async saveTokenMetadata(rows) {
+      for (const t of rows) {
+        await sql.run(
+          "INSERT INTO token_metadata (chain_id, address, symbol, decimals) VALUES (?, ?, ?, ?)" +
+            " ON CONFLICT (chain_id, address) DO NOTHING",
+          [t.chainId, t.address.toLowerCase(), t.symbol, t.decimals],
+        );
+      }
+    },
+
+    async getTransfers(messageIds) {
+      const out = new Map<string, BridgeTransaction>();
+      for (const part of chunks(messageIds.map(hashKey))) {
+        const rows = await sql.all(
+          `SELECT * FROM transfers WHERE message_key IN (${placeholders(part.length)})`,
+          part,
+        );
+        for (const r of rows) {
+          const record = transferFromRow(r);
+          out.set(hashKey(record.message_id), record);
+        }
+      }
+      return out;
+    },
+
+    async deleteTransfers(messageIds) {
+      for (const id of messageIds) await deleteTransferRows(sql, hashKey(id));
+    },
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * Shared pieces of the indexer suites: an indexer over a devnet manifest on an isolated
+ * database, "index until every chain is idle", and a canonical dump of the database for
+ * row-by-row comparison with a clean index.
+ */
+import Database from "better-sqlite3";
+import pg from "pg";
+import { type IndexerConfig, parseIndexerConfig } from "../../src/config/indexer-config.js";
+import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import type { ChainIndexer, IndexerLogger } from "../../src/indexer/chain-indexer.js";
+import { createIndexer, type Indexer } from "../../src/indexer/create-indexer.js";
+import { type ClosableIndexerStore, openIndexerStore } from "../../src/store/indexer-store.js";
+import { TRANSFER_FIELDS } from "../../src/store/types.js";
+
+export const quietLogger: IndexerLogger & { lines: string[] } = {
+  lines: [],
+  info(m) {
+    this.lines.push(`info ${m}`);
+  },
+  warn(m) {
+    this.lines.push(`warn ${m}`);
+  },
+  error(m) {
+    this.lines.push(`error ${m}`);
+  },
+};
+
+export function memoryLogger(): IndexerLogger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+}
+
+export function configOf(
+  manifest: DevnetManifest,
+  overrides: {
+    finalityDepth?: number;
+    maxBlockRange?: number;
+    rpcUrls?: Record<number, string>;
+  } = {},
+): IndexerConfig {
+  return parseIndexerConfig({
+    chains: manifest.chains.map((c) => ({
+      ...c,
+      rpcUrl: overrides.rpcUrls?.[c.chainId] ?? c.rpcUrl,
+      finalityDepth: overrides.finalityDepth ?? 64,
+    })),
+    indexer: {
+      pollIntervalMs: 20,
+      maxBlockRange: overrides.maxBlockRange ?? 2000,
+      rpcTimeoutMs: 2000,
+    },
+  });
+}
+
+export interface TestIndexer {
+  indexer: Indexer;
+  store: ClosableIndexerStore;
+  logger: IndexerLogger & { lines: string[] };
+}
+
+export async function openTestIndexer(
+  databaseUrl: string,
+  config: IndexerConfig,
+): Promise<TestIndexer> {
+  const store = await openIndexerStore({ databaseUrl });
+  const logger = memoryLogger();
+  return { indexer: createIndexer({ config, store, logger }), store, logger };
+}
+
+/** Steps every chain until all are idle in the same round (caught up with their heads). */
+export async function indexUntilIdle(chains: readonly ChainIndexer[], maxSteps = 500) {
+  for (let i = 0; i < maxSteps; i++) {
+    const outcomes = [];
+    for (const c of chains) outcomes.push(await c.step());
+    if (outcomes.every((o) => o === "idle")) return;
+  }
+  throw new Error(`not idle after ${maxSteps} rounds`);
+}
+
+/**
+ * The database's content that must equal a clean index of the canonical chains: every
+ * transfer field but created_at / updated_at, the raw events, the cursors and the address
+ * lists. Ordered by unique keys, so equal databases give equal dumps.
+ */
+export async function dumpDatabase(
+  databaseUrl: string,
+  options: { timestamps?: boolean } = {},
+): Promise<Record<string, unknown[]>> {
+  const fields = TRANSFER_FIELDS.filter(
+    (f) => options.timestamps === true || (f !== "created_at" && f !== "updated_at"),
+  );
+  const queries = {
+    transfers: `SELECT ${fields.join(", ")} FROM transfers ORDER BY message_id`,
+    raw_events:
+      "SELECT chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind," +
+      " event_name, message_id, args FROM raw_events ORDER BY chain_id, tx_hash, log_index",
+    cursors: "SELECT chain_id, cursor_block, cursor_hash FROM indexer_chains ORDER BY chain_id",
+    address_lists:
+      "SELECT a.address_key, a.seq, t.message_id FROM address_transfers a JOIN transfers t" +
+      " ON t.id = a.transfer_id ORDER BY a.address_key, a.seq",
+    address_stats:
+      "SELECT address_key, total FROM address_stats WHERE total > 0 ORDER BY address_key",
+  };
+  const out: Record<string, unknown[]> = {};
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      for (const [name, sql] of Object.entries(queries)) {
+        out[name] = (await client.query(sql)).rows.map(normalise);
+      }
+    } finally {
+      await client.end();
+    }
+    return out;
+  }
+  const db = new Database(databaseUrl, { readonly: true });
+  try {
+    for (const [name, sql] of Object.entries(queries))
+      out[name] = db.prepare(sql).all().map(normalise);
+  } finally {
+    db.close();
+  }
+  return out;
+}
+
+/** Same representation on both backends (pg returns BIGINT as strings). */
+function normalise(row: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(row as Record<string, unknown>)) out[k] = String(v);
+  return out;
+}

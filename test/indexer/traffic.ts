@@ -1,0 +1,99 @@
+/**
+ * Transfers for the indexer suites, made exactly as an integrator and the relayer make them,
+ * returning what the contracts emitted so tests can check every record field against it.
+ */
+import type { Hex, TransactionReceipt } from "viem";
+import type { BridgeKind, DevnetManifest } from "../../src/devnet/manifest.js";
+import {
+  type BridgeParamsValue,
+  bridgeAbiOf,
+  bridgeFeeOf,
+  type ChainConnection,
+  readBridge,
+  relay,
+  sendBridge,
+  type TransferSentValue,
+} from "../setup/anvil.js";
+
+export interface MadeTransfer {
+  kind: BridgeKind;
+  source: ChainConnection;
+  dest: ChainConnection;
+  sent: TransferSentValue;
+  receipt: TransactionReceipt;
+}
+
+const TOKEN_OF_KIND: Record<BridgeKind, string> = { 0: "DAI", 1: "USDC", 2: "USDC" };
+
+/**
+ * Sends `units` whole tokens of the kind's bridge token from `source` to `dest`, no source swap.
+ * `failing`: asks for a destination swap into WETH with an impossible minimum, so the delivery
+ * emits TransferFailed.
+ */
+export async function sendTransfer(
+  manifest: DevnetManifest,
+  source: ChainConnection,
+  dest: ChainConnection,
+  kind: BridgeKind,
+  units: bigint,
+  options: { userIndex?: number; recipientIndex?: number; failing?: boolean } = {},
+): Promise<MadeTransfer> {
+  const symbol = TOKEN_OF_KIND[kind];
+  const decimals = source.chain.tokens.find((t) => t.symbol === symbol)!.decimals;
+  const amount = units * 10n ** BigInt(decimals);
+  const sourceToken = source.token(symbol);
+  const config = await readBridge<readonly [bigint, bigint, bigint, bigint]>(
+    manifest,
+    source,
+    kind,
+    "tokenConfig",
+    [sourceToken],
+  );
+  const destChainId = BigInt(dest.chain.bridgeChainIds[`${kind}`]);
+  const xproto =
+    kind === 2 ? await readBridge<bigint>(manifest, source, kind, "xprotoFee", [destChainId]) : 0n;
+  const fee = bridgeFeeOf(config, amount) + xproto;
+  const failing = options.failing === true;
+  const params: BridgeParamsValue = {
+    destChainId,
+    sourceToken,
+    destToken: failing ? dest.token("WETH") : dest.token(symbol),
+    amount,
+    fee,
+    to: manifest.accounts[options.recipientIndex ?? 1]!.address,
+    sourceSwap: false,
+    sourceSwapFee: 0n,
+    sourceBridgeToken: sourceToken,
+    sourceMinAmount: amount,
+    destSwap: failing,
+    destSwapFee: 0n,
+    destBridgeToken: dest.token(symbol),
+    destMinAmount: failing ? 10n ** 40n : amount - fee,
+  };
+  const user = manifest.accounts[options.userIndex ?? 0]!;
+  const { receipt, sent } = await sendBridge(manifest, source, user, kind, params);
+  return { kind, source, dest, sent, receipt };
+}
+
+export async function deliver(
+  manifest: DevnetManifest,
+  t: MadeTransfer,
+): Promise<TransactionReceipt> {
+  const receipt = await relay(manifest, t.source, t.dest, t.kind, t.receipt, t.sent);
+  if (receipt.status !== "success") throw new Error("delivery reverted");
+  return receipt;
+}
+
+export async function refund(
+  manifest: DevnetManifest,
+  t: MadeTransfer,
+): Promise<TransactionReceipt> {
+  const wallet = t.source.wallet(manifest.relayer);
+  const hash = await wallet.writeContract({
+    address: t.source.chain.bridges[`${t.kind}`],
+    abi: bridgeAbiOf(manifest, t.kind),
+    functionName: "refund",
+    args: [t.sent.messageId as Hex],
+  } as never);
+  return t.source.client.waitForTransactionReceipt({ hash });
+}
