@@ -42,7 +42,11 @@ describe("enumerateRoutes", () => {
   });
 
   it("behavior: carries the bridge contract and the destination in the kind's scheme", () => {
-    const [k0, k1, k2] = enumerateRoutes(f.registry, f.token("beta", "USDC"), f.token("gamma", "USDC"));
+    const [k0, k1, k2] = enumerateRoutes(
+      f.registry,
+      f.token("beta", "USDC"),
+      f.token("gamma", "USDC"),
+    );
     assert.deepEqual(
       [k0!.destBridgeChainId, k1!.destBridgeChainId, k2!.destBridgeChainId],
       ["71003", "103", "40103"],

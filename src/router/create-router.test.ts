@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseRegistry } from "../config/registry.js";
+import { createRouter, quoteFailureToApiError } from "./create-router.js";
+import { createRouterFixture, fixtureAddress } from "./fixtures.js";
+import type { StateSnapshot } from "./state.js";
+
+const TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const f = createRouterFixture({ readAtMs: 1_000_000 });
+const usdcToUsdc = (amount: string) => ({
+  sourceChain: "71001",
+  sourceToken: f.token("alpha", "USDC").address,
+  destChain: "71002",
+  destToken: f.token("beta", "USDC").address,
+  amount,
+  to: TO,
+});
+
+describe("createRouter", () => {
+  it("default: quote = validate + best route + response, 0.5 % slippage", () => {
+    const router = createRouter({ registry: f.registry });
+    assert.equal(router.slippageBps, 50);
+    const result = router.quote(usdcToUsdc("1000"), f.snapshot);
+    assert.ok(result.ok);
+    assert.equal(result.data.destMaxAmount, "999.45");
+    assert.equal(result.data.destMinAmount, "994.45275");
+    assert.equal(result.priced.route.kind, 2);
+    const validated = router.validate(usdcToUsdc("1000"));
+    assert.ok(validated.ok);
+    const best = router.bestRoute(validated.value, f.snapshot);
+    assert.ok(best.ok);
+    assert.equal(best.best.destMaxAmount, 999_450_000n);
+  });
+
+  it("behavior: the configured slippage sets the minimums", () => {
+    const router = createRouter({ registry: f.registry, slippageBps: 100 });
+    const result = router.quote(usdcToUsdc("1000"), f.snapshot);
+    assert.ok(result.ok);
+    assert.equal(result.data.destMinAmount, "989.4555"); // 999.45 * 0.99
+  });
+
+  it("behavior: prices against the snapshot it is given (state cached per snapshot)", () => {
+    const router = createRouter({ registry: f.registry });
+    const first = router.quote(usdcToUsdc("1000"), f.snapshot);
+    const cheaper = createRouterFixture({ xprotoFee: 0n });
+    const second = router.quote(usdcToUsdc("1000"), cheaper.snapshot);
+    const again = router.quote(usdcToUsdc("1000"), f.snapshot);
+    assert.ok(first.ok && second.ok && again.ok);
+    assert.equal(first.data.fee, "0.55");
+    assert.equal(second.data.fee, "0.3");
+    assert.deepEqual(again.data, first.data);
+  });
+
+  it("error: validation failures pass through with their kind", () => {
+    const router = createRouter({ registry: f.registry });
+    const result = router.quote({ ...usdcToUsdc("1"), sourceChain: "5" }, f.snapshot);
+    assert.ok(!result.ok);
+    assert.equal(result.kind, "noRoute");
+    assert.equal(quoteFailureToApiError(result).code, 42201);
+    const bad = router.quote(usdcToUsdc("1.0000001"), f.snapshot);
+    assert.ok(!bad.ok);
+    assert.equal(quoteFailureToApiError(bad).code, 40001);
+  });
+
+  it("error: amount out of range -> 42202 with the limits in the message", () => {
+    const router = createRouter({ registry: f.registry });
+    const result = router.quote(usdcToUsdc("0.5"), f.snapshot);
+    assert.ok(!result.ok);
+    assert.equal(result.kind, "amountOutOfRange");
+    assert.equal(result.route?.reason, "amountOutOfRange");
+    const error = quoteFailureToApiError(result);
+    assert.equal(error.code, 42202);
+    assert.equal(error.status, 422);
+    assert.equal(
+      error.message,
+      "amount 0.5 USDC is outside the route's limits: amount must be between 1 and 500000 USDC",
+    );
+  });
+
+  it("error: a token no route reaches -> 42201", () => {
+    const json = structuredClone(f.registryJson) as { chains: { tokens: object[] }[] };
+    const lone = fixtureAddress("lone");
+    json.chains[0]!.tokens.push({ address: lone, symbol: "LONE", decimals: 18 });
+    const router = createRouter({ registry: parseRegistry(json) });
+    const result = router.quote({ ...usdcToUsdc("5"), sourceToken: lone }, f.snapshot);
+    assert.ok(!result.ok);
+    assert.equal(result.kind, "noRoute");
+    assert.equal(result.message, "no route from LONE on alpha to USDC on beta");
+  });
+
+  it("error: missing or stale chain state -> 50301", () => {
+    const router = createRouter({ registry: f.registry });
+    const fresh = router.quote(usdcToUsdc("10"), f.snapshot, {
+      nowMs: 1_020_000,
+      maxStateAgeMs: 30_000,
+    });
+    assert.ok(fresh.ok);
+    const stale = router.quote(usdcToUsdc("10"), f.snapshot, {
+      nowMs: 1_045_000,
+      maxStateAgeMs: 30_000,
+    });
+    assert.ok(!stale.ok);
+    assert.equal(stale.kind, "chainStateUnavailable");
+    assert.equal(stale.message, "state of chain alpha (71001) was read 45 s ago; retry shortly");
+    assert.equal(quoteFailureToApiError(stale).code, 50301);
+    const chains = new Map(f.snapshot.chains);
+    chains.delete(71002);
+    const partial: StateSnapshot = { chains };
+    const missing = router.quote(usdcToUsdc("10"), partial);
+    assert.ok(!missing.ok);
+    assert.equal(missing.kind, "chainStateUnavailable");
+    const unread = router.quote(usdcToUsdc("10"), partial, {
+      nowMs: 1_000_000,
+      maxStateAgeMs: 30_000,
+    });
+    assert.ok(!unread.ok);
+    assert.equal(
+      unread.message,
+      "state of chain beta (71002) has not been read yet; retry shortly",
+    );
+  });
+
+  it("error: slippage outside 0..10000 is a configuration error", () => {
+    assert.throws(
+      () => createRouter({ registry: f.registry, slippageBps: 10001 }),
+      /slippageBps must be an integer from 0 to 10000/,
+    );
+    assert.throws(() => createRouter({ registry: f.registry, slippageBps: 0.5 }), RangeError);
+  });
+});
