@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, InjectOptions } from "fastify";
 import { ApiError } from "../../src/errors.js";
 import { makeTransfer } from "../setup/transfer-fixtures.js";
 import { createFakeStore } from "./fake-store.js";
@@ -23,7 +23,7 @@ interface Envelope {
 
 async function expectError(
   app: FastifyInstance,
-  request: Parameters<FastifyInstance["inject"]>[0] & object,
+  request: InjectOptions,
   status: number,
   code: number,
   msg?: RegExp,

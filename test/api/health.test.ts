@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ApiError } from "../../src/errors.js";
+import { createFakeStore } from "./fake-store.js";
+import { buildTestApp, setupApi } from "./setup.js";
+
+describe("GET /healthz and /readyz", () => {
+  it("default: healthz answers ok", async () => {
+    const { app } = await buildTestApp(createFakeStore());
+    try {
+      const response = await app.inject({ method: "GET", url: "/healthz" });
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.json(), { code: 0, msg: "success", data: { status: "ok" } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("default: readyz answers ok when a real SQLite store answers", async () => {
+    const harness = await setupApi("sqlite", []);
+    try {
+      const response = await harness.app.inject({ method: "GET", url: "/readyz" });
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.json(), {
+        code: 0,
+        msg: "success",
+        data: { status: "ok", database: "ok" },
+      });
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("error: readyz is 503 50301 when the database is unreachable; healthz stays 200", async () => {
+    const store = createFakeStore({
+      ping: async () => {
+        throw new Error("connect ECONNREFUSED 10.0.0.5:5432 password=hunter2");
+      },
+    });
+    const { app, logs } = await buildTestApp(store);
+    try {
+      const response = await app.inject({ method: "GET", url: "/readyz" });
+      assert.equal(response.statusCode, 503);
+      assert.deepEqual(response.json(), {
+        code: 50301,
+        msg: "not ready: the database is unreachable",
+        data: null,
+      });
+      assert.doesNotMatch(response.body, /ECONNREFUSED|hunter2/);
+      const errorLines = logs.filter((l) => Number(l.level) >= 50);
+      assert.equal(errorLines.length, 1);
+      assert.match(JSON.stringify(errorLines[0]), /ECONNREFUSED/);
+      assert.equal((await app.inject({ method: "GET", url: "/healthz" })).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("error: readyz is 503 when the database does not answer in time", async () => {
+    const store = createFakeStore({ ping: () => new Promise(() => {}) });
+    const { app } = await buildTestApp(store, { readinessTimeoutMs: 50 });
+    try {
+      const response = await app.inject({ method: "GET", url: "/readyz" });
+      assert.equal(response.statusCode, 503);
+      assert.match((response.json() as { msg: string }).msg, /database is unreachable.*50 ms/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("behavior: extra readiness checks add their data, or make readyz fail with their message", async () => {
+    const chains = [{ chain: "devnet-a", indexedBlock: 120, head: 122, lag: 2 }];
+    const ok = await buildTestApp(createFakeStore(), {
+      readinessChecks: [{ name: "chains", check: async () => chains }],
+    });
+    try {
+      const response = await ok.app.inject({ method: "GET", url: "/readyz" });
+      assert.deepEqual(response.json(), {
+        code: 0,
+        msg: "success",
+        data: { status: "ok", database: "ok", chains },
+      });
+    } finally {
+      await ok.app.close();
+    }
+    const failing = await buildTestApp(createFakeStore(), {
+      readinessChecks: [
+        {
+          name: "chains",
+          check: async () => {
+            throw new ApiError("chainStateUnavailable", "not ready: devnet-a lags 900 blocks");
+          },
+        },
+        {
+          name: "other",
+          check: async () => {
+            throw new Error("internal detail");
+          },
+        },
+      ],
+    });
+    try {
+      const response = await failing.app.inject({ method: "GET", url: "/readyz" });
+      assert.equal(response.statusCode, 503);
+      assert.equal((response.json() as { code: number }).code, 50301);
+      assert.match(response.body, /not ready: (devnet-a lags 900 blocks|other is not ready)/);
+      assert.doesNotMatch(response.body, /internal detail/);
+    } finally {
+      await failing.app.close();
+    }
+  });
+});

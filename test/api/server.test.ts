@@ -1,0 +1,143 @@
+/**
+ * Listening for real: graceful close (in-flight requests finish, new connections are refused)
+ * and the `serve` command (config errors, start, SIGTERM -> exit code 0, store closed).
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { startServer } from "../../src/api/server.js";
+import { run } from "../../src/cli/serve.js";
+import { loadConfig } from "../../src/config/env.js";
+import type { ListTransfersResult } from "../../src/store/types.js";
+import { createFakeStore } from "./fake-store.js";
+
+const LIST = "/api/oracle/bridge-transactions?addressOrTxHash=abc&pageNo=1&pageSize=5";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  assert.ok(typeof address === "object" && address !== null);
+  return address.port;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Captures what `fn` writes to stderr. */
+async function captureStderr<T>(fn: () => Promise<T>): Promise<{ value: T; stderr: string }> {
+  const original = process.stderr.write.bind(process.stderr);
+  let stderr = "";
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    return { value: await fn(), stderr };
+  } finally {
+    process.stderr.write = original;
+  }
+}
+
+describe("startServer", () => {
+  it("behavior: close lets an in-flight request finish, then refuses connections", async () => {
+    let release: (result: ListTransfersResult) => void = () => {};
+    const store = createFakeStore({
+      listTransfers: () =>
+        new Promise<ListTransfersResult>((resolve) => {
+          release = resolve;
+        }),
+    });
+    const server = await startServer({
+      config: loadConfig({ LOG_LEVEL: "silent" }),
+      store,
+      port: 0,
+    });
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const inFlight = fetch(`${server.url}${LIST}`);
+    await waitFor(async () => (store.calls.length === 1 ? true : undefined));
+    const closed = server.close();
+    release({ total: 0, items: [] });
+    const response = await inFlight;
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), {
+      code: 0,
+      msg: "success",
+      data: { data: [], total: 0, page: { page: 1, pageSize: 5 } },
+    });
+    await closed;
+    await assert.rejects(fetch(`${server.url}/healthz`));
+  });
+});
+
+describe("bridge-oracle serve", () => {
+  it("error: a bad setting prints the rule and exits 1", async () => {
+    const { value, stderr } = await captureStderr(() => run([], { env: { PORT: "abc" } }));
+    assert.equal(value, 1);
+    assert.match(stderr, /PORT must be an integer from 1 to 65535, got 'abc'/);
+  });
+
+  it("error: unexpected arguments exit 1", async () => {
+    const { value, stderr } = await captureStderr(() => run(["--port", "1"]));
+    assert.equal(value, 1);
+    assert.match(stderr, /serve takes no arguments/);
+  });
+
+  it("default: serves on SQLite and exits 0 on SIGTERM after closing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
+    try {
+      const port = await freePort();
+      const env = { PORT: String(port), DATABASE_URL: join(dir, "db.sqlite"), LOG_LEVEL: "silent" };
+      const exitCode = run([], { env });
+      const body = await waitFor(async () => {
+        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+        return response.status === 200 ? await response.json() : undefined;
+      });
+      assert.deepEqual(body, { code: 0, msg: "success", data: { status: "ok", database: "ok" } });
+      const list = await fetch(`http://127.0.0.1:${port}${LIST}`);
+      assert.equal(list.status, 200);
+      process.kill(process.pid, "SIGTERM");
+      assert.equal(await exitCode, 0);
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+      assert.equal(process.listenerCount("SIGTERM"), 0, "signal handlers removed");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("error: a port in use exits 1 with the reason", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
+    try {
+      const address = blocker.address();
+      assert.ok(typeof address === "object" && address !== null);
+      const { value, stderr } = await captureStderr(() =>
+        run([], {
+          env: {
+            PORT: String(address.port),
+            DATABASE_URL: join(dir, "db.sqlite"),
+            LOG_LEVEL: "silent",
+          },
+          stopSignal: new Promise(() => {}),
+        }),
+      );
+      assert.equal(value, 1);
+      assert.match(stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
