@@ -257,3 +257,32 @@ describe("error envelopes", () => {
     assert.ok(lines.every((l) => Number(l.level) < 50));
   });
 });
+
+describe("response schema", () => {
+  it("behavior: a record with a missing field is never sent (500); extra fields are dropped", async () => {
+    const complete = makeTransfer({ from_address: ADDRESS });
+    const { end_time: _dropped, ...incomplete } = complete;
+    for (const [items, status] of [
+      [[{ ...complete, internal_id: 7 }], 200],
+      [[incomplete], 500],
+    ] as const) {
+      const store = createFakeStore({
+        listTransfers: async () => ({ total: 1, items: items as never }),
+      });
+      const { app } = await buildTestApp(store, { logLevel: "silent" });
+      try {
+        const response = await app.inject({ method: "GET", url: `${PATH}?${VALID}` });
+        assert.equal(response.statusCode, status, response.body);
+        if (status === 200) {
+          const body = response.json() as { data: { data: Record<string, unknown>[] } };
+          assert.deepEqual(body.data.data[0], complete);
+        } else {
+          assert.equal((response.json() as Envelope).code, 50001);
+          assert.doesNotMatch(response.body, /end_time/);
+        }
+      } finally {
+        await app.close();
+      }
+    }
+  });
+});
