@@ -113,7 +113,7 @@ describe("parseListTransfersQuery", () => {
     rejects(base({ addressOrTxHash: "" }), "addressOrTxHash", /is required/);
     rejects(base({ addressOrTxHash: "   " }), "addressOrTxHash", /is required/);
     rejects(base({ addressOrTxHash: "a".repeat(129) }), "addressOrTxHash", /1-128 characters/);
-    rejects(base({ addressOrTxHash: "abc def" }), "addressOrTxHash", /got "abc def"/);
+    rejects(base({ addressOrTxHash: "abc def" }), "addressOrTxHash", /got 'abc def'/);
     rejects(base({ addressOrTxHash: "a'b" }), "addressOrTxHash");
     rejects(base({ addressOrTxHash: "ünï" }), "addressOrTxHash");
   });
@@ -123,7 +123,7 @@ describe("parseListTransfersQuery", () => {
     for (const value of ["", "0", "-1", "1.5", "abc", "1e3", " 1", "+1", "0x10", "1000000001"]) {
       rejects(base({ pageNo: value }), "pageNo", /must be an integer from 1 to 1000000000/);
     }
-    rejects(base({ pageNo: "9".repeat(400) }), "pageNo", /\.\.\."$/);
+    rejects(base({ pageNo: "9".repeat(400) }), "pageNo", /\.\.\.'$/);
   });
 
   it("error: pageSize missing, 0 or over 100", () => {
@@ -137,7 +137,7 @@ describe("parseListTransfersQuery", () => {
     rejects(
       base({ sortName: "amount" }),
       "sortName",
-      /^sortName must be one of created_at, createdAt, updated_at, updatedAt, start_time, startTime, end_time, endTime, send_amount, sendAmount, receive_amount, receiveAmount, got "amount"$/,
+      /^sortName must be one of created_at, createdAt, updated_at, updatedAt, start_time, startTime, end_time, endTime, send_amount, sendAmount, receive_amount, receiveAmount, got 'amount'$/,
     );
     rejects(base({ sortName: "CREATED_AT" }), "sortName");
     rejects(base({ sortName: "__proto__" }), "sortName");

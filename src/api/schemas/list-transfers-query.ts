@@ -140,7 +140,7 @@ function sortOrder(raw: Readonly<Record<string, unknown>>): SortOrder {
   return order;
 }
 
-/** The client's value, quoted and cut short, for messages. */
+/** The client's value, single-quoted (no escaping inside a JSON msg) and cut short. */
 function shown(value: string): string {
-  return JSON.stringify(value.length > 70 ? `${value.slice(0, 70)}...` : value);
+  return `'${value.length > 70 ? `${value.slice(0, 70)}...` : value}'`;
 }
