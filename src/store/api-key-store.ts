@@ -1,0 +1,63 @@
+/**
+ * Opens the api_keys repository on its own connection (SQLite) or small pool (PostgreSQL), for
+ * the keys CLI and for each server's key cache.
+ *
+ * Why not through Store: the Store interface does not expose its SQL executor, and a dedicated
+ * connection keeps the cache's 500 ms version poll from ever queueing behind the API's queries
+ * (or the API's behind it). Once Store grows an `apiKeys` repository this becomes a thin adapter.
+ */
+import Database from "better-sqlite3";
+import pg from "pg";
+import { type ApiKeyRepository, createApiKeyRepository } from "./api-key-repository.js";
+import { databaseKind } from "./database-url.js";
+import { createStore } from "./index.js";
+import { createPostgresBackend } from "./postgres/postgres-backend.js";
+import { createSqliteBackend, createStatementCache } from "./sqlite/sqlite-backend.js";
+import type { StoreLogger } from "./types.js";
+
+export interface OpenApiKeyRepositoryOptions {
+  /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
+  readonly databaseUrl: string;
+  /**
+   * Run the migrations first (default true). Pass false when the caller already opened a Store
+   * on this database, which migrated it.
+   */
+  readonly migrate?: boolean;
+  readonly logger?: StoreLogger;
+}
+
+export interface ClosableApiKeyRepository extends ApiKeyRepository {
+  close(): Promise<void>;
+}
+
+export async function openApiKeyRepository(
+  options: OpenApiKeyRepositoryOptions,
+): Promise<ClosableApiKeyRepository> {
+  const { databaseUrl } = options;
+  if (options.migrate ?? true) {
+    const migrated = await createStore({ databaseUrl, logger: options.logger });
+    await migrated.close();
+  }
+  if (databaseKind(databaseUrl) === "postgres") {
+    // Two connections: the cache's poll and the batched last-use writes never wait long.
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    pool.on("error", () => undefined); // an idle client dropping: the next query reconnects
+    return { ...createApiKeyRepository(createPostgresBackend(pool).sql), close: () => pool.end() };
+  }
+  const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+  if (path === ":memory:" || path === "") {
+    throw new Error(
+      "API keys need a database file (or PostgreSQL) shared with the keys CLI, not :memory:",
+    );
+  }
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  const repository = createApiKeyRepository(createSqliteBackend(createStatementCache(db)).sql);
+  return {
+    ...repository,
+    async close() {
+      db.close();
+    },
+  };
+}
