@@ -98,6 +98,19 @@ describe("error envelopes", () => {
         (instance) => {
           // An extra route to reach the body paths (the router endpoint arrives later).
           instance.post("/test/echo", async (request) => ({ echoed: request.body }));
+          instance.post(
+            "/test/schema",
+            {
+              schema: {
+                body: {
+                  type: "object",
+                  required: ["amount"],
+                  properties: { amount: { type: "string", pattern: "^[0-9]+$" } },
+                },
+              },
+            },
+            async () => ({ ok: true }),
+          );
           instance.get("/test/limited", async () => {
             throw new ApiError("rateLimited", "rate limit of 1 requests per minute exceeded", {
               headers: { "retry-after": "42" },
@@ -208,6 +221,18 @@ describe("error envelopes", () => {
     });
     assert.equal(ok.statusCode, 200);
     assert.deepEqual(ok.json(), { echoed: { a: 1 } });
+  });
+
+  it("error: a body that breaks its route schema -> 400 40001 naming the field", async () => {
+    const post = (payload: unknown) => ({
+      method: "POST" as const,
+      url: "/test/schema",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify(payload),
+    });
+    await expectError(app, post({}), 400, 40001, /^amount is required$/);
+    await expectError(app, post({ amount: "1.5" }), 400, 40001, /^amount must match pattern/);
+    await expectError(app, { method: "POST", url: "/test/schema" }, 400, 40002, /JSON object/);
   });
 
   it("error: an ApiError keeps its status, code and headers (429 42901 Retry-After)", async () => {

@@ -79,6 +79,12 @@ export function toApiError(error: unknown, requestId: string, bodyLimit: number)
       "the request body must be sent with Content-Type: application/json",
     );
   }
+  // Other client errors raised by Fastify or a plugin: their messages describe the request,
+  // not internals, so they pass through under the nearest code.
+  if (status === 400 && typeof e.message === "string" && e.message !== "") {
+    return new ApiError("invalidParameter", e.message);
+  }
+  if (status === 404) return new ApiError("notFound", "no such resource");
   return new ApiError("internal", `internal error; request id ${requestId}`, { cause: error });
 }
 
