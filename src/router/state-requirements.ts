@@ -1,0 +1,69 @@
+/**
+ * What the state providers must read, per chain, for the router to price every route of the
+ * registry (docs/protocol.md "Views the router reads"). Derived from the registry alone, so a
+ * provider computes it once at start and then reads exactly this each block to fill a ChainState.
+ */
+import type { Address } from "viem";
+import type { Registry, RegistryPair, RegistryToken } from "../config/registry.js";
+import { BRIDGE_KINDS, type BridgeKind } from "../devnet/manifest.js";
+
+export interface BridgeStateRequirements {
+  kind: BridgeKind;
+  /** The kind's bridge contract on this chain. */
+  bridge: Address;
+  /** `tokenConfig(token)` for each: the bridge tokens this chain SENDS with this kind. */
+  tokenConfigTokens: RegistryToken[];
+  /** Kind 1: `availableLiquidity(token)` for each: the bridge tokens this chain RECEIVES. */
+  availableLiquidityTokens: RegistryToken[];
+  /**
+   * Kind 2: `xprotoFee(bridgeChainId)` for each destination; store it in
+   * BridgeState.xprotoFees under the EVM `chainId`.
+   */
+  xprotoFeeDestinations: { chainId: number; bridgeChainId: string }[];
+}
+
+export interface ChainStateRequirements {
+  chainId: number;
+  /** `getReserves()` of each; key the result by pair.key with token0 / token1 keys. */
+  pairs: readonly RegistryPair[];
+  /** Only kinds with at least one link from or into this chain. */
+  bridges: BridgeStateRequirements[];
+}
+
+function addOnce<T>(list: T[], item: T): void {
+  if (!list.includes(item)) list.push(item);
+}
+
+export function stateRequirements(registry: Registry): ChainStateRequirements[] {
+  return registry.chains.map((chain) => {
+    const bridges: BridgeStateRequirements[] = [];
+    for (const kind of BRIDGE_KINDS) {
+      const bridge = chain.bridges[kind];
+      if (bridge === undefined) continue;
+      const entry: BridgeStateRequirements = {
+        kind,
+        bridge,
+        tokenConfigTokens: [],
+        availableLiquidityTokens: [],
+        xprotoFeeDestinations: [],
+      };
+      for (const link of registry.links) {
+        if (link.kind !== kind) continue;
+        if (link.sourceChainId === chain.chainId) {
+          addOnce(entry.tokenConfigTokens, link.sourceToken);
+          const dest = registry.chain(link.destChainId)!;
+          const bridgeChainId = dest.bridgeChainIds[kind]!;
+          if (kind === 2 && !entry.xprotoFeeDestinations.some((d) => d.chainId === dest.chainId)) {
+            entry.xprotoFeeDestinations.push({ chainId: dest.chainId, bridgeChainId });
+          }
+        }
+        if (kind === 1 && link.destChainId === chain.chainId) {
+          addOnce(entry.availableLiquidityTokens, link.destToken);
+        }
+      }
+      const used = entry.tokenConfigTokens.length > 0 || entry.availableLiquidityTokens.length > 0;
+      if (used) bridges.push(entry);
+    }
+    return { chainId: chain.chainId, pairs: chain.dex.pairs, bridges };
+  });
+}
