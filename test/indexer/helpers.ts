@@ -100,9 +100,13 @@ export async function dumpDatabase(
       "SELECT chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind," +
       " event_name, message_id, args FROM raw_events ORDER BY chain_id, tx_hash, log_index",
     cursors: "SELECT chain_id, cursor_block, cursor_hash FROM indexer_chains ORDER BY chain_id",
+    // Membership only: seq follows created_at and internal ids, which differ between runs;
+    // the seq invariant itself is checked per database below.
     address_lists:
-      "SELECT a.address_key, a.seq, t.message_id FROM address_transfers a JOIN transfers t" +
-      " ON t.id = a.transfer_id ORDER BY a.address_key, a.seq",
+      "SELECT a.address_key, t.message_id FROM address_transfers a JOIN transfers t" +
+      " ON t.id = a.transfer_id ORDER BY a.address_key, t.message_id",
+    address_seq:
+      "SELECT address_key, seq FROM address_transfers ORDER BY address_key, created_at, transfer_id",
     address_stats:
       "SELECT address_key, total FROM address_stats WHERE total > 0 ORDER BY address_key",
   };
@@ -117,6 +121,7 @@ export async function dumpDatabase(
     } finally {
       await client.end();
     }
+    out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
     return out;
   }
   const db = new Database(databaseUrl, { readonly: true });
@@ -126,7 +131,16 @@ export async function dumpDatabase(
   } finally {
     db.close();
   }
+  out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
   return out;
+}
+
+/** Per address key: true when its rows have seq 1..n in (created_at, transfer_id) order. */
+function seqInvariant(rows: Record<string, string>[]): unknown[] {
+  const byKey = new Map<string, number[]>();
+  for (const r of rows)
+    byKey.set(r.address_key!, [...(byKey.get(r.address_key!) ?? []), Number(r.seq)]);
+  return [...byKey].map(([key, seqs]) => ({ key, ok: seqs.every((s, i) => s === i + 1) }));
 }
 
 /** Same representation on both backends (pg returns BIGINT as strings). */

@@ -1,0 +1,162 @@
+/**
+ * Reorganisations made with anvil's evm_snapshot / evm_revert: the orphaned blocks hold a send
+ * in some cases and a delivery in others. After the indexer follows the new chain, its database
+ * must equal a clean index of the canonical chains row by row. A reorg deeper than the
+ * configured finality stops the chain's indexer loudly.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
+import {
+  type ChainConnection,
+  connectChain,
+  setupDevnet,
+  type TestDevnet,
+} from "../setup/anvil.js";
+import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { height, mine, revertTo, snapshot } from "./chain-control.js";
+import {
+  configOf,
+  dumpDatabase,
+  indexUntilIdle,
+  openTestIndexer,
+  type TestIndexer,
+} from "./helpers.js";
+import { deliver, sendTransfer } from "./traffic.js";
+
+interface ReorgCase {
+  depth: number;
+  removes: "send" | "delivery";
+  backend: "sqlite" | "postgres";
+}
+
+const CASES: ReorgCase[] = [
+  { depth: 1, removes: "delivery", backend: "sqlite" },
+  { depth: 3, removes: "send", backend: "sqlite" },
+  { depth: 3, removes: "send", backend: "postgres" },
+  { depth: 10, removes: "send", backend: "sqlite" },
+  { depth: 10, removes: "delivery", backend: "postgres" },
+  { depth: 64, removes: "delivery", backend: "sqlite" },
+];
+
+describe("indexer: reorganisations", () => {
+  let devnet: TestDevnet;
+  let manifest: DevnetManifest;
+  let alpha: ChainConnection;
+  let beta: ChainConnection;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  before(async () => {
+    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    manifest = devnet.manifest;
+    alpha = connectChain(manifest, "alpha");
+    beta = connectChain(manifest, "beta");
+    // Some history every case starts from.
+    const t = await sendTransfer(manifest, alpha, beta, 1, 100n);
+    await deliver(manifest, t);
+    await sendTransfer(manifest, beta, alpha, 2, 9n);
+  });
+  after(async () => {
+    for (const c of cleanups.reverse()) await c();
+    await devnet?.cleanup();
+  });
+
+  async function indexer(
+    backend: "sqlite" | "postgres",
+    finalityDepth = 64,
+  ): Promise<{ ix: TestIndexer; db: IsolatedDatabase }> {
+    const db = await setupIsolatedDatabase(backend);
+    const ix = await openTestIndexer(db.databaseUrl, configOf(manifest, { finalityDepth }));
+    cleanups.push(async () => {
+      await ix.store.close();
+      await db.cleanup();
+    });
+    return { ix, db };
+  }
+
+  async function assertEqualsCleanIndex(live: IsolatedDatabase, backend: "sqlite" | "postgres") {
+    const clean = await indexer(backend);
+    await indexUntilIdle(clean.ix.indexer.chains);
+    assert.deepEqual(
+      await dumpDatabase(live.databaseUrl),
+      await dumpDatabase(clean.db.databaseUrl),
+    );
+  }
+
+  for (const c of CASES) {
+    it(`behavior: a reorg of depth ${c.depth} removing a ${c.removes} (${c.backend})`, async () => {
+      const { ix, db } = await indexer(c.backend);
+      await indexUntilIdle(ix.indexer.chains);
+      let messageId: string;
+      let reorged: ChainConnection;
+      if (c.removes === "send") {
+        reorged = alpha;
+        const id = await snapshot(alpha);
+        const start = await height(alpha);
+        const t = await sendTransfer(manifest, alpha, beta, 1, 7n, { userIndex: 5 });
+        messageId = t.sent.messageId.toLowerCase();
+        await mine(alpha, start + c.depth - (await height(alpha)));
+        assert.equal(await height(alpha), start + c.depth);
+        await indexUntilIdle(ix.indexer.chains);
+        assert.equal(
+          (await ix.store.indexer.getTransfers([messageId])).get(messageId)?.status,
+          "Processing",
+        );
+        await revertTo(alpha, id);
+      } else {
+        reorged = beta;
+        const t = await sendTransfer(manifest, alpha, beta, 1, 8n, { userIndex: 6 });
+        messageId = t.sent.messageId.toLowerCase();
+        await indexUntilIdle(ix.indexer.chains);
+        const id = await snapshot(beta);
+        const start = await height(beta);
+        await deliver(manifest, t);
+        await mine(beta, start + c.depth - (await height(beta)));
+        assert.equal(await height(beta), start + c.depth);
+        await indexUntilIdle(ix.indexer.chains);
+        assert.equal(
+          (await ix.store.indexer.getTransfers([messageId])).get(messageId)?.status,
+          "Success",
+        );
+        await revertTo(beta, id);
+      }
+      // The canonical chain: other content, one block longer than the orphaned branch.
+      await sendTransfer(manifest, reorged, reorged === alpha ? beta : alpha, 2, 5n, {
+        userIndex: 7,
+      });
+      await mine(reorged, 1 + c.depth - 2);
+      await indexUntilIdle(ix.indexer.chains);
+      const after = (await ix.store.indexer.getTransfers([messageId])).get(messageId);
+      if (c.removes === "send") assert.equal(after, undefined);
+      else assert.equal(after?.status, "Processing");
+      assert.ok(
+        ix.logger.lines.some((l) => l.includes("reorg: rolled back")),
+        ix.logger.lines.join("\n"),
+      );
+      await assertEqualsCleanIndex(db, c.backend);
+    });
+  }
+
+  it("error: a reorg deeper than finalityDepth stops the chain loudly", async () => {
+    const { ix, db } = await indexer("sqlite", 5);
+    await indexUntilIdle(ix.indexer.chains);
+    const id = await snapshot(alpha);
+    await sendTransfer(manifest, alpha, beta, 1, 2n, { userIndex: 5 });
+    await mine(alpha, 8);
+    await indexUntilIdle(ix.indexer.chains);
+    await revertTo(alpha, id);
+    await mine(alpha, 12);
+    const [ixAlpha] = ix.indexer.chains;
+    await assert.rejects(ixAlpha!.run(new AbortController().signal), (error: unknown) => {
+      assert.ok(error instanceof ReorgTooDeepError);
+      assert.match(error.message, /chain alpha: reorg deeper than finalityDepth 5/);
+      return true;
+    });
+    const [status] = await ix.store.indexer.getIndexerStatus();
+    assert.equal(status?.state, "stopped");
+    assert.match(status?.error ?? "", /reorg deeper than finalityDepth/);
+    assert.ok(ix.logger.lines.some((l) => l.startsWith("error chain alpha: reorg deeper")));
+    void db;
+  });
+});
