@@ -48,6 +48,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
         }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // `/api/oracle/bridge-transactions/` is the same resource; integrators add slashes freely.
+    routerOptions: { ignoreTrailingSlash: true },
     trustProxy: config.trustProxy,
     requestIdHeader: false, // generateRequestId reads and vets the header itself
     genReqId: generateRequestId,

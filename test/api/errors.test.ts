@@ -138,8 +138,14 @@ describe("error envelopes", () => {
       );
       assert.equal(response.headers.allow, "GET, HEAD");
     }
+    await expectError(app, { method: "POST", url: "/healthz/" }, 405, 40501, /allowed: GET, HEAD/);
     const { response } = await expectError(app, { method: "GET", url: "/test/echo" }, 405, 40501);
     assert.equal(response.headers.allow, "POST");
+  });
+
+  it("behavior: a trailing slash reaches the same route", async () => {
+    const response = await app.inject({ method: "GET", url: "/healthz/" });
+    assert.equal(response.statusCode, 200);
   });
 
   it("error: internal failure -> 500 50001 with the request id, no SQL or stack", async () => {

@@ -150,7 +150,9 @@ export function createRouteIndex() {
   }
 
   /** Methods registered for `path`, sorted; empty when the path is unknown. */
-  function methodsFor(path: string): string[] {
+  function methodsFor(rawPath: string): string[] {
+    // Routes answer with or without a trailing slash (app.ts: ignoreTrailingSlash).
+    const path = rawPath.length > 1 && rawPath.endsWith("/") ? rawPath.slice(0, -1) : rawPath;
     const found = new Set(staticPaths.get(path));
     for (const { regex, methods } of patterns) {
       if (regex.test(path)) for (const m of methods) found.add(m);
