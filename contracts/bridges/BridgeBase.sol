@@ -286,6 +286,9 @@ abstract contract BridgeBase is IBridge, Owned {
     /// `executeDelivery` is undone by its revert and recorded as TransferFailed.
     function _deliver(BridgeMessage memory m) internal {
         require(deliveryStatus[m.messageId] == Delivery.None, "Bridge: already processed");
+        // Only tokens this bridge carries back to the source chain are minted, unlocked or paid.
+        require(remoteBridgeOf[m.srcChainId] != address(0), "Bridge: unknown source chain");
+        require(links[m.destBridgeToken][m.srcChainId].destToken != address(0), "Bridge: token not carried");
         uint256 gasBefore = gasleft();
         try this.executeDelivery(m) returns (uint256 received) {
             deliveryStatus[m.messageId] = Delivery.Delivered;
@@ -298,9 +301,10 @@ abstract contract BridgeBase is IBridge, Owned {
     }
 
     /// A delivery that ran out of gas is not a failed transfer: revert so the relayer retries
-    /// with more gas (inner out-of-gas leaves at most ~1/64 of the gas).
+    /// with more gas. An out-of-gas anywhere inside leaves about 1/64 of the gas per call level
+    /// (at most four levels: bridge, router, pair, token), so less than 1/8 left means out of gas.
     function _fail(BridgeMessage memory m, string memory reason, uint256 gasBefore) private {
-        require(gasleft() > gasBefore / 16, "Bridge: delivery out of gas");
+        require(gasleft() > gasBefore / 8, "Bridge: delivery out of gas");
         deliveryStatus[m.messageId] = Delivery.Failed;
         emit TransferFailed(m.messageId, m.recipient, reason);
     }

@@ -17,6 +17,7 @@ import {
   type TokenSymbol,
   tokenSpecs,
   USER_FUNDING,
+  USER_NATIVE_WEI,
 } from "./deploy-config.js";
 import { createTxSender, type TxSender } from "./deploy-tx.js";
 import type { BridgeKind, ManifestPair } from "./manifest.js";
@@ -81,6 +82,16 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
       params: [p.deployer, `0x${startNonce.toString(16)}`],
     } as never);
   }
+  // Users beyond anvil's ten default accounts (or on a node started with other balances) still
+  // get native coin.
+  await Promise.all(
+    p.users.map((user) =>
+      client.request({
+        method: "anvil_setBalance",
+        params: [user, `0x${USER_NATIVE_WEI.toString(16)}`],
+      } as never),
+    ),
+  );
   const deployBlock = Number(await client.getBlockNumber()) + 1;
   const tx = await createTxSender(client, p.deployer);
   const token = artifacts.get("MintableToken");

@@ -91,6 +91,9 @@ export const USER_FUNDING: Record<TokenSymbol, string> = {
 /** Native coin of the deployer (set with anvil_setBalance): wraps WETH for pairs and users. */
 export const DEPLOYER_NATIVE_WEI = 10n ** 27n;
 
+/** Native coin of every user account: 10,000 ETH, anvil's default. */
+export const USER_NATIVE_WEI = 10_000n * 10n ** 18n;
+
 /** Per-chain ids of the bridge kinds' schemes for the chain at `index` (docs/protocol.md table). */
 export function defaultBridgeIds(index: number): { poolChainId: number; endpointId: number } {
   return { poolChainId: 101 + index, endpointId: 40101 + index };

@@ -13,6 +13,7 @@ import {
   type ChainConnection,
   connectChain,
   expectedSwapOut,
+  messageOf,
   readBridge,
   relay,
   sendBridge,
@@ -358,6 +359,23 @@ describe("contracts: PoolBridge (kind 1)", () => {
       }),
       /not the relayer/,
     );
+  });
+
+  it("error: the relayer cannot deliver a token the bridge does not carry or from an unknown chain", async () => {
+    const { sent } = await sendBridge(manifest, alpha, user, KIND, directParams(USDC(10n)));
+    const message = messageOf(sent, alpha.chain, KIND);
+    const deliver = (m: typeof message) =>
+      beta.wallet(manifest.relayer).writeContract({
+        address: beta.chain.bridges["1"],
+        abi: manifest.abis.poolBridge,
+        functionName: "deliver",
+        args: [m],
+      });
+    await assert.rejects(
+      deliver({ ...message, destBridgeToken: beta.token("GOV") }),
+      /token not carried/,
+    );
+    await assert.rejects(deliver({ ...message, srcChainId: 999n }), /unknown source chain/);
   });
 
   it("error: source rules (fee below required, destMinAmount above net, wrong bridge token)", async () => {
