@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import {
-  type ClosableApiKeyRepository,
-  openApiKeyRepository,
-} from "../../src/store/api-key-store.js";
+import { createStore, type Store } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { runKeys } from "./cli-io.js";
 import { buildTinyApp } from "./tiny-app.js";
@@ -23,19 +20,21 @@ async function timeUntil(check: () => Promise<boolean>, limitMs: number): Promis
 for (const backend of ["sqlite", "postgres"] as const) {
   describe(`key changes from the CLI reach a running app on ${backend}`, () => {
     let db: IsolatedDatabase;
-    let repository: ClosableApiKeyRepository;
+    let store: Store;
     let app: FastifyInstance;
 
     before(async () => {
       db = await setupIsolatedDatabase(backend);
-      // The server's own connection, as `serve` would open it; the CLI opens another one, as a
-      // separate process would.
-      repository = await openApiKeyRepository({ databaseUrl: db.databaseUrl });
-      app = await buildTinyApp({ auth: { repository, lastUsedFlushIntervalMs: 100 } });
+      // As `serve` does: the Store migrates the database, the auth plugin opens its own
+      // connection to it; the CLI opens another one, as a separate process would.
+      store = await createStore({ databaseUrl: db.databaseUrl });
+      app = await buildTinyApp({
+        auth: { databaseUrl: db.databaseUrl, lastUsedFlushIntervalMs: 100 },
+      });
     });
     after(async () => {
       await app.close();
-      await repository.close();
+      await store.close();
       await db.cleanup();
     });
 

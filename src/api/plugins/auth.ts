@@ -23,6 +23,7 @@ import {
   createApiKeyCache,
 } from "../../keys/api-key-cache.js";
 import type { ApiKeyRepository } from "../../store/api-key-repository.js";
+import { openApiKeyRepository } from "../../store/api-key-store.js";
 
 export type ApiKeyRequirement = "required" | "optional";
 
@@ -37,15 +38,25 @@ declare module "fastify" {
   }
 }
 
+interface ApiKeyCacheTiming {
+  /** Default 500 ms: a revoked key stops working within about this long. */
+  readonly refreshIntervalMs?: number;
+  /** Default 10 s. */
+  readonly lastUsedFlushIntervalMs?: number;
+}
+
 export type ApiKeyAuthOptions =
-  | {
+  | (ApiKeyCacheTiming & {
+      /**
+       * DATABASE_URL (already migrated by the app's Store): the plugin opens its own small
+       * connection to the api_keys table and closes it with the app.
+       */
+      readonly databaseUrl: string;
+    })
+  | (ApiKeyCacheTiming & {
       /** The plugin builds, starts and (on app close) stops a key cache over this repository. */
       readonly repository: ApiKeyRepository;
-      /** Default 500 ms: a revoked key stops working within about this long. */
-      readonly refreshIntervalMs?: number;
-      /** Default 10 s. */
-      readonly lastUsedFlushIntervalMs?: number;
-    }
+    })
   | {
       /** A cache the caller built, started and will close. */
       readonly cache: ApiKeyCache;
@@ -66,15 +77,37 @@ export async function registerApiKeyAuth(
   if ("cache" in options) {
     cache = options.cache;
   } else {
+    let repository: ApiKeyRepository;
+    let closeRepository = async () => {};
+    if ("databaseUrl" in options) {
+      const opened = await openApiKeyRepository({
+        databaseUrl: options.databaseUrl,
+        migrate: false,
+      });
+      repository = opened;
+      closeRepository = () => opened.close();
+    } else {
+      repository = options.repository;
+    }
     cache = createApiKeyCache({
-      repository: options.repository,
+      repository,
       refreshIntervalMs: options.refreshIntervalMs,
       lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,
       logger: app.log,
     });
-    await cache.start();
-    app.log.info({ activeKeys: cache.size }, "API keys loaded");
-    app.addHook("onClose", async () => cache.close());
+    const started = cache;
+    try {
+      await started.start();
+    } catch (error) {
+      await closeRepository();
+      throw error;
+    }
+    app.log.info({ activeKeys: started.size }, "API keys loaded");
+    // The cache flushes last-use times through the repository, so it closes first.
+    app.addHook("onClose", async () => {
+      await started.close();
+      await closeRepository();
+    });
   }
 
   app.decorateRequest("apiKey", undefined);
