@@ -11,11 +11,12 @@
  * transaction on start; PostgreSQL starters serialise on an advisory lock.
  */
 import { migration as m0001 } from "./0001-transfers.js";
+import { migration as m0002 } from "./0002-api-keys.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
-export const MIGRATIONS: readonly Migration[] = [m0001];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002];
 
 /** Throws when versions are not strictly increasing (a merge mistake, caught at start). */
 export function assertMigrationOrder(migrations: readonly Migration[]): void {
