@@ -11,6 +11,8 @@ import {
   type Hex,
   http,
   type PublicClient,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
   type Transport,
   type WalletClient,
 } from "viem";
@@ -61,4 +63,27 @@ export function createDevnetClients(
       pollingInterval: pollingIntervalMs,
     }),
   };
+}
+
+/**
+ * Polls for a transaction's receipt until it exists, `signal` aborts or `timeoutMs` passes.
+ * Unlike viem's waitForTransactionReceipt it gives up at once when aborted and surfaces RPC
+ * errors, so stopping the devnet is never held up by a node that is already gone.
+ */
+export async function waitForReceipt(
+  publicClient: PublicClient<Transport, Chain>,
+  hash: Hex,
+  options: { signal?: AbortSignal; timeoutMs?: number; pollMs?: number } = {},
+): Promise<TransactionReceipt> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (options.signal?.aborted) throw new Error(`stopped while waiting for ${hash}`);
+    try {
+      return await publicClient.getTransactionReceipt({ hash });
+    } catch (error) {
+      if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash} in time`);
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+  }
 }

@@ -12,8 +12,8 @@
  * before each action it checks those events for the message id once more and treats an
  * "already done" revert as done. A restarted relayer therefore never delivers twice.
  */
-import type { Address, Hex } from "viem";
-import { createDevnetClients, type DevnetChainClients } from "./chain-clients.js";
+import { type Address, type Hex, type Log, parseEventLogs } from "viem";
+import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { BridgeKind, DevnetManifest, ManifestChain } from "./manifest.js";
 import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
@@ -93,6 +93,19 @@ interface ChainState {
   addresses: Address[];
 }
 
+/** How long stop() waits for in-flight transactions before giving up on them. */
+export const STOP_GRACE_MS = 3000;
+
+/** Waits for `promises` to settle, but no longer than `ms`. */
+export async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(promises), timeout]);
+  clearTimeout(timer);
+}
+
 export function createRelayer(parameters: CreateRelayerParameters): Relayer {
   const { manifest } = parameters;
   const delayMs = parameters.delayMs ?? 0;
@@ -130,6 +143,8 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
+  let wake: () => void = () => {};
+  let abort = new AbortController();
   let loop: Promise<void> | undefined;
   let firstPassDone = false;
   const inFlight = new Set<Promise<void>>();
@@ -284,7 +299,10 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
 
   async function runJob(job: Job): Promise<void> {
     const key = `${job.type}:${job.messageId}`;
-    const label = `${job.type} ${short(job.messageId)} kind ${job.kind} ${job.source.name}->${job.target.name}`;
+    const label =
+      job.type === "deliver"
+        ? `deliver ${short(job.messageId)} kind ${job.kind} ${job.source.name}->${job.target.name}`
+        : `refund ${short(job.messageId)} kind ${job.kind} on ${job.target.name}`;
     job.inFlight = true;
     try {
       if (await alreadyDoneOnChain(job)) {
@@ -293,11 +311,9 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       }
       const hash = await sendJob(job);
       const clients = chains.get(job.target.chainId)?.clients;
-      const receipt = await clients?.publicClient.waitForTransactionReceipt({
-        hash,
-        timeout: 60_000,
-      });
-      if (receipt?.status === "success") {
+      if (clients === undefined) throw new Error(`no clients for chain ${job.target.chainId}`);
+      const receipt = await waitForReceipt(clients.publicClient, hash, { signal: abort.signal });
+      if (receipt.status === "success") {
         jobs.delete(key);
         if (job.type === "deliver") {
           done.add(job.messageId);
@@ -306,7 +322,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
           refunded.add(job.messageId);
           counters.refunded++;
         }
-        logger.info(`${label}: ${job.type === "deliver" ? "delivered" : "refunded"}`);
+        logger.info(`${label}: ${describeOutcome(job.type, receipt.logs)}`);
         return;
       }
       throw new Error(`transaction ${hash} reverted`);
@@ -319,7 +335,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       }
       job.attempts++;
       job.notBefore = Date.now() + backoffMs(job.attempts);
-      if (job.attempts === 1 || job.attempts % 5 === 0) {
+      if (running && (job.attempts === 1 || job.attempts % 5 === 0)) {
         logger.warn(`${label}: attempt ${job.attempts} failed: ${message}`);
       }
     } finally {
@@ -340,7 +356,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
           } catch (error) {
             state.failures++;
             state.nextScanAt = Date.now() + backoffMs(state.failures);
-            if (state.failures === 1 || state.failures % 10 === 0) {
+            if (running && (state.failures === 1 || state.failures % 10 === 0)) {
               logger.warn(
                 `${state.chain.name}: scan failed (${state.failures}x): ${errorMessage(error)}`,
               );
@@ -376,6 +392,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       if (!running) break;
       const wait = Math.max(0, pollIntervalMs - (Date.now() - started));
       await new Promise<void>((resolve) => {
+        wake = resolve;
         timer = setTimeout(resolve, wait);
       });
     }
@@ -385,6 +402,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
     async start() {
       if (running) return;
       running = true;
+      abort = new AbortController();
       logger.info(
         `relaying ${manifest.chains.map((c) => c.name).join(", ")} (confirmations ${confirmations}, delay ${delayMs} ms)`,
       );
@@ -392,10 +410,13 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
     },
     async stop() {
       running = false;
+      abort.abort();
       if (timer !== undefined) clearTimeout(timer);
+      wake(); // ends the loop's sleep now (clearing the timer alone would leave it pending)
       await loop;
       loop = undefined;
-      await Promise.allSettled([...inFlight]);
+      // A job waiting for a receipt from a node that is already gone must not hold up shutdown.
+      await settleWithin([...inFlight], STOP_GRACE_MS);
     },
     stats() {
       return {
@@ -413,6 +434,15 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       return new Promise((resolve) => caughtUpWaiters.push(resolve));
     },
   };
+}
+
+/** One word on what a delivery or refund transaction did, from its events. */
+function describeOutcome(type: Job["type"], logs: Log[]): string {
+  const [event] = parseEventLogs({ abi: bridgeEventsAbi, logs });
+  if (event?.eventName === "TransferFailed")
+    return `failed on the destination (${event.args.reason})`;
+  if (event?.eventName === "TransferDelivered") return "delivered";
+  return type === "deliver" ? "delivered" : "refunded";
 }
 
 /** viem errors carry a one-line `shortMessage`; prefer it over the multi-line `message`. */

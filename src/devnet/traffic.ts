@@ -9,10 +9,10 @@
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
-import { createDevnetClients, type DevnetChainClients } from "./chain-clients.js";
+import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { BridgeKind, DevnetManifest, ManifestAccount } from "./manifest.js";
-import { errorMessage } from "./relayer.js";
+import { errorMessage, STOP_GRACE_MS, settleWithin } from "./relayer.js";
 import { bridgeEntryAbi, bridgeEventsAbi, dexRouterAbi, erc20Abi } from "./relayer-abi.js";
 import {
   amountForUsd,
@@ -129,6 +129,7 @@ export function createTrafficGenerator(
   let kindCursor = 0;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  let abort = new AbortController();
 
   async function ensureAllowance(
     account: ManifestAccount,
@@ -154,7 +155,7 @@ export function createTrafficGenerator(
         functionName: "approve",
         args: [spender, maxUint256],
       });
-      await publicClient.waitForTransactionReceipt({ hash, timeout: 60_000 });
+      await waitForReceipt(publicClient, hash, { signal: abort.signal });
     }
     approved.add(key);
   }
@@ -251,8 +252,9 @@ export function createTrafficGenerator(
           ? (expectedOut * 3n) / 2n + 1n // above anything the pool can give: fails, then refund
           : applySlippage(expectedOut, slippageBps);
     } else {
-      const withSlippage = applySlippage(expectedDestBridge, slippageBps);
-      destMinAmount = withSlippage < worstDestBridge ? withSlippage : worstDestBridge;
+      // The lower of the slippage minimum and what the source guarantees (bigint: no Math.min).
+      destMinAmount = applySlippage(expectedDestBridge, slippageBps);
+      if (worstDestBridge < destMinAmount) destMinAmount = worstDestBridge;
     }
     return {
       destChainId,
@@ -309,7 +311,7 @@ export function createTrafficGenerator(
       args: [params],
       value: isNative ? amount : 0n,
     });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: txHash, timeout: 60_000 });
+    const receipt = await waitForReceipt(publicClient, txHash, { signal: abort.signal });
     if (receipt.status !== "success") throw new Error(`bridge transaction ${txHash} reverted`);
     const [event] = parseEventLogs({
       abi: bridgeEventsAbi,
@@ -348,7 +350,8 @@ export function createTrafficGenerator(
       return await sendFrom(account);
     } catch (error) {
       stats.errors++;
-      logger.warn(`transfer from ${account.address.slice(0, 8)}… failed: ${errorMessage(error)}`);
+      if (running)
+        logger.warn(`transfer from ${account.address.slice(0, 8)}… failed: ${errorMessage(error)}`);
       return null;
     } finally {
       busy.delete(account.address);
@@ -370,13 +373,15 @@ export function createTrafficGenerator(
     start() {
       if (running) return;
       running = true;
+      abort = new AbortController();
       logger.info(`traffic: ${parameters.perMinute} transfers per minute`);
       schedule();
     },
     async stop() {
       running = false;
+      abort.abort();
       if (timer !== undefined) clearTimeout(timer);
-      await Promise.allSettled([...inFlight]);
+      await settleWithin([...inFlight], STOP_GRACE_MS);
     },
     stats: () => ({ ...stats, sent: { ...stats.sent } }),
     transfers: () => sentLog,

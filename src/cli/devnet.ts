@@ -1,0 +1,130 @@
+/**
+ * `bridge-oracle devnet [--traffic PER_MINUTE] [--chains N] [--relay-delay MS]
+ * [--confirmations N] [--block-time S] [--seed N] [--quiet]`: runs the local devnet until
+ * Ctrl-C (SIGINT) or SIGTERM, then stops traffic, relayer and every anvil node and exits 0.
+ * The summary goes to stdout; the relayer's and traffic's log lines go to stderr.
+ */
+import { createStderrLogger, silentLogger } from "../devnet/logger.js";
+import { DEVNET_DEFAULTS, type RunDevnetOptions, runDevnet } from "../devnet/run-devnet.js";
+
+export const DEVNET_USAGE = `usage: bridge-oracle devnet [options]
+
+Runs three local anvil chains (alpha 71001, beta 71002, gamma 71003) with the bridge contracts,
+a relayer and optional random traffic; writes $DEVNET_DIR/manifest.json (default .devnet/).
+
+options:
+  --traffic N        start N random transfers per minute (default 0: none)
+  --chains N         number of chains, 2 or 3 (default ${DEVNET_DEFAULTS.chains})
+  --relay-delay MS   relayer waits MS after a confirmed event (default ${DEVNET_DEFAULTS.relayDelayMs})
+  --confirmations N  blocks on top of an event before relaying (default ${DEVNET_DEFAULTS.confirmations})
+  --block-time S     seconds per block, 0 = automine (default ${DEVNET_DEFAULTS.blockTime})
+  --seed N           seed of the traffic's random choices
+  --quiet            no relayer / traffic log lines
+`;
+
+export type ParsedDevnetArgs =
+  | { ok: true; options: RunDevnetOptions; quiet: boolean; help: boolean }
+  | { ok: false; message: string };
+
+const NUMERIC_FLAGS: Record<string, keyof RunDevnetOptions> = {
+  "--traffic": "traffic",
+  "--chains": "chains",
+  "--relay-delay": "relayDelayMs",
+  "--confirmations": "confirmations",
+  "--block-time": "blockTime",
+  "--seed": "seed",
+};
+
+/** Parses `--flag value` and `--flag=value`; every value must be a non-negative number. */
+export function parseDevnetArgs(args: string[]): ParsedDevnetArgs {
+  const options: Record<string, number> = {};
+  let quiet = false;
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (arg === "--quiet") {
+      quiet = true;
+      continue;
+    }
+    const [flag = "", inline] = arg.split("=", 2);
+    const key = NUMERIC_FLAGS[flag];
+    if (key === undefined) return { ok: false, message: `unknown option ${arg}` };
+    const text = inline ?? args[++i];
+    if (text === undefined || !/^[0-9]+(\.[0-9]+)?$/.test(text)) {
+      return {
+        ok: false,
+        message: `${flag} needs a non-negative number, got ${text ?? "nothing"}`,
+      };
+    }
+    options[key] = Number(text);
+  }
+  return { ok: true, options: options as RunDevnetOptions, quiet, help };
+}
+
+export async function run(args: string[]): Promise<number> {
+  const parsed = parseDevnetArgs(args);
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.message}\n\n${DEVNET_USAGE}`);
+    return 1;
+  }
+  if (parsed.help) {
+    process.stdout.write(DEVNET_USAGE);
+    return 0;
+  }
+
+  // Signals are caught from the start, so Ctrl-C during start-up also ends in a clean stop.
+  let signalled: (signal: string) => void = () => {};
+  let received: string | undefined;
+  const signal = new Promise<string>((resolve) => {
+    signalled = resolve;
+  });
+  const onSignal = (name: string): void => {
+    if (received !== undefined) return;
+    received = name;
+    signalled(name);
+  };
+  const onInt = (): void => onSignal("SIGINT");
+  const onTerm = (): void => onSignal("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+
+  const logger = parsed.quiet ? silentLogger : createStderrLogger("devnet");
+  const startedAt = Date.now();
+  try {
+    const starting = runDevnet({ ...parsed.options, logger });
+    const first = await Promise.race([starting, signal]);
+    if (typeof first === "string") {
+      await starting.then((devnet) => devnet.stop()).catch(() => {});
+      return 0;
+    }
+    const devnet = first;
+    const { manifest } = devnet;
+    const lines = [
+      `devnet up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+      ...manifest.chains.map(
+        (chain) => `  ${chain.name.padEnd(6)} chain id ${chain.chainId}  ${chain.rpcUrl}`,
+      ),
+      `manifest: ${devnet.manifestPath}`,
+      `relayer: ${manifest.relayer.address}; traffic: ${parsed.options.traffic ?? 0} per minute`,
+      "press Ctrl-C to stop",
+    ];
+    process.stdout.write(`${lines.join("\n")}\n`);
+    const name = await signal;
+    process.stdout.write(`${name}: stopping the devnet\n`);
+    await devnet.stop();
+    process.stdout.write("devnet stopped\n");
+    return 0;
+  } catch (error) {
+    process.stderr.write(
+      `devnet failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  }
+}

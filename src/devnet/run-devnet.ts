@@ -1,0 +1,165 @@
+/**
+ * Orchestrates a whole devnet: anvil chains, contracts, the manifest file, the relayer and
+ * (optionally) traffic. Used by `bridge-oracle devnet`, by `npm start` and by tests; `stop()`
+ * undoes everything, so nothing keeps running after it resolves.
+ *
+ * Block production: the chains start in automine so deployment (hundreds of transactions) takes
+ * a few seconds, then switch to interval mining (`blockTime` seconds per block, default 1) so
+ * confirmations and relay delays behave like a real chain. `blockTime: 0` keeps automine.
+ */
+import { type AnvilInstance, startAnvil } from "./anvil.js";
+import { deployDevnet } from "./deploy.js";
+import { type DevnetLogger, silentLogger } from "./logger.js";
+import type { DevnetManifest } from "./manifest.js";
+import { createRelayer, type Relayer } from "./relayer.js";
+import { createTrafficGenerator, type TrafficGenerator } from "./traffic.js";
+import { devnetDir, writeManifest } from "./write-manifest.js";
+
+/** The devnet's chains (docs/protocol.md "Chains"); `chains: n` runs the first n. */
+export const DEVNET_CHAINS = [
+  { name: "alpha", chainId: 71001 },
+  { name: "beta", chainId: 71002 },
+  { name: "gamma", chainId: 71003 },
+] as const;
+
+export const DEVNET_DEFAULTS = {
+  chains: 3,
+  blockTime: 1,
+  relayDelayMs: 2000,
+  confirmations: 1,
+} as const;
+
+export interface RunDevnetOptions {
+  /** How many of alpha, beta, gamma to run (2 or 3). Default 3. */
+  chains?: number;
+  /** Seconds per block after deployment; 0 = automine (a block per transaction). Default 1. */
+  blockTime?: number;
+  /** Relayer: wait this long after a confirmed event before acting. Default 2000 ms. */
+  relayDelayMs?: number;
+  /** Relayer: blocks on top of an event's block before acting. Default 1. */
+  confirmations?: number;
+  /** Start the relayer (default true). Tests may drive their own. */
+  relay?: boolean;
+  /** Traffic generator: transfers per minute; 0 or undefined = no traffic. */
+  traffic?: number;
+  /** Seed of the traffic generator's random choices. */
+  seed?: number;
+  /** Share of generated transfers built to fail (then refunded). Default 0.15. */
+  failureRate?: number;
+  /** Where manifest.json goes; default env DEVNET_DIR or `.devnet`. */
+  dir?: string;
+  logger?: DevnetLogger;
+}
+
+export interface RunningDevnet {
+  manifest: DevnetManifest;
+  manifestPath: string;
+  relayer: Relayer | undefined;
+  traffic: TrafficGenerator | undefined;
+  /** Stops traffic, the relayer and every anvil node; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+export function validateRunDevnetOptions(options: RunDevnetOptions): string | null {
+  const chains = options.chains ?? DEVNET_DEFAULTS.chains;
+  if (!Number.isInteger(chains) || chains < 2 || chains > DEVNET_CHAINS.length) {
+    return `chains must be 2 or 3, got ${chains}`;
+  }
+  const blockTime = options.blockTime ?? DEVNET_DEFAULTS.blockTime;
+  if (!Number.isInteger(blockTime) || blockTime < 0 || blockTime > 60) {
+    return `block time must be a whole number of seconds from 0 to 60, got ${blockTime}`;
+  }
+  const delay = options.relayDelayMs ?? DEVNET_DEFAULTS.relayDelayMs;
+  if (!Number.isInteger(delay) || delay < 0) return `relay delay must be >= 0 ms, got ${delay}`;
+  const confirmations = options.confirmations ?? DEVNET_DEFAULTS.confirmations;
+  if (!Number.isInteger(confirmations) || confirmations < 0 || confirmations > 64) {
+    return `confirmations must be 0 to 64, got ${confirmations}`;
+  }
+  const traffic = options.traffic ?? 0;
+  if (!Number.isFinite(traffic) || traffic < 0 || traffic > 6000) {
+    return `traffic must be 0 to 6000 transfers per minute, got ${traffic}`;
+  }
+  return null;
+}
+
+export async function runDevnet(options: RunDevnetOptions = {}): Promise<RunningDevnet> {
+  const invalid = validateRunDevnetOptions(options);
+  if (invalid !== null) throw new RangeError(invalid);
+  const logger = options.logger ?? silentLogger;
+  const chainCount = options.chains ?? DEVNET_DEFAULTS.chains;
+  const blockTime = options.blockTime ?? DEVNET_DEFAULTS.blockTime;
+
+  const anvils: AnvilInstance[] = [];
+  let relayer: Relayer | undefined;
+  let traffic: TrafficGenerator | undefined;
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopped ??= (async () => {
+      // Traffic and relayer stop together (each waits at most STOP_GRACE_MS for its in-flight
+      // transactions), then the nodes go.
+      await Promise.allSettled([traffic?.stop(), relayer?.stop()]);
+      await Promise.allSettled(anvils.map((anvil) => anvil.stop()));
+    })();
+    return stopped;
+  };
+
+  try {
+    const definitions = DEVNET_CHAINS.slice(0, chainCount);
+    const started = await Promise.allSettled(
+      definitions.map((definition) => startAnvil({ chainId: definition.chainId })),
+    );
+    for (const result of started) if (result.status === "fulfilled") anvils.push(result.value);
+    const failedStart = started.find((result) => result.status === "rejected");
+    if (failedStart !== undefined) throw (failedStart as PromiseRejectedResult).reason;
+
+    const manifest = await deployDevnet({
+      chains: definitions.map((definition, index) => ({
+        name: definition.name,
+        chainId: definition.chainId,
+        rpcUrl: anvils[index]?.rpcUrl ?? "",
+      })),
+      log: (line) => logger.info(line),
+    });
+    if (blockTime > 0) {
+      await Promise.all(
+        anvils.map((anvil) => rpc(anvil.rpcUrl, "evm_setIntervalMining", [blockTime])),
+      );
+    }
+    const manifestPath = await writeManifest(manifest, options.dir ?? devnetDir());
+
+    if (options.relay ?? true) {
+      relayer = createRelayer({
+        manifest,
+        delayMs: options.relayDelayMs ?? DEVNET_DEFAULTS.relayDelayMs,
+        confirmations: options.confirmations ?? DEVNET_DEFAULTS.confirmations,
+        logger,
+      });
+      await relayer.start();
+    }
+    if ((options.traffic ?? 0) > 0) {
+      traffic = createTrafficGenerator({
+        manifest,
+        perMinute: options.traffic ?? 0,
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        ...(options.failureRate !== undefined ? { failureRate: options.failureRate } : {}),
+        logger,
+      });
+      traffic.start();
+    }
+    return { manifest, manifestPath, relayer, traffic, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
