@@ -1,0 +1,140 @@
+/**
+ * Imports bridge transaction records from a JSONL file (one record per line, in exactly the
+ * API's record shape) into a store.
+ *
+ * Invariants:
+ * - all or nothing: the whole run is one store transaction; the first bad line rejects with an
+ *   ImportLineError and the transaction rolls back, so nothing from the run is committed;
+ * - bounded memory: lines are pulled from the file as batches are written (readLines), and at
+ *   most one batch of records is held, so a file of any length imports in constant memory;
+ * - idempotent: records are upserted by message_id; importing the same file again inserts and
+ *   updates nothing.
+ */
+import { stat } from "node:fs/promises";
+import type { BridgeTransaction, Store, UpsertResult } from "../store/types.js";
+import { LineTooLongError, readLines } from "./read-lines.js";
+import { parseTransferRecord } from "./validate.js";
+
+export const DEFAULT_IMPORT_BATCH_SIZE = 1000;
+
+/** A line that cannot be imported: `line N: field X: rule` or `line N: rule`. */
+export class ImportLineError extends Error {
+  readonly line: number;
+  /** The record field at fault; undefined when the line is not a record at all (bad JSON). */
+  readonly field: string | undefined;
+  readonly rule: string;
+
+  constructor(line: number, field: string | undefined, rule: string) {
+    super(field === undefined ? `line ${line}: ${rule}` : `line ${line}: field ${field}: ${rule}`);
+    this.name = "ImportLineError";
+    this.line = line;
+    this.field = field;
+    this.rule = rule;
+  }
+}
+
+export interface ImportProgress {
+  /** Lines read so far (blank ones included). */
+  lines: number;
+  /** Records written so far. */
+  records: number;
+  bytesRead: number;
+  /** File size when known. */
+  totalBytes: number | undefined;
+  elapsedMs: number;
+}
+
+export interface ImportSummary extends UpsertResult {
+  /** Records read (non-blank lines). */
+  read: number;
+  durationMs: number;
+}
+
+export interface ImportTransfersFileOptions {
+  path: string;
+  store: Store;
+  batchSize?: number;
+  /** Called after each batch, at most every `progressIntervalMs` (default 200). */
+  onProgress?: (progress: ImportProgress) => void;
+  progressIntervalMs?: number;
+}
+
+export async function importTransfersFile(
+  options: ImportTransfersFileOptions,
+): Promise<ImportSummary> {
+  const { path, store, onProgress } = options;
+  const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
+  const progressIntervalMs = options.progressIntervalMs ?? 200;
+  const started = performance.now();
+  let totalBytes: number | undefined;
+  try {
+    const info = await stat(path);
+    totalBytes = info.isFile() ? info.size : undefined;
+  } catch {
+    totalBytes = undefined; // readLines reports a missing file
+  }
+
+  const totals: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
+  let read = 0;
+  let lines = 0;
+  let bytesRead = 0;
+  let lastProgress = 0;
+  const report = (force: boolean): void => {
+    if (onProgress === undefined) return;
+    const now = performance.now();
+    if (!force && now - lastProgress < progressIntervalMs) return;
+    lastProgress = now;
+    const records = totals.inserted + totals.updated + totals.unchanged;
+    onProgress({ lines, records, bytesRead, totalBytes, elapsedMs: now - started });
+  };
+
+  await store.transaction(async (tx) => {
+    let batch: BridgeTransaction[] = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      const result = await tx.transfers.upsertTransfers(batch);
+      totals.inserted += result.inserted;
+      totals.updated += result.updated;
+      totals.unchanged += result.unchanged;
+      batch = [];
+      report(false);
+    };
+    try {
+      for await (const line of readLines(path)) {
+        lines = line.number;
+        bytesRead = line.bytesRead;
+        if (line.text.trim() === "") continue;
+        batch.push(parseLine(line.text, line.number));
+        read++;
+        if (batch.length >= batchSize) await flush();
+      }
+    } catch (error) {
+      if (error instanceof LineTooLongError) {
+        throw new ImportLineError(error.line, undefined, error.message.replace(/^line \d+: /, ""));
+      }
+      throw error;
+    }
+    await flush();
+  });
+  report(true);
+  return { read, ...totals, durationMs: performance.now() - started };
+}
+
+function parseLine(text: string, line: number): BridgeTransaction {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ImportLineError(line, undefined, `invalid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ImportLineError(
+      line,
+      undefined,
+      "must be a JSON object (one bridge transaction record)",
+    );
+  }
+  const result = parseTransferRecord(value);
+  if (!result.ok) throw new ImportLineError(line, result.field, result.rule);
+  return result.record;
+}
