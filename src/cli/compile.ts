@@ -5,6 +5,7 @@ export async function run(_args: string[]): Promise<number> {
   const started = Date.now();
   try {
     const artifacts = compileContracts();
+    for (const warning of artifacts.warnings) process.stderr.write(`${warning}\n`);
     const deployable = Object.values(artifacts.contracts).filter((c) => c.bytecode !== "0x");
     process.stdout.write(
       `compiled ${Object.keys(artifacts.contracts).length} contracts (${deployable.length} deployable) ` +

@@ -22,6 +22,8 @@ export interface ArtifactsFile {
   sourceHash: string;
   solcVersion: string;
   compiledAt: string;
+  /** solc warnings as file:line:column lines (empty when clean). */
+  warnings: string[];
   contracts: Record<string, ContractArtifact>;
 }
 
@@ -158,6 +160,9 @@ export function compileContracts(parameters: CompileParameters = {}): ArtifactsF
     sourceHash: hashSources(sources, solcPackageVersion()),
     solcVersion: solc.version(),
     compiledAt: new Date().toISOString(),
+    warnings: (output.errors ?? [])
+      .filter((e) => e.severity === "warning")
+      .map((e) => describeError(e, sources)),
     contracts,
   };
   if (parameters.write !== false) {
