@@ -50,8 +50,8 @@ export interface CreateApiKeyCacheParameters {
   /** How often to write last_used_at. Default 10 s. */
   readonly lastUsedFlushIntervalMs?: number;
   readonly logger?: ApiKeyCacheLogger;
-  /** Clock, for tests. */
-  readonly now?: () => Date;
+  /** Clock in milliseconds, for tests. */
+  readonly now?: () => number;
 }
 
 export const API_KEY_REFRESH_INTERVAL_MS = 500;
@@ -61,12 +61,12 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
   const { repository, logger } = parameters;
   const refreshIntervalMs = parameters.refreshIntervalMs ?? API_KEY_REFRESH_INTERVAL_MS;
   const flushIntervalMs = parameters.lastUsedFlushIntervalMs ?? API_KEY_LAST_USED_FLUSH_INTERVAL_MS;
-  const now = parameters.now ?? (() => new Date());
+  const now = parameters.now ?? Date.now;
 
   let byHash = new Map<string, ApiKeyIdentity>();
   let version: number | undefined;
-  /** key id -> latest use seen since the last flush */
-  let pendingUses = new Map<number, Date>();
+  /** key id -> latest use (ms) seen since the last flush */
+  let pendingUses = new Map<number, number>();
   let refreshTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> | undefined;
@@ -118,7 +118,7 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
     if (pendingUses.size === 0) return;
     const batch = pendingUses;
     pendingUses = new Map();
-    const uses = [...batch].map(([id, usedAt]) => ({ id, usedAt }));
+    const uses = [...batch].map(([id, usedAt]) => ({ id, usedAt: new Date(usedAt) }));
     try {
       await repository.recordKeyUses(uses);
     } catch (error) {
