@@ -9,7 +9,7 @@ import { DEVNET_DEFAULTS, type RunDevnetOptions, runDevnet } from "../devnet/run
 
 export const DEVNET_USAGE = `usage: bridge-oracle devnet [options]
 
-Runs three local anvil chains (alpha 71001, beta 71002, gamma 71003) with the bridge contracts,
+Runs local anvil chains (alpha 71001, beta 71002, gamma 71003) with the bridge contracts,
 a relayer and optional random traffic; writes $DEVNET_DIR/manifest.json (default .devnet/).
 
 options:

@@ -1,0 +1,81 @@
+/**
+ * `bridge-oracle devnet` as a process: prints its summary, writes $DEVNET_DIR/manifest.json,
+ * and on SIGINT stops everything and exits 0 with no anvil left running.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { anvilPidsOnPort, portOf, waitFor } from "./devnet-helpers.js";
+
+const ENTRY = `import { main } from "./src/cli/main.ts"; process.exitCode = await main(process.argv.slice(1));`;
+
+function runCli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", ENTRY, "devnet", ...args],
+    { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+describe("devnet: bridge-oracle devnet command", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "devnet-cli-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("default: prints chains and manifest path, then stops cleanly on SIGINT with exit 0", async () => {
+    const cli = runCli(["--traffic", "30", "--relay-delay", "0", "--quiet"], { DEVNET_DIR: dir });
+    try {
+      await waitFor("the summary", async () => cli.stdout().includes("press Ctrl-C"), 30_000, 100);
+    } catch (error) {
+      cli.child.kill("SIGKILL");
+      throw new Error(`${String(error)}\nstdout: ${cli.stdout()}\nstderr: ${cli.stderr()}`);
+    }
+    const out = cli.stdout();
+    const manifestPath = join(dir, "manifest.json");
+    assert.match(out, /alpha\s+chain id 71001\s+http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(out, /beta\s+chain id 71002/);
+    assert.match(out, /gamma\s+chain id 71003/);
+    assert.ok(out.includes(`manifest: ${manifestPath}`), out);
+    const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as DevnetManifest;
+    const ports = manifest.chains.map((chain) => portOf(chain.rpcUrl));
+    assert.ok(ports.every((port) => anvilPidsOnPort(port).length > 0));
+
+    cli.child.kill("SIGINT");
+    const code = await Promise.race([
+      cli.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), 15_000)),
+    ]);
+    if (code === "timeout") cli.child.kill("SIGKILL");
+    assert.equal(code, 0, `exit ${code}; stderr: ${cli.stderr()}`);
+    assert.match(cli.stdout(), /devnet stopped/);
+    assert.deepEqual(
+      ports.flatMap((port) => anvilPidsOnPort(port)),
+      [],
+    );
+  });
+
+  it("error: an unknown option exits 1 with the usage", async () => {
+    const cli = runCli(["--nope"], {});
+    assert.equal(await cli.exited, 1);
+    assert.match(cli.stderr(), /unknown option --nope/);
+    assert.match(cli.stderr(), /usage: bridge-oracle devnet/);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The traffic generator inside a running devnet (relayer on, 1 s blocks): within a short run it
+ * sends transfers of all three kinds, with source and destination swaps, and some fail on their
+ * destination and get refunded.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
+import { type FoundEvent, transferEvents, waitFor } from "./devnet-helpers.js";
+
+describe("devnet: traffic generator", () => {
+  let dir: string;
+  let devnet: RunningDevnet;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "devnet-traffic-"));
+    devnet = await runDevnet({
+      dir,
+      blockTime: 1,
+      relayDelayMs: 0,
+      confirmations: 1,
+      traffic: 240,
+      failureRate: 0.3,
+      seed: 7,
+    });
+  });
+  after(async () => {
+    await devnet?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("default: a short run produces every kind, swaps, deliveries, failures and refunds", async () => {
+    const has = (events: FoundEvent[], name: FoundEvent["eventName"], kind?: number) =>
+      events.some((e) => e.eventName === name && (kind === undefined || e.kind === kind));
+    const events = await waitFor(
+      "traffic of every kind with a refund",
+      async () => {
+        const all = await transferEvents(devnet.manifest);
+        const complete =
+          [0, 1, 2].every(
+            (kind) => has(all, "TransferSent", kind) && has(all, "TransferDelivered", kind),
+          ) &&
+          has(all, "TransferFailed") &&
+          has(all, "TransferRefunded");
+        return complete && all;
+      },
+      45_000,
+      500,
+    );
+    const sent = events.filter((e) => e.eventName === "TransferSent");
+    const lower = (value: unknown) => String(value).toLowerCase();
+    assert.ok(
+      sent.some((e) => lower(e.args.sourceToken) !== lower(e.args.sourceBridgeToken)),
+      "a source swap",
+    );
+    assert.ok(
+      sent.some((e) => lower(e.args.destToken) !== lower(e.args.destBridgeToken)),
+      "a destination swap",
+    );
+
+    const transfers = devnet.traffic?.transfers() ?? [];
+    const stats = devnet.traffic?.stats();
+    assert.ok(stats !== undefined);
+    assert.equal(stats.errors, 0, "no transfer reverted at the source");
+    assert.ok(stats.sent["0"] > 0 && stats.sent["1"] > 0 && stats.sent["2"] > 0);
+    // Every refund is for a transfer the generator built to fail.
+    const builtToFail = new Set(transfers.filter((t) => t.expectFailure).map((t) => t.messageId));
+    for (const refund of events.filter((e) => e.eventName === "TransferRefunded")) {
+      assert.ok(builtToFail.has(refund.messageId), `unexpected refund of ${refund.messageId}`);
+    }
+    // And no transfer that should succeed failed.
+    for (const failure of events.filter((e) => e.eventName === "TransferFailed")) {
+      assert.ok(
+        builtToFail.has(failure.messageId),
+        `unexpected failure: ${String(failure.args.reason)}`,
+      );
+    }
+  });
+});
