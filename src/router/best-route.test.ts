@@ -118,6 +118,19 @@ describe("findBestRoute", () => {
     assert.ok(!high.ok && high.reason === "amountOutOfRange" && high.max === "500000");
   });
 
+  it("behavior: asks rangeOf for the ranges (the router memoizes it per snapshot)", () => {
+    const routes = enumerateRoutes(f.registry, f.token("alpha", "USDC"), f.token("beta", "USDC"));
+    const prepared = routes.map((r) => prepareRoute(r, f.snapshot));
+    const asked: number[] = [];
+    const result = findBestRoute(prepared, f.token("alpha", "USDC"), 1n, SLIPPAGE, (p) => {
+      asked.push(p.route.kind);
+      return { min: 7n, max: 9n };
+    });
+    assert.deepEqual(asked, [0, 1, 2]);
+    assert.ok(!result.ok && result.reason === "amountOutOfRange");
+    assert.equal(result.min, "0.000007");
+  });
+
   it("error: an amount in the gap between two routes' ranges lists both", () => {
     // kind 2 accepts 1..100 USDC, kind 1 200..250,125.56 USDC (min raised), kind 0 nothing.
     const fx = createRouterFixture({

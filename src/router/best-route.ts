@@ -52,12 +52,15 @@ export function isBetterRoute(a: PricedRoute, b: PricedRoute): boolean {
  * qualifies. `routes` are the prepared routes of one snapshot, in enumeration order.
  * Precedence of failures: a route that accepts some amount -> amountOutOfRange (the caller can
  * act on it); else a route whose state is missing -> stateUnavailable; else noRoute.
+ * `rangeOf` computes a route's accepted inputs; a route's range depends on the snapshot only, so
+ * the router passes a per-snapshot memo of routeAmountRange.
  */
 export function findBestRoute(
   routes: readonly PrepareRouteResult[],
   sourceToken: RegistryToken,
   amount: bigint,
   slippageBps: bigint,
+  rangeOf: (prepared: PreparedRoute) => AmountRange | undefined = routeAmountRange,
 ): RouteResult {
   let best: PricedRoute | undefined;
   // Failure bookkeeping, only read when no route prices.
@@ -83,7 +86,7 @@ export function findBestRoute(
     let unbounded = false;
     const ranges: AmountRange[] = [];
     for (const prepared of rejected) {
-      const range = routeAmountRange(prepared);
+      const range = rangeOf(prepared);
       if (!range) continue;
       ranges.push(range);
       if (min === undefined || range.min < min) min = range.min;

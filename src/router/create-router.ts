@@ -7,8 +7,14 @@
 import type { Registry } from "../config/registry.js";
 import { ApiError, type ErrorKind } from "../errors.js";
 import { findBestRoute, type RouteFailure, type RouteResult } from "./best-route.js";
-import { type PrepareRouteResult, type PricedRoute, prepareRoute } from "./price-route.js";
+import {
+  type PreparedRoute,
+  type PrepareRouteResult,
+  type PricedRoute,
+  prepareRoute,
+} from "./price-route.js";
 import { buildQuoteData, type RouteQuoteData } from "./quote-response.js";
+import { type AmountRange, routeAmountRange } from "./route-limits.js";
 import { type CandidateRoute, createRouteIndex } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
 import {
@@ -80,6 +86,17 @@ export function createRouter(deps: RouterDeps): Router {
     StateSnapshot,
     Map<readonly CandidateRoute[], readonly PrepareRouteResult[]>
   >();
+  // A prepared route belongs to one snapshot, so its accepted range is computed once (the
+  // out-of-range path searches the pricing function, ~100x the cost of one quote).
+  const ranges = new WeakMap<PreparedRoute, AmountRange | null>();
+  const rangeOf = (route: PreparedRoute): AmountRange | undefined => {
+    let range = ranges.get(route);
+    if (range === undefined) {
+      range = routeAmountRange(route) ?? null;
+      ranges.set(route, range);
+    }
+    return range ?? undefined;
+  };
 
   function preparedRoutes(
     routes: readonly CandidateRoute[],
@@ -114,6 +131,7 @@ export function createRouter(deps: RouterDeps): Router {
       request.sourceToken,
       request.amount,
       slippage,
+      rangeOf,
     );
   }
 
