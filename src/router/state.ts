@@ -61,6 +61,11 @@ export interface ChainState {
   pairs: ReadonlyMap<string, PairReserves>;
 }
 
+/**
+ * Immutable once handed to the router: the router caches per-snapshot work keyed by the object,
+ * so a provider publishes a NEW snapshot object for new state (unchanged ChainState objects can
+ * be shared between snapshots) and never mutates a published one.
+ */
 export interface StateSnapshot {
   /** By EVM chain id. A chain absent here makes every route through it unpriceable. */
   chains: ReadonlyMap<number, ChainState>;
