@@ -16,6 +16,8 @@ export interface SqlExecutor {
 /** One row of address_transfers. */
 export interface AddressRow {
   addressKey: string;
+  /** address_stats.address_id of addressKey; 0 until the stats row is known. */
+  addressId: number;
   transferId: number;
   seq: number;
   createdAt: string;
@@ -28,6 +30,7 @@ export interface AddressRow {
 
 /** One row of address_stats. (lastCreatedAt, lastId) is the greatest of the address's rows. */
 export interface AddressStats {
+  addressId: number;
   addressKey: string;
   total: number;
   lastCreatedAt: string;
@@ -48,7 +51,7 @@ export interface TransferBulkOps {
   insertTransfers(records: readonly BridgeTransaction[]): Promise<Map<string, number>>;
   insertAddressRows(rows: readonly AddressRow[]): Promise<void>;
   /**
-   * Returns the stats of each key, creating missing rows (total 0). On PostgreSQL the rows stay
+   * Returns the stats of each key (with its address_id), creating missing rows (total 0). On PostgreSQL the rows stay
    * locked until the transaction ends, which serialises seq maintenance per address; keys are
    * locked in the given (sorted) order so two writers cannot deadlock.
    */

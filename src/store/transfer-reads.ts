@@ -3,11 +3,11 @@
  * names come only from the fixed maps below; every input value is a bound parameter.
  *
  * Address queries (the big lists) read address_transfers:
- *   - total: address_stats.total, O(1);
- *   - default sort (created_at): a range scan on (address_key, seq), O(log n + limit) at any
+ *   - total and address_id: one primary-key lookup in address_stats, O(1);
+ *   - default sort (created_at): a range scan on (address_id, seq), O(log n + limit) at any
  *     depth: asc seq in (offset, offset + limit], desc seq in (total - offset - limit,
  *     total - offset] with total read in the same statement (one snapshot on PostgreSQL);
- *   - other sorts: LIMIT/OFFSET over the covering index (address_key, <sort col>, transfer_id)
+ *   - other sorts: LIMIT/OFFSET over the covering index (address_id, <sort col>, transfer_id)
  *     in a subquery, so skipped rows never touch the transfers table.
  * Hash queries match few rows: indexed key lookups, count(*), ORDER BY in memory.
  */
@@ -40,7 +40,8 @@ const EXACT_HASH_WHERE =
   "(t.source_tx_key = ? AND t.source_tx_hash = ?) OR (t.dest_tx_key = ? AND t.dest_tx_hash = ?)" +
   " OR (t.message_key = ? AND t.message_id = ?)";
 const EXACT_ADDRESS_WHERE =
-  "(t.id IN (SELECT a.transfer_id FROM address_transfers a WHERE a.address_key = ?)" +
+  "(t.id IN (SELECT a.transfer_id FROM address_stats s" +
+  " JOIN address_transfers a ON a.address_id = s.address_id WHERE s.address_key = ?)" +
   " AND (t.from_address = ? OR t.to_address = ?))";
 
 export function createTransferReads(backend: TransferBackend) {
@@ -72,38 +73,39 @@ export function createTransferReads(backend: TransferBackend) {
   }
 
   async function listByAddress(key: string, query: ListTransfersQuery) {
-    const stats = await sql.all<{ total: unknown }>(
-      "SELECT total FROM address_stats WHERE address_key = ?",
+    const stats = await sql.all<{ address_id: unknown; total: unknown }>(
+      "SELECT address_id, total FROM address_stats WHERE address_key = ?",
       [key],
     );
     const total = Number(stats[0]?.total ?? 0);
+    const id = Number(stats[0]?.address_id ?? 0);
     if (query.offset >= total) return { total, items: [] };
     const { offset, limit } = query;
     let rows: Record<string, unknown>[];
     if (query.sortField === "created_at" && query.sortOrder === "asc") {
       rows = await sql.all(
         `SELECT ${T_COLUMNS} FROM address_transfers a JOIN transfers t ON t.id = a.transfer_id` +
-          " WHERE a.address_key = ? AND a.seq > ? AND a.seq <= ? ORDER BY a.seq ASC",
-        [key, offset, offset + limit],
+          " WHERE a.address_id = ? AND a.seq > ? AND a.seq <= ? ORDER BY a.seq ASC",
+        [id, offset, offset + limit],
       );
     } else if (query.sortField === "created_at") {
       rows = await sql.all(
         `SELECT ${T_COLUMNS} FROM address_stats s` +
-          " JOIN address_transfers a ON a.address_key = s.address_key" +
+          " JOIN address_transfers a ON a.address_id = s.address_id" +
           " JOIN transfers t ON t.id = a.transfer_id" +
-          " WHERE s.address_key = ? AND a.seq > s.total - ? AND a.seq <= s.total - ?" +
+          " WHERE s.address_id = ? AND a.seq > s.total - ? AND a.seq <= s.total - ?" +
           " ORDER BY a.seq DESC",
-        [key, offset + limit, offset],
+        [id, offset + limit, offset],
       );
     } else {
       const column = SORT_COLUMNS[query.sortField];
       const dir = DIRECTIONS[query.sortOrder];
       rows = await sql.all(
         `SELECT ${T_COLUMNS} FROM (SELECT a.transfer_id, a.${column} AS sort_value` +
-          " FROM address_transfers a WHERE a.address_key = ?" +
+          " FROM address_transfers a WHERE a.address_id = ?" +
           ` ORDER BY a.${column} ${dir}, a.transfer_id ${dir} LIMIT ? OFFSET ?) p` +
           ` JOIN transfers t ON t.id = p.transfer_id ORDER BY p.sort_value ${dir}, p.transfer_id ${dir}`,
-        [key, limit, offset],
+        [id, limit, offset],
       );
     }
     return { total, items: rows.map(transferFromRow) };

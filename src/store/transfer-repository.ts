@@ -1,7 +1,7 @@
 import type { TransferBackend } from "./backend.js";
 import { createTransferReads } from "./transfer-reads.js";
 import { createTransferWrites } from "./transfer-writes.js";
-import type { TransferRepository } from "./types.js";
+import type { TransferMaintenanceRepository } from "./types.js";
 
 export interface TransferRepositoryDeps {
   /** Backend for reads: a pool (root store) or the transaction's connection. */
@@ -11,12 +11,18 @@ export interface TransferRepositoryDeps {
 }
 
 /** The one TransferRepository implementation; the backend supplies SQL execution. */
-export function createTransferRepository(deps: TransferRepositoryDeps): TransferRepository {
+export function createTransferRepository(
+  deps: TransferRepositoryDeps,
+): TransferMaintenanceRepository {
   const reads = createTransferReads(deps.reader);
   return {
     async upsertTransfers(records) {
       if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
       return deps.atomically((writer) => createTransferWrites(writer).upsertTransfers(records));
+    },
+    async deleteTransfers(messageIds) {
+      if (messageIds.length === 0) return 0;
+      return deps.atomically((writer) => createTransferWrites(writer).deleteTransfers(messageIds));
     },
     listTransfers: reads.listTransfers,
     getTransfer: reads.getTransfer,

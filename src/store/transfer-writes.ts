@@ -26,22 +26,23 @@ const UPDATE_TRANSFER_SQL =
     .join(", ") +
   " WHERE id = ?";
 
-const UPDATE_ADDRESS_ROW_SQL =
+// Every address row of a transfer carries the same sort values: one statement updates all.
+const UPDATE_ADDRESS_ROWS_SQL =
   "UPDATE address_transfers SET updated_at = ?, start_time = ?, end_time = ?," +
-  " send_amount_key = ?, receive_amount_key = ? WHERE address_key = ? AND transfer_id = ?";
+  " send_amount_key = ?, receive_amount_key = ? WHERE transfer_id = ?";
 
 const PREDECESSOR_SEQ_SQL =
-  "SELECT seq FROM address_transfers WHERE address_key = ? AND (created_at, transfer_id) < (?, ?)" +
+  "SELECT seq FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) < (?, ?)" +
   " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
 
 const RENUMBER_SQL =
   "UPDATE address_transfers SET seq = ? + r.rn FROM (" +
   "SELECT transfer_id, ROW_NUMBER() OVER (ORDER BY created_at, transfer_id) AS rn" +
-  " FROM address_transfers WHERE address_key = ? AND (created_at, transfer_id) >= (?, ?)) r" +
-  " WHERE address_transfers.address_key = ? AND address_transfers.transfer_id = r.transfer_id";
+  " FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) >= (?, ?)) r" +
+  " WHERE address_transfers.address_id = ? AND address_transfers.transfer_id = r.transfer_id";
 
 const LAST_ROW_SQL =
-  "SELECT created_at, transfer_id FROM address_transfers WHERE address_key = ?" +
+  "SELECT created_at, transfer_id FROM address_transfers WHERE address_id = ?" +
   " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
 
 function compareRows(aCreated: string, aId: number, bCreated: string, bId: number): number {
@@ -52,6 +53,7 @@ function compareRows(aCreated: string, aId: number, bCreated: string, bId: numbe
 function addressRow(key: string, transferId: number, record: BridgeTransaction): AddressRow {
   return {
     addressKey: key,
+    addressId: 0,
     transferId,
     seq: 0,
     createdAt: record.created_at,
@@ -101,7 +103,8 @@ export function createTransferWrites(backend: TransferBackend) {
     for (const key of keys) {
       const list = byKey.get(key)!;
       list.sort((a, b) => compareRows(a.createdAt, a.transferId, b.createdAt, b.transferId));
-      const current = stats.get(key) ?? { addressKey: key, total: 0, lastCreatedAt: "", lastId: 0 };
+      const current = stats.get(key)!;
+      for (const row of list) row.addressId = current.addressId;
       const first = list[0]!;
       const last = list[list.length - 1]!;
       const appends =
@@ -118,6 +121,7 @@ export function createTransferWrites(backend: TransferBackend) {
         current.total === 0 ||
         compareRows(last.createdAt, last.transferId, current.lastCreatedAt, current.lastId) > 0;
       newStats.push({
+        addressId: current.addressId,
         addressKey: key,
         total: current.total + list.length,
         lastCreatedAt: lastIsNew ? last.createdAt : current.lastCreatedAt,
@@ -127,41 +131,43 @@ export function createTransferWrites(backend: TransferBackend) {
     await bulk.insertAddressRows(rows);
     for (const first of renumberFrom) {
       const predecessor = await sql.all<{ seq: unknown }>(PREDECESSOR_SEQ_SQL, [
-        first.addressKey,
+        first.addressId,
         first.createdAt,
         first.transferId,
       ]);
       const base = Number(predecessor[0]?.seq ?? 0);
       await sql.run(RENUMBER_SQL, [
         base,
-        first.addressKey,
+        first.addressId,
         first.createdAt,
         first.transferId,
-        first.addressKey,
+        first.addressId,
       ]);
     }
     await bulk.writeAddressStats(newStats);
   }
 
-  /** Removes a transfer from an address's list (only when a record's addresses change). */
+  /** Removes a transfer from an address's list, closing the gap in seq. */
   async function removeAddressRow(key: string, transferId: number): Promise<void> {
     const stats = (await bulk.lockAddressStats([key])).get(key)!;
+    const id = stats.addressId;
     const rows = await sql.all<{ seq: unknown }>(
-      "SELECT seq FROM address_transfers WHERE address_key = ? AND transfer_id = ?",
-      [key, transferId],
+      "SELECT seq FROM address_transfers WHERE transfer_id = ? AND address_id = ?",
+      [transferId, id],
     );
     if (rows[0] === undefined) return;
-    await sql.run("DELETE FROM address_transfers WHERE address_key = ? AND transfer_id = ?", [
-      key,
+    await sql.run("DELETE FROM address_transfers WHERE transfer_id = ? AND address_id = ?", [
       transferId,
+      id,
     ]);
-    await sql.run("UPDATE address_transfers SET seq = seq - 1 WHERE address_key = ? AND seq > ?", [
-      key,
+    await sql.run("UPDATE address_transfers SET seq = seq - 1 WHERE address_id = ? AND seq > ?", [
+      id,
       Number(rows[0].seq),
     ]);
-    const last = await sql.all<{ created_at: string; transfer_id: unknown }>(LAST_ROW_SQL, [key]);
+    const last = await sql.all<{ created_at: string; transfer_id: unknown }>(LAST_ROW_SQL, [id]);
     await bulk.writeAddressStats([
       {
+        addressId: id,
         addressKey: key,
         total: stats.total - 1,
         lastCreatedAt: last[0]?.created_at ?? "",
@@ -188,26 +194,21 @@ export function createTransferWrites(backend: TransferBackend) {
     ]);
     const oldKeys = transferAddressKeys(stored.record);
     const newKeys = transferAddressKeys(record);
-    const added: AddressRow[] = [];
-    for (const key of newKeys) {
-      const row = addressRow(key, stored.id, record);
-      if (!oldKeys.includes(key)) {
-        added.push(row);
-        continue;
-      }
-      await sql.run(UPDATE_ADDRESS_ROW_SQL, [
-        row.updatedAt,
-        row.startTime,
-        row.endTime,
-        row.sendAmountKey,
-        row.receiveAmountKey,
-        key,
-        stored.id,
-      ]);
-    }
+    const sortValues = addressRow("", stored.id, record);
+    await sql.run(UPDATE_ADDRESS_ROWS_SQL, [
+      sortValues.updatedAt,
+      sortValues.startTime,
+      sortValues.endTime,
+      sortValues.sendAmountKey,
+      sortValues.receiveAmountKey,
+      stored.id,
+    ]);
     for (const key of oldKeys) {
       if (!newKeys.includes(key)) await removeAddressRow(key, stored.id);
     }
+    const added = newKeys
+      .filter((key) => !oldKeys.includes(key))
+      .map((key) => addressRow(key, stored.id, record));
     return added;
   }
 
@@ -255,5 +256,19 @@ export function createTransferWrites(backend: TransferBackend) {
     return result;
   }
 
-  return { upsertTransfers };
+  /** Call inside a transaction. Removes transfers and their address rows; returns how many. */
+  async function deleteTransfers(messageIds: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (let at = 0; at < messageIds.length; at += UPSERT_BATCH_SIZE) {
+      const keys = messageIds.slice(at, at + UPSERT_BATCH_SIZE).map(hashKey);
+      for (const stored of await bulk.findByMessageKeys(keys)) {
+        for (const key of transferAddressKeys(stored.record))
+          await removeAddressRow(key, stored.id);
+        deleted += await sql.run("DELETE FROM transfers WHERE id = ?", [stored.id]);
+      }
+    }
+    return deleted;
+  }
+
+  return { upsertTransfers, deleteTransfers };
 }

@@ -137,6 +137,18 @@ export interface TransferRepository {
   getTransfer(messageId: string): Promise<BridgeTransaction | undefined>;
 }
 
+/**
+ * What the indexer needs beyond TransferRepository (kept apart so that test doubles of
+ * TransferRepository stay valid). createTransferRepository returns this.
+ */
+export interface TransferMaintenanceRepository extends TransferRepository {
+  /**
+   * Removes records (a reorg dropped their send) and their address-list entries, in one
+   * transaction (a savepoint inside one); unknown ids are ignored. Returns how many were removed.
+   */
+  deleteTransfers(messageIds: readonly string[]): Promise<number>;
+}
+
 export interface Store {
   readonly kind: "sqlite" | "postgres";
   readonly transfers: TransferRepository;

@@ -16,6 +16,7 @@ import {
   type SortOrder,
   type Store,
   TRANSFER_FIELDS,
+  type TransferMaintenanceRepository,
   type TransferMatch,
 } from "../../src/store/types.js";
 import { type DatabaseBackend, setupIsolatedDatabase } from "../setup/database.js";
@@ -435,6 +436,47 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       assert.deepEqual(createdAsc, [...createdAsc].sort());
       model.upsert(batches.flat());
       assert.deepEqual(new Set(ids(asc)), new Set(ids(model.rows().map((r) => r.record))));
+    });
+
+    it("behavior: deleted transfers leave every list, other rows keep their order", async () => {
+      const [a, b] = [unique("del-a"), unique("del-b")].map(evmAddress);
+      const records = [10, 30, 20, 40, 50].map((s) =>
+        makeTransfer({ from_address: a!, to_address: s === 20 ? a! : b!, created_at: timeAt(s) }),
+      );
+      await store.transfers.upsertTransfers(records);
+      const repository = store.transfers as TransferMaintenanceRepository;
+      const gone = [records[1]!, records[2]!];
+      const count = await repository.deleteTransfers([...ids(gone), hexHash(unique("unknown"))]);
+      assert.equal(count, 2);
+      const kept = [records[0]!, records[3]!, records[4]!];
+      for (const sortOrder of ["asc", "desc"] as const) {
+        const expected = sortOrder === "asc" ? kept : [...kept].reverse();
+        for (const pageSize of [1, 2, 10]) {
+          const got = await readAllPages(
+            store,
+            addressMatch(a!),
+            "created_at",
+            sortOrder,
+            pageSize,
+          );
+          assert.deepEqual(ids(got), ids(expected));
+        }
+      }
+      const listB = await store.transfers.listTransfers(
+        query(addressMatch(b!), { sortOrder: "asc" }),
+      );
+      assert.deepEqual(ids(listB.items), ids(kept));
+      assert.equal(listB.total, 3);
+      assert.equal(await store.transfers.getTransfer(gone[0]!.message_id), undefined);
+      const byHash = await store.transfers.listTransfers(
+        query({ kind: "evmHash", value: gone[1]!.source_tx_hash }),
+      );
+      assert.deepEqual(byHash, { total: 0, items: [] });
+      // A later append after a delete still lands at the end.
+      const late = makeTransfer({ from_address: a!, created_at: timeAt(60) });
+      await store.transfers.upsertTransfers([late]);
+      const desc = await store.transfers.listTransfers(query(addressMatch(a!), { limit: 1 }));
+      assert.deepEqual(desc, { total: 4, items: [late] });
     });
 
     it("behavior: a failed transaction leaves nothing; a committed one is visible", async () => {

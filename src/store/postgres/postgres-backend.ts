@@ -46,19 +46,19 @@ const INSERT_TRANSFERS_SQL =
   ") ON CONFLICT (message_key) DO NOTHING RETURNING id, message_key";
 const FIND_BY_KEYS_SQL = "SELECT * FROM transfers WHERE message_key = ANY(?::text[])";
 const INSERT_ADDRESS_ROWS_SQL =
-  "INSERT INTO address_transfers (address_key, transfer_id, seq, created_at, updated_at," +
+  "INSERT INTO address_transfers (address_id, transfer_id, seq, created_at, updated_at," +
   " start_time, end_time, send_amount_key, receive_amount_key) SELECT * FROM unnest(" +
-  "?::text[], ?::int8[], ?::int4[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])";
+  "?::int8[], ?::int8[], ?::int4[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])";
 // DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too.
 const LOCK_STATS_SQL =
   "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
   " SELECT k, 0, '', 0 FROM unnest(?::text[]) WITH ORDINALITY AS u(k, o) ORDER BY o" +
   " ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total" +
-  " RETURNING address_key, total, last_created_at, last_id";
+  " RETURNING address_id, address_key, total, last_created_at, last_id";
 const WRITE_STATS_SQL =
   "UPDATE address_stats s SET total = v.total, last_created_at = v.last_created_at," +
-  " last_id = v.last_id FROM unnest(?::text[], ?::int4[], ?::text[], ?::int8[])" +
-  " AS v(address_key, total, last_created_at, last_id) WHERE s.address_key = v.address_key";
+  " last_id = v.last_id FROM unnest(?::int8[], ?::int4[], ?::text[], ?::int8[])" +
+  " AS v(address_id, total, last_created_at, last_id) WHERE s.address_id = v.address_id";
 
 export function createPostgresBackend(
   db: Queryable,
@@ -99,7 +99,7 @@ export function createPostgresBackend(
       async insertAddressRows(rows) {
         if (rows.length === 0) return;
         await query(INSERT_ADDRESS_ROWS_SQL, [
-          rows.map((r) => r.addressKey),
+          rows.map((r) => r.addressId),
           rows.map((r) => r.transferId),
           rows.map((r) => r.seq),
           rows.map((r) => r.createdAt),
@@ -116,6 +116,7 @@ export function createPostgresBackend(
           rows.map((row): [string, AddressStats] => [
             String(row.address_key),
             {
+              addressId: Number(row.address_id),
               addressKey: String(row.address_key),
               total: Number(row.total),
               lastCreatedAt: String(row.last_created_at),
@@ -127,7 +128,7 @@ export function createPostgresBackend(
       async writeAddressStats(stats) {
         if (stats.length === 0) return;
         await query(WRITE_STATS_SQL, [
-          stats.map((s) => s.addressKey),
+          stats.map((s) => s.addressId),
           stats.map((s) => s.total),
           stats.map((s) => s.lastCreatedAt),
           stats.map((s) => s.lastId),

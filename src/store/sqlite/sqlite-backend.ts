@@ -27,16 +27,16 @@ const INSERT_TRANSFER_SQL =
 const FIND_BY_KEYS_SQL =
   "SELECT id, * FROM transfers WHERE message_key IN (SELECT value FROM json_each(?))";
 const INSERT_ADDRESS_ROW_SQL =
-  "INSERT INTO address_transfers (address_key, transfer_id, seq, created_at, updated_at," +
+  "INSERT INTO address_transfers (address_id, transfer_id, seq, created_at, updated_at," +
   " start_time, end_time, send_amount_key, receive_amount_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 const CREATE_STATS_SQL =
   "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
   " SELECT value, 0, '', 0 FROM json_each(?) WHERE true ON CONFLICT (address_key) DO NOTHING";
 const READ_STATS_SQL =
-  "SELECT address_key, total, last_created_at, last_id FROM address_stats" +
+  "SELECT address_id, address_key, total, last_created_at, last_id FROM address_stats" +
   " WHERE address_key IN (SELECT value FROM json_each(?))";
 const WRITE_STATS_SQL =
-  "UPDATE address_stats SET total = ?, last_created_at = ?, last_id = ? WHERE address_key = ?";
+  "UPDATE address_stats SET total = ?, last_created_at = ?, last_id = ? WHERE address_id = ?";
 
 /** `prepare` comes from createStatementCache, shared by every backend on that connection. */
 export function createSqliteBackend(
@@ -79,7 +79,7 @@ export function createSqliteBackend(
         const insert = prepare(INSERT_ADDRESS_ROW_SQL);
         for (const r of rows) {
           insert.run(
-            r.addressKey,
+            r.addressId,
             r.transferId,
             r.seq,
             r.createdAt,
@@ -101,6 +101,7 @@ export function createSqliteBackend(
           rows.map((row): [string, AddressStats] => [
             String(row.address_key),
             {
+              addressId: Number(row.address_id),
               addressKey: String(row.address_key),
               total: Number(row.total),
               lastCreatedAt: String(row.last_created_at),
@@ -112,7 +113,7 @@ export function createSqliteBackend(
       async writeAddressStats(stats) {
         assertOpen();
         const update = prepare(WRITE_STATS_SQL);
-        for (const s of stats) update.run(s.total, s.lastCreatedAt, s.lastId, s.addressKey);
+        for (const s of stats) update.run(s.total, s.lastCreatedAt, s.lastId, s.addressId);
       },
     },
   };

@@ -32,6 +32,10 @@ function openConnection(path: string, busyTimeoutMs: number): Database.Database 
   db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
+  // The default 2 MB page cache thrashes once the indexes outgrow it (bulk imports slow down
+  // several-fold around 100k rows); 64 MB per connection keeps the hot index pages resident.
+  db.pragma("cache_size = -65536");
+  db.pragma("temp_store = MEMORY");
   return db;
 }
 
