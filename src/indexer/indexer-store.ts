@@ -3,11 +3,11 @@
  * bound to one transaction per batch. `createIndexerStore` adapts a Store.
  */
 import type { IndexerRepository } from "../store/indexer-repository.js";
-import type { TransferRepository } from "../store/types.js";
+import type { TransferMaintenanceRepository } from "../store/types.js";
 
 export interface IndexerTransaction {
   indexer: IndexerRepository;
-  transfers: TransferRepository;
+  transfers: TransferMaintenanceRepository;
 }
 
 export interface IndexerStore {

@@ -40,6 +40,6 @@ export async function rederiveTransfers(
     }
   }
   if (upserts.length > 0) await tx.transfers.upsertTransfers(upserts);
-  if (deletes.length > 0) await tx.indexer.deleteTransfers(deletes);
+  if (deletes.length > 0) await tx.transfers.deleteTransfers(deletes);
   return { upserted: upserts.length, deleted: deletes.length };
 }

@@ -9,7 +9,6 @@ import type { BridgeEventName } from "../chain/bridge-events-abi.js";
 import type { BridgeKind } from "../devnet/manifest.js";
 import type { BridgeEvent, EventArgs } from "../indexer/bridge-event.js";
 import type { SqlExecutor } from "./backend.js";
-import { deleteTransferRows } from "./indexer-transfer-delete.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
 import type { BridgeTransaction } from "./types.js";
@@ -94,8 +93,6 @@ export interface IndexerRepository {
   saveTokenMetadata(rows: readonly TokenMetadataRow[]): Promise<void>;
 
   getTransfers(messageIds: readonly string[]): Promise<Map<string, BridgeTransaction>>;
-  /** Removes records whose send a reorg removed (with their address-list rows). */
-  deleteTransfers(messageIds: readonly string[]): Promise<void>;
 }
 
 /** Chunk size for IN (...) lists: well under both backends' parameter limits. */
@@ -331,10 +328,6 @@ export function createIndexerRepository(
         }
       }
       return out;
-    },
-
-    async deleteTransfers(messageIds) {
-      for (const id of messageIds) await deleteTransferRows(sql, hashKey(id));
     },
   };
 }

@@ -103,10 +103,12 @@ export async function dumpDatabase(
     // Membership only: seq follows created_at and internal ids, which differ between runs;
     // the seq invariant itself is checked per database below.
     address_lists:
-      "SELECT a.address_key, t.message_id FROM address_transfers a JOIN transfers t" +
-      " ON t.id = a.transfer_id ORDER BY a.address_key, t.message_id",
+      "SELECT s.address_key, t.message_id FROM address_transfers a JOIN transfers t" +
+      " ON t.id = a.transfer_id JOIN address_stats s ON s.address_id = a.address_id" +
+      " ORDER BY s.address_key, t.message_id",
     address_seq:
-      "SELECT address_key, seq FROM address_transfers ORDER BY address_key, created_at, transfer_id",
+      "SELECT s.address_key, a.seq FROM address_transfers a JOIN address_stats s" +
+      " ON s.address_id = a.address_id ORDER BY s.address_key, a.created_at, a.transfer_id",
     address_stats:
       "SELECT address_key, total FROM address_stats WHERE total > 0 ORDER BY address_key",
   };
