@@ -1,0 +1,163 @@
+/**
+ * Formats the list benchmark's results as the "## list" section of bench/RESULTS.md and replaces
+ * that section in the file, keeping every other section as it is.
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import type { Dataset } from "./list-data.js";
+import type { LoadResult, ProbeResult } from "./load.js";
+
+export interface ListBenchmarkReport {
+  command: string;
+  date: string;
+  node: string;
+  cpu: string;
+  cores: number;
+  loadAverage: number[];
+  records: number;
+  connections: number;
+  durationSeconds: number;
+  dataset: Dataset;
+  hotTotals: { address: string; total: number }[];
+  results: Record<string, LoadResult>;
+  probes: Record<string, ProbeResult>;
+  totalSeconds: number;
+}
+
+const ms = (value: number | undefined): string =>
+  value === undefined || Number.isNaN(value) ? "-" : value.toFixed(2);
+const int = (value: number): string => Math.round(value).toLocaleString("en-US");
+const ratio = (value: number): string => (Number.isFinite(value) ? value.toFixed(2) : "-");
+
+interface Target {
+  name: string;
+  measured: string;
+  pass: boolean;
+}
+
+export function evaluateTargets(report: ListBenchmarkReport): Target[] {
+  const r = report.results;
+  const p = report.probes;
+  const rps = (name: string) => r[name]?.requestsPerSecond ?? Number.NaN;
+  const probe = (prefix: string) =>
+    Object.entries(p).find(([name]) => name.startsWith(prefix))?.[1] ?? {
+      p50: Number.NaN,
+      p99: Number.NaN,
+      mean: Number.NaN,
+    };
+  const mix = rps("mix") / rps("canned: mix");
+  const first = rps("first pages") / rps("canned: first pages");
+  const firstP99 = r["first pages"]?.p99 ?? Number.NaN;
+  const hash = rps("hash lookups") / rps("hello world");
+  const deepLoaded =
+    (r["deep pages"]?.p50 ?? Number.NaN) / (r["hot first pages"]?.p50 ?? Number.NaN);
+  const deepProbe = probe("deep page").p50 / probe("hot first page").p50;
+  const totalProbe = probe("hot first page").p50 / probe("ordinary first page").p50;
+  const totalLoaded =
+    (r["hot first pages"]?.p50 ?? Number.NaN) / (r["first pages"]?.p50 ?? Number.NaN);
+  return [
+    {
+      name: "list mix req/s >= 50 % of the canned route's (same requests)",
+      measured: `${(mix * 100).toFixed(0)} %`,
+      pass: mix >= 0.5,
+    },
+    {
+      name: "first pages req/s >= 50 % of the canned route's",
+      measured: `${(first * 100).toFixed(0)} %`,
+      pass: first >= 0.5,
+    },
+    {
+      name: `first pages p99 <= 10 ms at ${report.connections} connections`,
+      measured: `${ms(firstP99)} ms`,
+      pass: firstP99 <= 10,
+    },
+    {
+      name: "hash lookup req/s >= 50 % of hello world's",
+      measured: `${(hash * 100).toFixed(0)} %`,
+      pass: hash >= 0.5,
+    },
+    {
+      name: `page ${int(100_000)} rows deep (default sort) within 2x of the first page's latency`,
+      measured: `unloaded p50 ${ratio(deepProbe)}x, under load p50 ${ratio(deepLoaded)}x`,
+      pass: deepProbe <= 2 && deepLoaded <= 2,
+    },
+    {
+      name: "total for a 100,000+ address no costlier than a first page (hot vs ordinary first page, <= 1.5x)",
+      measured: `unloaded p50 ${ratio(totalProbe)}x, under load p50 ${ratio(totalLoaded)}x`,
+      pass: totalProbe <= 1.5 && totalLoaded <= 1.5,
+    },
+  ];
+}
+
+export function formatListSection(report: ListBenchmarkReport): string {
+  const { dataset } = report;
+  const lines: string[] = [];
+  lines.push("## list", "");
+  lines.push(`- Command: \`${report.command}\``);
+  lines.push(`- Date: ${report.date}`);
+  lines.push(
+    `- Machine: ${report.cpu}, ${report.cores} cores, Node ${report.node}; load average at start ${report.loadAverage.map((l) => l.toFixed(2)).join(" / ")}`,
+  );
+  lines.push(
+    `- Data: ${int(report.records)} generated records in SQLite; hot addresses: ${report.hotTotals.map((h) => `\`${h.address}\` (${int(h.total)} transfers)`).join(", ")}`,
+  );
+  lines.push(
+    `- Generate: ${dataset.generate.reused ? "reused cached JSONL" : `${dataset.generate.seconds.toFixed(1)} s`}; load (import, one transaction): ${dataset.load.reused ? `reused database (its import took ${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s)` : `${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s`}`,
+  );
+  lines.push(
+    `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin). Whole run: ${report.totalSeconds.toFixed(0)} s.`,
+  );
+  lines.push(
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | mean ms | non-2xx / errors | bytes/response |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  );
+  for (const r of Object.values(report.results)) {
+    lines.push(
+      `| ${r.name} | ${int(r.requestsPerSecond)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.mean)} | ${r.non2xx} / ${r.errors} | ${int(r.bytesPerResponse)} |`,
+    );
+  }
+  lines.push(
+    "",
+    "Unloaded latency (one request at a time on one connection):",
+    "",
+    "| request | p50 ms | p99 ms | mean ms |",
+    "|---|---:|---:|---:|",
+  );
+  for (const [name, p] of Object.entries(report.probes)) {
+    lines.push(`| ${name} | ${ms(p.p50)} | ${ms(p.p99)} | ${ms(p.mean)} |`);
+  }
+  lines.push("", "| target | measured | met |", "|---|---|---|");
+  for (const t of evaluateTargets(report))
+    lines.push(`| ${t.name} | ${t.measured} | ${t.pass ? "yes" : "**no**"} |`);
+  lines.push(
+    "",
+    "Scenarios: *mix* = 30 % ordinary-address first pages, 10 % hot-address first pages, 25 % hash / message-id lookups, 10 % pages 100,000 rows deep into a hot address, 15 % the six sort names (snake and camel case) asc/desc on pages 1-3, 10 % hot-address pages 2-51; page sizes 10 and 50. *first pages*: page 1, size 10, default sort, ordinary and hot addresses. *deep pages*: hot addresses at offset 100,000 (pageNo 10001 size 10, pageNo 2001 size 50), default sort. The canned baseline answers the same requests with a real response body of the same kind (page of 10, page of 50, one-record hash result) through the API's response schema.",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/** Replaces (or appends) the `## <name>` section of a markdown file, keeping the others. */
+export async function writeResultsSection(
+  path: string,
+  name: string,
+  section: string,
+): Promise<void> {
+  const existing = existsSync(path)
+    ? await readFile(path, "utf8")
+    : "# Benchmark results\n\nRecorded by `npm run bench:<name>`; each run replaces its own section.\n";
+  const lines = existing.split("\n");
+  const start = lines.findIndex((line) => line.trim() === `## ${name}`);
+  let next: string;
+  if (start === -1) {
+    next = `${existing.trimEnd()}\n\n${section.trimEnd()}\n`;
+  } else {
+    let end = lines.findIndex((line, i) => i > start && /^## /.test(line));
+    if (end === -1) end = lines.length;
+    const before = lines.slice(0, start).join("\n").trimEnd();
+    const after = lines.slice(end).join("\n").trim();
+    next = `${before}\n\n${section.trimEnd()}\n${after === "" ? "" : `\n${after}\n`}`;
+  }
+  await writeFile(path, next);
+}

@@ -1,0 +1,208 @@
+/**
+ * The list benchmark (`npm run bench:list`, `bridge-oracle bench list`): loads N generated records
+ * (default 1,000,000, with hot addresses of 100,000+ transfers) into SQLite once, then drives the
+ * real API and, in the same run, a bare Fastify baseline (canned responses of the same size with
+ * the same response schema, and a hello-world route) with autocannon, and writes the results
+ * with the command and the machine into bench/RESULTS.md (section "list").
+ *
+ * Run directly: node --import tsx bench/list.ts [--records N] [--duration S] [--connections C]
+ */
+import { writeFile } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ensureDataset } from "./list-data.js";
+import { formatListSection, type ListBenchmarkReport, writeResultsSection } from "./list-report.js";
+import { buildRequestSets, DEEP_OFFSET, listUrl } from "./list-requests.js";
+import type { CannedBodies } from "./list-server.js";
+import { getJson, type LoadResult, probeLatency, runLoad } from "./load.js";
+import { startServerProcess } from "./server-process.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+const USAGE = `usage: bridge-oracle bench list [--records N] [--duration S] [--connections C]
+                                 [--seed S] [--cache-dir DIR] [--results FILE] [--no-write]
+
+  --records N      records to generate and load (default 1000000; cached in --cache-dir)
+  --duration S     seconds per measured scenario (default 10)
+  --connections C  concurrent connections (default 10)
+  --cache-dir DIR  where the JSONL and the SQLite database are kept (default data/bench)
+  --results FILE   markdown file whose "## list" section is replaced (default bench/RESULTS.md)
+  --no-write       print the section instead of writing it
+`;
+
+interface ListBenchmarkOptions {
+  records: number;
+  durationSeconds: number;
+  connections: number;
+  seed: number;
+  cacheDir: string;
+  resultsPath: string;
+  write: boolean;
+}
+
+function parseOptions(args: string[]): ListBenchmarkOptions | "help" {
+  const { values } = parseArgs({
+    args,
+    options: {
+      records: { type: "string", default: "1000000" },
+      duration: { type: "string", default: "10" },
+      connections: { type: "string", default: "10" },
+      seed: { type: "string", default: "1" },
+      "cache-dir": { type: "string", default: join(ROOT, "data", "bench") },
+      results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
+      "no-write": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+  const int = (name: string, text: string, min: number, max: number): number => {
+    const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max))
+      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  return {
+    records: int("records", values.records, 1000, 100_000_000),
+    durationSeconds: int("duration", values.duration, 1, 600),
+    connections: int("connections", values.connections, 1, 1000),
+    seed: int("seed", values.seed, 0, 2 ** 32 - 1),
+    cacheDir: values["cache-dir"],
+    resultsPath: values.results,
+    write: !values["no-write"],
+  };
+}
+
+export async function runListBenchmark(args: string[]): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(args);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (options === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const log = (line: string) => process.stderr.write(`[bench list] ${line}\n`);
+  const started = performance.now();
+  const loadAverage = os.loadavg();
+
+  const dataset = await ensureDataset({ ...options, log });
+  const sets = buildRequestSets(dataset.sample, options.seed);
+  const scenario = { connections: options.connections, durationSeconds: options.durationSeconds };
+
+  const app = await startServerProcess("app", dataset.databasePath);
+  const results: Record<string, LoadResult> = {};
+  let canned: CannedBodies;
+  let hotTotals: { address: string; total: number }[];
+  let probes: ListBenchmarkReport["probes"];
+  try {
+    const hot = dataset.sample.hotAddresses;
+    hotTotals = [];
+    for (const address of hot) {
+      const body = (await getJson(`${app.baseUrl}${listUrl(address, 1, 10)}`)) as {
+        data: { total: number };
+      };
+      hotTotals.push({ address, total: body.data.total });
+    }
+    canned = {
+      page10: await getJson(`${app.baseUrl}${listUrl(hot[0]!, 1, 10)}`),
+      page50: await getJson(`${app.baseUrl}${listUrl(hot[0]!, 1, 50)}`),
+      hash: await getJson(`${app.baseUrl}${sets.hashes[0]}`),
+    };
+    log("warming up the API ...");
+    await runLoad({
+      name: "warmup",
+      baseUrl: app.baseUrl,
+      paths: sets.mix,
+      connections: options.connections,
+      durationSeconds: 3,
+    });
+    for (const [name, paths] of [
+      ["mix", sets.mix],
+      ["first pages", sets.firstPages],
+      ["hot first pages", sets.hotFirstPages],
+      ["hash lookups", sets.hashes],
+      ["deep pages", sets.deepPages],
+    ] as const) {
+      log(`API: ${name} for ${options.durationSeconds} s ...`);
+      results[name] = await runLoad({ name, baseUrl: app.baseUrl, paths, ...scenario });
+    }
+    log("API: unloaded latency probes ...");
+    const ordinaryFirst = sets.firstPages
+      .filter((p) => !sets.hotFirstPages.includes(p))
+      .slice(0, 100);
+    probes = {
+      "ordinary first page": await probeLatency(app.baseUrl, ordinaryFirst, 3),
+      "hot first page (total 100,000+)": await probeLatency(app.baseUrl, sets.hotFirstPages, 75),
+      [`deep page (${DEEP_OFFSET.toLocaleString("en-US")} rows in)`]: await probeLatency(
+        app.baseUrl,
+        sets.deepPages,
+        50,
+      ),
+      "hash lookup": await probeLatency(app.baseUrl, sets.hashes.slice(0, 100), 3),
+    };
+  } finally {
+    await app.stop();
+  }
+
+  const cannedPath = join(options.cacheDir, "canned-bodies.json");
+  await writeFile(cannedPath, JSON.stringify(canned));
+  const baseline = await startServerProcess("baseline", cannedPath);
+  try {
+    await runLoad({
+      name: "warmup",
+      baseUrl: baseline.baseUrl,
+      paths: sets.mix,
+      connections: options.connections,
+      durationSeconds: 2,
+    });
+    for (const [name, paths] of [
+      ["canned: mix", sets.mix],
+      ["canned: first pages", sets.firstPages],
+      ["canned: hash lookups", sets.hashes],
+      ["hello world", ["/hello"]],
+    ] as const) {
+      log(`baseline: ${name} for ${options.durationSeconds} s ...`);
+      results[name] = await runLoad({ name, baseUrl: baseline.baseUrl, paths, ...scenario });
+    }
+  } finally {
+    await baseline.stop();
+  }
+
+  const report: ListBenchmarkReport = {
+    command: `npm run bench:list -- ${args.join(" ")}`.trim(),
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    cores: os.cpus().length,
+    loadAverage,
+    records: options.records,
+    connections: options.connections,
+    durationSeconds: options.durationSeconds,
+    dataset,
+    hotTotals,
+    results,
+    probes,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+  const section = formatListSection(report);
+  if (options.write) {
+    await writeResultsSection(options.resultsPath, "list", section);
+    log(`wrote the "list" section of ${options.resultsPath}`);
+  }
+  process.stdout.write(`${section}\n`);
+  const failures = Object.values(results).filter((r) => r.non2xx > 0 || r.errors > 0);
+  if (failures.length > 0) {
+    log(`non-2xx responses or errors in: ${failures.map((r) => r.name).join(", ")}`);
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await runListBenchmark(process.argv.slice(2));
+}

@@ -1,0 +1,49 @@
+/**
+ * `bridge-oracle bench <name> [options]`: runs a benchmark. Benchmarks live under bench/ as
+ * TypeScript run through tsx (a dev dependency): they are development tools, outside the built
+ * service, and their server processes must be separate from the load generator anyway.
+ * One line per benchmark in BENCHMARKS; `list` writes its section of bench/RESULTS.md.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** Benchmark name -> script under bench/ (undefined: not implemented yet). */
+const BENCHMARKS: Record<string, string | undefined> = {
+  list: "list.ts",
+  router: undefined,
+  index: undefined,
+};
+
+const USAGE = `usage: bridge-oracle bench <${Object.keys(BENCHMARKS).join(" | ")}> [options]
+
+  list    the bridge-transactions endpoint on 1,000,000 records vs a bare Fastify baseline
+          (bridge-oracle bench list --help for its options)
+`;
+
+export async function run(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h") {
+    process.stdout.write(USAGE);
+    return name === undefined ? 1 : 0;
+  }
+  if (!(name in BENCHMARKS)) {
+    process.stderr.write(`unknown benchmark: ${name}\n\n${USAGE}`);
+    return 1;
+  }
+  const script = BENCHMARKS[name];
+  if (script === undefined) {
+    process.stderr.write(`bench ${name}: not implemented yet\n`);
+    return 1;
+  }
+  // src/cli/bench.ts and dist/cli/bench.js are both two levels below the repository root.
+  const path = fileURLToPath(new URL(`../../bench/${script}`, import.meta.url));
+  if (!existsSync(path)) {
+    process.stderr.write(`bench ${name}: ${path} is missing (benchmarks run from a checkout)\n`);
+    return 1;
+  }
+  const child = spawn(process.execPath, ["--import", "tsx", path, ...rest], { stdio: "inherit" });
+  const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+  return code ?? (signal !== null ? 1 : 0);
+}
