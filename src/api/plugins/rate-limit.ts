@@ -73,6 +73,13 @@ export async function registerRateLimit(
   if (windowMs === 0) throw new Error("rate limit option windowMs must be positive");
   const per = windowMs === 60_000 ? "per minute" : `per ${windowMs / 1000} s`;
 
+  if (!app.hasRequestDecorator("apiKey")) {
+    // Auth registered later would set request.apiKey only after this hook ran.
+    app.log.warn(
+      "rate limit registered without API key auth before it: every request is limited per client address",
+    );
+  }
+
   let counter = options.counter;
   if (counter === undefined) {
     const own =
