@@ -4,6 +4,9 @@
  * down gracefully: stops accepting, finishes in-flight requests, closes the store, exits 0.
  * A second signal during shutdown exits at once.
  */
+import type { AppPlugin } from "../api/app.js";
+import { registerApiKeyAuth } from "../api/plugins/auth.js";
+import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { createStore } from "../store/index.js";
@@ -13,7 +16,8 @@ const USAGE = `usage: bridge-oracle serve
 
 Runs the HTTP API. Settings come from the environment:
   PORT (8080), HOST (127.0.0.1), DATABASE_URL (./data/bridge-oracle.db or postgres://...),
-  DATABASE_READ_URL (optional replica), LOG_LEVEL (info), REDIS_URL (optional), TRUST_PROXY (false)
+  DATABASE_READ_URL (optional replica), LOG_LEVEL (info), REDIS_URL (optional), TRUST_PROXY (false),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200)
 `;
 
 export interface ServeDeps {
@@ -61,7 +65,7 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
   try {
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ config, store });
+      server = await startServer({ config, store, plugins: apiPlugins(config) });
     } catch (error) {
       process.stderr.write(
         `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
@@ -81,6 +85,22 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     signals?.remove();
     await store.close();
   }
+}
+
+/**
+ * API keys, then rate limits (the limiter needs to know the caller's key). Keys are read from
+ * the same database; limits are counted in memory, or in Redis when REDIS_URL is set.
+ */
+function apiPlugins(config: Config): AppPlugin[] {
+  return [
+    (app) => registerApiKeyAuth(app, { databaseUrl: config.databaseUrl }),
+    (app) =>
+      registerRateLimit(app, {
+        anonymousPerMinute: config.rateLimitAnonymousPerMinute,
+        keyPerMinute: config.rateLimitKeyPerMinute,
+        redisUrl: config.redisUrl,
+      }),
+  ];
 }
 
 /** First SIGINT/SIGTERM resolves `first`; a second one exits the process at once. */

@@ -27,6 +27,8 @@ describe("loadConfig", () => {
         logLevel: "info",
         redisUrl: undefined,
         trustProxy: false,
+        rateLimitAnonymousPerMinute: 120,
+        rateLimitKeyPerMinute: 1200,
       },
     );
     assert.equal(CONFIG_DEFAULTS.port, 8080);
@@ -48,6 +50,8 @@ describe("loadConfig", () => {
       LOG_LEVEL: "DEBUG",
       REDIS_URL: "redis://127.0.0.1:6379",
       TRUST_PROXY: "true",
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
+      RATE_LIMIT_KEY_PER_MINUTE: "5000",
     });
     assert.equal(config.port, 3000);
     assert.equal(config.host, "0.0.0.0");
@@ -55,6 +59,8 @@ describe("loadConfig", () => {
     assert.equal(config.logLevel, "debug");
     assert.equal(config.redisUrl, "redis://127.0.0.1:6379");
     assert.equal(config.trustProxy, true);
+    assert.equal(config.rateLimitAnonymousPerMinute, 0);
+    assert.equal(config.rateLimitKeyPerMinute, 5000);
   });
 
   it("behavior: empty and blank values count as unset", () => {
@@ -152,6 +158,21 @@ describe("loadConfig", () => {
   it("error: REDIS_URL not a redis URL", () => {
     configError({ REDIS_URL: "localhost:6379" }, "REDIS_URL", /REDIS_URL must be a redis:\/\//);
     configError({ REDIS_URL: "http://x:6379" }, "REDIS_URL", /REDIS_URL must be a redis:\/\//);
+  });
+
+  it("error: rate limits not a non-negative integer", () => {
+    for (const value of ["-1", "1.5", "ten", "1000000001"]) {
+      configError(
+        { RATE_LIMIT_KEY_PER_MINUTE: value },
+        "RATE_LIMIT_KEY_PER_MINUTE",
+        /^RATE_LIMIT_KEY_PER_MINUTE must be an integer from 0 \(no limit\) to 1000000000, got/,
+      );
+    }
+    configError(
+      { RATE_LIMIT_ANONYMOUS_PER_MINUTE: "x" },
+      "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
+      /^RATE_LIMIT_ANONYMOUS_PER_MINUTE must be/,
+    );
   });
 
   it("error: TRUST_PROXY not a boolean", () => {

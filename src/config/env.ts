@@ -22,6 +22,10 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Whether X-Forwarded-For is trusted for the client address (behind a reverse proxy). */
   readonly trustProxy: boolean;
+  /** Requests per minute per client address without an API key; 0 = unlimited. */
+  readonly rateLimitAnonymousPerMinute: number;
+  /** Requests per minute per API key; 0 = unlimited. */
+  readonly rateLimitKeyPerMinute: number;
 }
 
 export const CONFIG_DEFAULTS = {
@@ -30,6 +34,8 @@ export const CONFIG_DEFAULTS = {
   databaseUrl: "./data/bridge-oracle.db",
   logLevel: "info",
   trustProxy: false,
+  rateLimitAnonymousPerMinute: 120,
+  rateLimitKeyPerMinute: 1200,
 } as const satisfies Partial<Config>;
 
 export class ConfigError extends Error {
@@ -55,6 +61,16 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readLogLevel(env),
     redisUrl: readRedisUrl(env),
     trustProxy: readBoolean(env, "TRUST_PROXY", CONFIG_DEFAULTS.trustProxy),
+    rateLimitAnonymousPerMinute: readCount(
+      env,
+      "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
+      CONFIG_DEFAULTS.rateLimitAnonymousPerMinute,
+    ),
+    rateLimitKeyPerMinute: readCount(
+      env,
+      "RATE_LIMIT_KEY_PER_MINUTE",
+      CONFIG_DEFAULTS.rateLimitKeyPerMinute,
+    ),
   });
 }
 
@@ -180,6 +196,19 @@ function readRedisUrl(env: Env): string | undefined {
     );
   }
   return raw;
+}
+
+/** A non-negative integer (0 meaning "no limit"), at most 1e9. */
+function readCount(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) > 1_000_000_000) {
+    throw new ConfigError(
+      name,
+      `${name} must be an integer from 0 (no limit) to 1000000000, got ${quote(raw)}`,
+    );
+  }
+  return Number(raw);
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {

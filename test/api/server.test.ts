@@ -94,19 +94,30 @@ describe("bridge-oracle serve", () => {
     assert.match(stderr, /serve takes no arguments/);
   });
 
-  it("default: serves on SQLite and exits 0 on SIGTERM after closing", async () => {
+  it("default: serves on SQLite with rate limits and exits 0 on SIGTERM after closing", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
     try {
       const port = await freePort();
-      const env = { PORT: String(port), DATABASE_URL: join(dir, "db.sqlite"), LOG_LEVEL: "silent" };
+      const env = {
+        PORT: String(port),
+        DATABASE_URL: join(dir, "db.sqlite"),
+        LOG_LEVEL: "silent",
+        RATE_LIMIT_ANONYMOUS_PER_MINUTE: "1",
+      };
       const exitCode = run([], { env });
       const body = await waitFor(async () => {
         const response = await fetch(`http://127.0.0.1:${port}/readyz`);
         return response.status === 200 ? await response.json() : undefined;
       });
       assert.deepEqual(body, { code: 0, msg: "success", data: { status: "ok", database: "ok" } });
+      // Rate limits are wired (probes are exempt, so polling /readyz used none of the budget).
       const list = await fetch(`http://127.0.0.1:${port}${LIST}`);
       assert.equal(list.status, 200);
+      assert.equal(list.headers.get("x-ratelimit-limit"), "1");
+      const limited = await fetch(`http://127.0.0.1:${port}${LIST}`);
+      assert.equal(limited.status, 429);
+      assert.equal(((await limited.json()) as { code: number }).code, 42901);
+      assert.ok(limited.headers.get("retry-after"));
       process.kill(process.pid, "SIGTERM");
       assert.equal(await exitCode, 0);
       await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
