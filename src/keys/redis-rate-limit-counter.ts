@@ -26,6 +26,11 @@ return {count, ttl}
 
 export const REDIS_RATE_LIMIT_KEY_PREFIX = "bridge-oracle:ratelimit:";
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
+/**
+ * After a failed hit, how long hits skip Redis and count locally. Without this pause a Redis
+ * that accepts connections but stalls would add commandTimeoutMs to every request.
+ */
+export const REDIS_PAUSE_AFTER_FAILURE_MS = 1_000;
 /** How long start() waits for Redis before serving with per-process counts. */
 export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -43,6 +48,8 @@ export interface CreateRedisRateLimitCounterParameters {
   readonly commandTimeoutMs?: number;
   /** How long start() waits for the first connection. Default 2 s. */
   readonly connectTimeoutMs?: number;
+  /** Default 1 s (REDIS_PAUSE_AFTER_FAILURE_MS). */
+  readonly pauseAfterFailureMs?: number;
   readonly logger?: RateLimitCounterLogger;
 }
 
@@ -72,7 +79,10 @@ export function createRedisRateLimitCounter(
   client.on("error", () => {});
 
   const fallback = createMemoryRateLimitCounter();
+  const pauseAfterFailureMs = parameters.pauseAfterFailureMs ?? REDIS_PAUSE_AFTER_FAILURE_MS;
   let failing = false;
+  /** Until then (epoch ms), hits are counted locally without asking Redis. */
+  let pausedUntil = 0;
 
   return {
     async start() {
@@ -98,6 +108,7 @@ export function createRedisRateLimitCounter(
       }
     },
     async hit(bucket, windowMs) {
+      if (pausedUntil > Date.now()) return fallback.hit(bucket, windowMs);
       try {
         const [count, ttl] = await client.rateLimitHit(keyPrefix + bucket, windowMs);
         if (failing) {
@@ -106,6 +117,7 @@ export function createRedisRateLimitCounter(
         }
         return { count: Number(count), resetInMs: Math.max(1, Number(ttl)) };
       } catch (error) {
+        pausedUntil = Date.now() + pauseAfterFailureMs;
         if (!failing) {
           failing = true;
           logger?.warn(

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { createServer, type Server, type Socket } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { createRedisRateLimitCounter } from "./redis-rate-limit-counter.js";
+
+/**
+ * A server that speaks just enough of the Redis protocol to let a client connect (every command
+ * answers +OK) but never answers a script: a Redis that is up yet stalled.
+ */
+function startStalledRedis(): Promise<{ server: Server; url: string; scripts: () => number }> {
+  let scripts = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("data", (chunk) => {
+      for (const command of chunk
+        .toString("latin1")
+        .split(/\*\d+\r\n/)
+        .slice(1)) {
+        if (/\r\nEVAL(SHA)?\r\n/i.test(`\r\n${command}`)) scripts += 1;
+        else socket.write("+OK\r\n");
+      }
+    });
+  });
+  server.on("close", () => {
+    for (const socket of sockets) socket.destroy();
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      resolve({ server, url: `redis://127.0.0.1:${port}`, scripts: () => scripts });
+    });
+  });
+}
+
+describe("createRedisRateLimitCounter against a stalled Redis", () => {
+  let stalled: Awaited<ReturnType<typeof startStalledRedis>>;
+  before(async () => {
+    stalled = await startStalledRedis();
+  });
+  after(() => {
+    stalled.server.close();
+  });
+
+  it("behavior: a stalled hit times out, later hits skip Redis for a pause, counts stay local", async () => {
+    const warnings: string[] = [];
+    const counter = createRedisRateLimitCounter({
+      url: stalled.url,
+      commandTimeoutMs: 50,
+      pauseAfterFailureMs: 300,
+      logger: { warn: (_f, message) => warnings.push(message), info: () => {} },
+    });
+    try {
+      await counter.start?.();
+      const started = performance.now();
+      assert.deepEqual(await counter.hit("ip:1", 60_000), { count: 1, resetInMs: 60_000 });
+      assert.ok(performance.now() - started >= 45, "the first hit waited for the timeout");
+      assert.equal(stalled.scripts(), 1);
+
+      const paused = performance.now();
+      for (let i = 2; i <= 20; i++) assert.equal((await counter.hit("ip:1", 60_000)).count, i);
+      assert.ok(performance.now() - paused < 40, "paused hits do not wait for Redis");
+      assert.equal(stalled.scripts(), 1, "no script sent during the pause");
+      assert.equal(warnings.length, 1, "one warning per outage");
+
+      await new Promise((resolve) => setTimeout(resolve, 320));
+      assert.equal((await counter.hit("ip:1", 60_000)).count, 21);
+      assert.equal(stalled.scripts(), 2, "Redis is tried again after the pause");
+    } finally {
+      await counter.close();
+    }
+  });
+});
