@@ -3,7 +3,8 @@
  * source hash matches contracts/ as they are now, and recompiles otherwise, so tests and the
  * devnet never deploy outdated bytecode.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Abi, Hex } from "viem";
 import {
   type ArtifactsFile,
@@ -41,12 +42,44 @@ function readFresh(path: string, expectedHash: string): ArtifactsFile | undefine
   }
 }
 
+const LOCK_STALE_MS = 120_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Compiles under a lock directory so that concurrent processes (parallel test files) compile
+ * once: the others wait for the lock holder and read its fresh file.
+ */
+function compileOnce(root: string, expectedHash: string): ArtifactsFile {
+  const lock = join(dirname(artifactsPath(root)), ".compile.lock");
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      else sleepSync(200);
+      const fresh = readFresh(artifactsPath(root), expectedHash);
+      if (fresh !== undefined) return fresh;
+    }
+  }
+  try {
+    return readFresh(artifactsPath(root), expectedHash) ?? compileContracts({ root });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 export function loadArtifacts(parameters: LoadArtifactsParameters = {}): Artifacts {
   const root = parameters.root ?? projectRoot();
   const expectedHash = hashSources(readSources(root), solcPackageVersion());
-  const file =
-    (parameters.force ? undefined : readFresh(artifactsPath(root), expectedHash)) ??
-    compileContracts({ root });
+  const file = parameters.force
+    ? compileContracts({ root })
+    : (readFresh(artifactsPath(root), expectedHash) ?? compileOnce(root, expectedHash));
   return {
     sourceHash: file.sourceHash,
     contracts: file.contracts,
