@@ -67,10 +67,12 @@ export class ChainRpcError extends Error {
 }
 
 export function createChainClient(options: ChainClientOptions): ChainClient {
+  const { url, headers } = splitCredentials(options.rpcUrl);
   const client: PublicClient = createPublicClient({
-    transport: http(options.rpcUrl, {
+    transport: http(url, {
       timeout: options.timeoutMs ?? 10_000,
       retryCount: 0,
+      fetchOptions: headers === undefined ? undefined : { headers },
     }),
   });
   const safeUrl = redactRpcUrl(options.rpcUrl);
@@ -173,4 +175,27 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
         return { symbol, decimals: Number(decimals) };
       }),
   };
+}
+
+/**
+ * fetch() refuses URLs with user info, so `https://user:pass@host` becomes the URL without it
+ * plus an HTTP Basic Authorization header (what the URL form means to HTTP providers).
+ */
+export function splitCredentials(rpcUrl: string): {
+  url: string;
+  headers?: Record<string, string>;
+} {
+  let parsed: URL;
+  try {
+    parsed = new URL(rpcUrl);
+  } catch {
+    return { url: rpcUrl };
+  }
+  if (parsed.username === "" && parsed.password === "") return { url: rpcUrl };
+  const user = decodeURIComponent(parsed.username);
+  const pass = decodeURIComponent(parsed.password);
+  parsed.username = "";
+  parsed.password = "";
+  const token = Buffer.from(`${user}:${pass}`).toString("base64");
+  return { url: parsed.toString(), headers: { authorization: `Basic ${token}` } };
 }
