@@ -18,6 +18,7 @@ export interface FoundEvent {
   chain: string;
   kind: BridgeKind;
   messageId: Hex;
+  blockNumber: bigint;
   args: Record<string, unknown>;
 }
 
@@ -44,6 +45,7 @@ async function chainEvents(chain: ManifestChain): Promise<FoundEvent[]> {
       chain: chain.name,
       kind: kind ?? 0,
       messageId: log.args.messageId as Hex,
+      blockNumber: log.blockNumber,
       args: log.args as Record<string, unknown>,
     };
   });

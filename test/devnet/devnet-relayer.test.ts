@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Hex } from "viem";
+import { createPublicClient, type Hex, http } from "viem";
 import type { BridgeKind } from "../../src/devnet/manifest.js";
 import { createRelayer, type Relayer } from "../../src/devnet/relayer.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
@@ -25,8 +25,8 @@ describe("devnet: relayer", () => {
   let failing: TrafficGenerator;
   let relayer: Relayer | undefined;
 
-  const newRelayer = () =>
-    createRelayer({ manifest: devnet.manifest, delayMs: 0, confirmations: 1, pollIntervalMs: 200 });
+  const newRelayer = (delayMs = 0, confirmations = 1) =>
+    createRelayer({ manifest: devnet.manifest, delayMs, confirmations, pollIntervalMs: 200 });
   const chainName = (chainId: number) =>
     devnet.manifest.chains.find((c) => c.chainId === chainId)?.name;
 
@@ -114,7 +114,9 @@ describe("devnet: relayer", () => {
     const before = allSent.length;
     const pendingWhileDown = await sendKind(succeeding, 2);
     const sentWhileDown = allSent.length - before;
-    relayer = newRelayer();
+    const clock = createPublicClient({ transport: http(devnet.manifest.chains[0]?.rpcUrl) });
+    const restartedAt = (await clock.getBlock()).timestamp;
+    relayer = newRelayer(2000, 2);
     await relayer.start();
     await relayer.caughtUp();
     await waitFor("the new deliveries", async () => {
@@ -138,6 +140,21 @@ describe("devnet: relayer", () => {
     assert.equal(stats.refunded, 0);
     assert.equal(stats.pending, 0);
     const events = await transferEvents(devnet.manifest);
+    // The restarted relayer waited its confirmations and its delay.
+    for (const transfer of allSent.slice(before)) {
+      const [sentEvent] = eventsOf(events, "TransferSent", transfer.messageId);
+      const [delivery] = eventsOf(events, "TransferDelivered", transfer.messageId);
+      assert.ok(sentEvent !== undefined && delivery !== undefined);
+      const destRpc = devnet.manifest.chains.find(
+        (c) => c.chainId === transfer.destChainId,
+      )?.rpcUrl;
+      const dest = createPublicClient({ transport: http(destRpc) });
+      const deliveredAt = (await dest.getBlock({ blockNumber: delivery.blockNumber })).timestamp;
+      assert.ok(
+        deliveredAt >= restartedAt + 2n,
+        `delivered ${deliveredAt - restartedAt} s after restart`,
+      );
+    }
     const ids: Hex[] = allSent.map((t) => t.messageId);
     for (const id of ids) {
       const outcomes =
