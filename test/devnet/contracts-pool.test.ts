@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type Address, maxUint256, zeroAddress } from "viem";
+import { formatAmount, toBaseUnits } from "../../src/amount.js";
 import type { DevnetManifest, ManifestAccount } from "../../src/devnet/manifest.js";
 import {
   type BridgeParamsValue,
@@ -359,6 +360,62 @@ describe("contracts: PoolBridge (kind 1)", () => {
       }),
       /not the relayer/,
     );
+  });
+
+  it("behavior: a quote's params (human-unit strings) execute once converted with each field's token decimals", async () => {
+    // As in docs/devnet-contracts.md: amount in the source token's decimals (ORC, 8), fee and
+    // sourceMinAmount in the source bridge token's (USDC, 6), destMinAmount in the dest token's.
+    const orc = alpha.token("ORC");
+    const usdcA = alpha.token("USDC");
+    const gov = beta.token("GOV");
+    const expected = await expectedSwapOut(
+      manifest,
+      alpha,
+      [orc, alpha.token("WETH"), usdcA],
+      25n * 10n ** 8n,
+    );
+    const minOut = withSlippage(expected);
+    const quoteParams = JSON.stringify({
+      destChainId: "102",
+      sourceToken: orc,
+      destToken: gov,
+      amount: "25",
+      fee: formatAmount(bridgeFeeOf(config, minOut), 6),
+      to: recipient.address,
+      sourceSwap: true,
+      sourceSwapFee: "0.075",
+      sourceBridgeToken: usdcA,
+      sourceMinAmount: formatAmount(minOut, 6),
+      destSwap: true,
+      destSwapFee: "0.1",
+      destBridgeToken: beta.token("USDC"),
+      destMinAmount: "100.5",
+    });
+    const p = JSON.parse(quoteParams);
+    const decimalsOf = (conn: ChainConnection, address: string) =>
+      conn.chain.tokens.find((t) => t.address === address)!.decimals;
+    const params: BridgeParamsValue = {
+      destChainId: BigInt(p.destChainId),
+      sourceToken: p.sourceToken,
+      destToken: p.destToken,
+      amount: toBaseUnits(p.amount, decimalsOf(alpha, p.sourceToken)),
+      fee: toBaseUnits(p.fee, decimalsOf(alpha, p.sourceBridgeToken)),
+      to: p.to,
+      sourceSwap: p.sourceSwap,
+      sourceSwapFee: toBaseUnits(p.sourceSwapFee, decimalsOf(alpha, p.sourceToken)),
+      sourceBridgeToken: p.sourceBridgeToken,
+      sourceMinAmount: toBaseUnits(p.sourceMinAmount, decimalsOf(alpha, p.sourceBridgeToken)),
+      destSwap: p.destSwap,
+      destSwapFee: toBaseUnits(p.destSwapFee, decimalsOf(beta, p.destBridgeToken)),
+      destBridgeToken: p.destBridgeToken,
+      destMinAmount: toBaseUnits(p.destMinAmount, decimalsOf(beta, p.destToken)),
+    };
+    const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
+    assert.equal(sent.sendAmount, 25n * 10n ** 8n);
+    assert.equal(sent.bridgeAmount, expected);
+    const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
+    const [delivered] = bridgeEvents(manifest, destReceipt, "TransferDelivered");
+    assert.ok((delivered?.args.receiveAmount as bigint) >= 1005n * 10n ** 17n);
   });
 
   it("error: the relayer cannot deliver a token the bridge does not carry or from an unknown chain", async () => {
