@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, type Hex, http } from "viem";
+import { createMemoryLogger } from "../../src/devnet/logger.js";
 import type { BridgeKind } from "../../src/devnet/manifest.js";
 import { createRelayer, type Relayer } from "../../src/devnet/relayer.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
@@ -163,5 +164,47 @@ describe("devnet: relayer", () => {
       assert.equal(outcomes, 1, `message ${id} has ${outcomes} outcomes`);
       assert.ok(eventsOf(events, "TransferRefunded", id).length <= 1);
     }
+  });
+
+  it("behavior: an unreachable chain is retried quietly while the others keep relaying", async () => {
+    await relayer?.stop();
+    const { manifest } = devnet;
+    const [alpha, beta, gamma] = manifest.chains;
+    assert.ok(alpha !== undefined && beta !== undefined && gamma !== undefined);
+    // beta's node "goes away": the relayer sees a closed port instead.
+    const withDeadBeta = {
+      ...manifest,
+      chains: [alpha, { ...beta, rpcUrl: "http://127.0.0.1:9" }, gamma],
+    };
+    const logger = createMemoryLogger();
+    relayer = createRelayer({
+      manifest: withDeadBeta,
+      delayMs: 0,
+      confirmations: 1,
+      pollIntervalMs: 200,
+      logger,
+    });
+    await relayer.start();
+    // Only alpha -> gamma traffic, so every transfer can still be delivered.
+    const alphaToGamma = createTrafficGenerator({
+      manifest: {
+        ...manifest,
+        links: manifest.links.filter(
+          (l) => l.sourceChainId === alpha.chainId && l.destChainId === gamma.chainId,
+        ),
+      },
+      perMinute: 1,
+      seed: 9,
+      failureRate: 0,
+    });
+    const transfer = await alphaToGamma.sendOne();
+    assert.ok(transfer !== null);
+    await waitFor("delivery on gamma", async () => {
+      const all = await transferEvents(manifest);
+      return eventsOf(all, "TransferDelivered", transfer.messageId).length === 1;
+    });
+    const betaWarnings = logger.lines.filter((line) => line.startsWith("warn beta: scan failed"));
+    assert.ok(betaWarnings.length >= 1, logger.lines.join("\n"));
+    assert.ok(betaWarnings.length <= 2, `one warning per streak, got ${betaWarnings.length}`);
   });
 });
