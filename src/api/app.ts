@@ -8,9 +8,12 @@ import type { Config } from "../config/env.js";
 import { ApiError } from "../errors.js";
 import type { Store } from "../store/types.js";
 import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
+import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
+import { registerOpenApi } from "./plugins/openapi.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
+import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
 
 /** decisions.md 5: request bodies over 16 KiB are refused (413). */
@@ -34,6 +37,13 @@ export interface BuildAppOptions {
   /** Extra /readyz checks (the indexer's chain lag, ...), after the database ping. */
   readinessChecks?: readonly ReadinessCheck[];
   readinessTimeoutMs?: number;
+  /** /metrics: the indexer status callback, ... (plugins/metrics.ts). A Registry per app. */
+  metrics?: MetricsOptions;
+  /**
+   * `POST /api/oracle/router` (routes/router-quote.ts) when given; `router: undefined` inside
+   * registers it answering 503 50301 (no registry configured).
+   */
+  router?: RouterRouteDeps;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -81,6 +91,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app, { bodyLimit: BODY_LIMIT_BYTES });
   registerSharedSchemas(app);
   for (const plugin of options.plugins ?? []) await plugin(app);
+  // Before every route: the generator and the request timer learn routes from onRoute hooks.
+  await registerOpenApi(app);
+  await registerMetrics(app, options.metrics);
 
   registerHealthRoutes(app, {
     store,
@@ -90,5 +103,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : {}),
   });
   registerListTransfersRoute(app, { store });
+  if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;
 }

@@ -1,0 +1,255 @@
+/**
+ * Prometheus metrics at `GET /metrics` (prom-client), one Registry per app: two apps in one
+ * process (tests, an embedded start) never share or collide on metrics, and nothing touches
+ * prom-client's global default registry.
+ *
+ * What is exposed (names in METRIC_NAMES):
+ * - every HTTP request by route pattern (never the raw URL, so the label set stays bounded;
+ *   unmatched paths count as "unmatched"), method and status code: a counter and a latency
+ *   histogram;
+ * - the indexer's progress per chain (indexed block, head, lag), read on each scrape from a
+ *   callback the caller supplies, so the API never imports the indexer;
+ * - quotes served by bridge kind, counted by the router route through `app.metrics.recordQuote`;
+ * - prom-client's process and Node.js runtime metrics (process_*, nodejs_*).
+ *
+ * /metrics is exempt from rate limits and ignores the Authorization header (a scraper's
+ * credentials for a proxy in front are not API keys), and it is logged only at warn and above.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
+
+export const METRICS_PATH = "/metrics";
+
+export const METRIC_NAMES = {
+  httpRequests: "bridge_oracle_http_requests_total",
+  httpDuration: "bridge_oracle_http_request_duration_seconds",
+  indexerIndexedBlock: "bridge_oracle_indexer_indexed_block",
+  indexerHeadBlock: "bridge_oracle_indexer_head_block",
+  indexerLag: "bridge_oracle_indexer_lag_blocks",
+  indexerStatusUp: "bridge_oracle_indexer_status_up",
+  quotes: "bridge_oracle_quotes_total",
+} as const;
+
+/** The route label of requests that matched no route (404 / 405): one value, not the URL. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/** One chain's indexing progress, as the scrape reports it. */
+export interface IndexerChainProgress {
+  /** Chain name (label `chain`). */
+  readonly chain: string;
+  /** EVM chain id (label `chain_id`). */
+  readonly chainId: number;
+  /** Last block whose events are fully stored. */
+  readonly indexedBlock: number;
+  /** Latest head the indexer saw. */
+  readonly head: number;
+  /** Blocks between indexedBlock and head (0 when caught up). */
+  readonly lag: number;
+}
+
+export interface MetricsOptions {
+  /**
+   * Reads every chain's indexing progress; called on each scrape. When it rejects or takes
+   * longer than `indexerStatusTimeoutMs`, the scrape still answers, with
+   * bridge_oracle_indexer_status_up 0 and no per-chain series. Leave undefined when no indexer
+   * shares the database: the indexer series are then absent.
+   */
+  readonly collectIndexerStatus?: () => Promise<readonly IndexerChainProgress[]>;
+  /** Default 2000 ms. */
+  readonly indexerStatusTimeoutMs?: number;
+  /** prom-client's process_* / nodejs_* metrics; default true. */
+  readonly defaultMetrics?: boolean;
+}
+
+/** What routes may record; decorated on the app as `app.metrics`. */
+export interface ApiMetrics {
+  /**
+   * Counts one quote served (a 200 answer of the router) for `bridgeType` (0 lock-and-mint,
+   * 1 liquidity pool, 2 messaging), as bridge_oracle_quotes_total{bridge_type="<n>"}.
+   */
+  recordQuote(bridgeType: number | string): void;
+  /** The exposition text and its content type, as served at /metrics. */
+  render(): Promise<{ contentType: string; body: string }>;
+  /** This app's registry (tests, or a caller adding its own metrics). */
+  readonly registry: Registry;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route drops the Authorization header before auth judges it (metrics.ts). */
+    apiKeyIgnored?: boolean;
+  }
+  interface FastifyInstance {
+    /** This app's Prometheus metrics (metrics.ts). */
+    metrics: ApiMetrics;
+  }
+}
+
+/** Latency buckets in seconds: the API answers most requests in milliseconds. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createApiMetrics(
+  options: MetricsOptions = {},
+  log?: { warn(fields: object, msg: string): void },
+): ApiMetrics & {
+  observeRequest(route: string, method: string, statusCode: number, seconds: number): void;
+} {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  const labelNames = ["route", "method", "status_code"] as const;
+  const requests = new Counter({
+    name: METRIC_NAMES.httpRequests,
+    help: "HTTP requests answered, by route pattern, method and status code",
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: METRIC_NAMES.httpDuration,
+    help: "Time from receiving a request to the end of its response, in seconds",
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const quotes = new Counter({
+    name: METRIC_NAMES.quotes,
+    help: "Route quotes served, by bridge kind (0 lock-and-mint, 1 liquidity pool, 2 messaging)",
+    labelNames: ["bridge_type"],
+    registers: [registry],
+  });
+
+  const collect = options.collectIndexerStatus;
+  const timeoutMs = options.indexerStatusTimeoutMs ?? 2000;
+  let refreshIndexer = async () => {};
+  if (collect !== undefined) {
+    const chainLabels = ["chain", "chain_id"] as const;
+    const indexed = new Gauge({
+      name: METRIC_NAMES.indexerIndexedBlock,
+      help: "Last block whose bridge events the indexer has fully stored, per chain",
+      labelNames: chainLabels,
+      registers: [registry],
+    });
+    const head = new Gauge({
+      name: METRIC_NAMES.indexerHeadBlock,
+      help: "Latest chain head the indexer has seen, per chain",
+      labelNames: chainLabels,
+      registers: [registry],
+    });
+    const lag = new Gauge({
+      name: METRIC_NAMES.indexerLag,
+      help: "Blocks between the indexed block and the head, per chain (0 when caught up)",
+      labelNames: chainLabels,
+      registers: [registry],
+    });
+    const up = new Gauge({
+      name: METRIC_NAMES.indexerStatusUp,
+      help: "1 when this scrape could read the indexer's status, 0 when it could not",
+      registers: [registry],
+    });
+    refreshIndexer = async () => {
+      // Chains that vanished (or a failed read) must not keep reporting their last values.
+      for (const gauge of [indexed, head, lag]) gauge.reset();
+      try {
+        const chains = await withTimeout(collect(), timeoutMs);
+        for (const c of chains) {
+          const labels = { chain: c.chain, chain_id: String(c.chainId) };
+          indexed.set(labels, c.indexedBlock);
+          head.set(labels, c.head);
+          lag.set(labels, c.lag);
+        }
+        up.set(1);
+      } catch (error) {
+        up.set(0);
+        log?.warn({ err: error }, "metrics: cannot read the indexer status");
+      }
+    };
+  }
+
+  return {
+    registry,
+    recordQuote(bridgeType) {
+      quotes.inc({ bridge_type: String(bridgeType) });
+    },
+    observeRequest(route, method, statusCode, seconds) {
+      const labels = { route, method, status_code: String(statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+    async render() {
+      await refreshIndexer();
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const metricsRouteSchema = {
+  summary: "Prometheus metrics",
+  description:
+    "Prometheus text exposition: HTTP requests and latency by route, method and status code; " +
+    "indexer progress and lag per chain; quotes by bridge kind; process and Node.js runtime " +
+    "metrics. No API key; not rate limited.",
+  tags: ["operations"],
+  response: {
+    200: {
+      description: "Metrics in the Prometheus text format (version 0.0.4)",
+      content: { "text/plain": { schema: { type: "string" } } },
+    },
+  },
+} as const;
+
+/**
+ * Creates this app's metrics, decorates them as `app.metrics`, times every request and serves
+ * /metrics. Call on the root instance before any route is registered.
+ */
+export async function registerMetrics(
+  app: FastifyInstance,
+  options: MetricsOptions = {},
+): Promise<void> {
+  const metrics = createApiMetrics(options, app.log);
+  app.decorate("metrics", {
+    registry: metrics.registry,
+    recordQuote: metrics.recordQuote,
+    render: metrics.render,
+  } satisfies ApiMetrics);
+
+  // onResponse runs for every answer, including those a hook gave (404, 429, shutting down).
+  app.addHook("onResponse", (request, reply, done) => {
+    metrics.observeRequest(
+      routeLabel(request),
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+
+  app.get(METRICS_PATH, {
+    schema: metricsRouteSchema,
+    logLevel: "warn",
+    config: { rateLimitExempt: true, apiKeyIgnored: true },
+    // Runs after the global auth hook identified the caller and before its preParsing refusal:
+    // without a key to judge, the auth plugin lets the scrape through.
+    onRequest: (request, _reply, done) => {
+      delete request.headers.authorization;
+      done();
+    },
+    handler: async (_request: FastifyRequest, reply: FastifyReply) => {
+      const { contentType, body } = await metrics.render();
+      return reply.type(contentType).send(body);
+    },
+  });
+}
+
+function routeLabel(request: FastifyRequest): string {
+  // Unmatched requests run through the not-found handler, which has no route url.
+  return request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
+}

@@ -1,0 +1,262 @@
+/**
+ * The OpenAPI 3 document at `GET /openapi.json` and interactive docs at `/docs`, GENERATED from
+ * the route schemas by @fastify/swagger: a route registered after this plugin appears in the
+ * document without anything written here.
+ *
+ * What the generator adds to each route's own schema (the route schema itself is never mutated:
+ * Fastify serialises responses with it):
+ * - the error responses the route can really produce, one per HTTP status, each the
+ *   ErrorEnvelope with its codes (decisions.md 6) in the description. They are derived from the
+ *   route: 400 40001 when it takes parameters; 400 40002, 413 and 415 when it takes a body;
+ *   401 when API-key auth is installed (40101 too when the route needs a key); 429 unless the
+ *   route is rate-limit exempt; 500 and 503 always (503 also while the server shuts down).
+ *   Statuses a route declares itself (the router's 422) are kept and described with their codes.
+ *   The catch-all "4xx" / "5xx" entries of `standardErrorResponses` are replaced by these.
+ * - the API key security scheme on routes that need a key (and as optional on the others when
+ *   auth is installed);
+ * - the x-request-id header on every response and the X-RateLimit-* headers on rate-limited ones.
+ *
+ * Components are named after the shared schemas' `$id` (ErrorEnvelope, BridgeTransaction, ...).
+ */
+import { readFileSync } from "node:fs";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance, RouteOptions } from "fastify";
+import { ErrorCode, type ErrorKind } from "../../errors.js";
+import { errorEnvelopeRef } from "../schemas/envelope.js";
+import type {} from "./auth.js"; // FastifyContextConfig.apiKey
+import type {} from "./metrics.js"; // FastifyContextConfig.apiKeyIgnored
+import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
+
+export const OPENAPI_PATH = "/openapi.json";
+export const DOCS_PATH = "/docs";
+export const API_KEY_SCHEME = "apiKey";
+
+/** When each error code is answered (decisions.md 6), for the response descriptions. */
+const ERROR_WHEN: Record<ErrorKind, string> = {
+  invalidParameter: "a parameter is missing or invalid (msg names it and the rule)",
+  invalidBody: "the body is not valid JSON, or not a JSON object",
+  missingApiKey: "no API key",
+  unknownApiKey: "unknown or revoked API key",
+  notFound: "no such path",
+  methodNotAllowed: "method not allowed on this path (see the Allow header)",
+  bodyTooLarge: "the body is larger than 16 KiB",
+  unsupportedMediaType: "the body is not sent as application/json",
+  noRoute: "chain, token or pair not supported: no route",
+  amountOutOfRange: "amount outside the route's limits (msg gives the minimum and maximum)",
+  rateLimited: "rate limited (see Retry-After)",
+  internal: "internal error (msg carries the request id to quote)",
+  chainStateUnavailable: "not ready, chain state unavailable or too stale, or shutting down",
+};
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+function readPackageVersion(): string {
+  // src/api/plugins and dist/api/plugins are both three levels below the package root.
+  const url = new URL("../../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+/** The decisions.md 6 table, for the document's description. */
+function errorTable(): string {
+  const rows = (Object.keys(ErrorCode) as ErrorKind[]).map(
+    (kind) => `| ${ErrorCode[kind].status} | ${ErrorCode[kind].code} | ${ERROR_WHEN[kind]} |`,
+  );
+  return ["| HTTP | code | when |", "|---|---|---|", ...rows].join("\n");
+}
+
+const API_DESCRIPTION = `Cross-chain bridge query and routing service.
+
+Every response, errors included, is the envelope \`{code, msg, data}\`: \`code\` 0 and \`msg\`
+"success" on success; on an error \`data\` is null and \`msg\` says what to change (which
+parameter, rule or limit). Amounts are human-unit decimal strings; times are UTC
+\`YYYY-MM-DD HH:MM:SS\`.
+
+Every response carries an \`x-request-id\` header (a caller's own sane \`x-request-id\` is kept);
+quote it when reporting a problem.
+
+Authentication: the router needs an API key in \`Authorization: <key>\` or
+\`Authorization: Bearer <key>\`; elsewhere a key is optional and raises the rate limit. A key
+that is sent but unknown or revoked is refused (401 40102) on every route.
+
+Errors:
+
+${errorTable()}
+
+Operations: Prometheus metrics at \`/metrics\`; this document at \`/openapi.json\`; interactive
+docs at \`/docs\`.`;
+
+/** A route as @fastify/swagger's transform sees it. */
+type TransformInput = {
+  schema: Record<string, unknown> | undefined;
+  url: string;
+  route: RouteOptions;
+};
+
+/** The error kinds `route` can answer with, derived from what it takes and how it is guarded. */
+export function errorKindsOf(
+  route: Pick<RouteOptions, "method" | "config">,
+  schema: Record<string, unknown>,
+  authInstalled: boolean,
+): ErrorKind[] {
+  const kinds = new Set<ErrorKind>();
+  const methods = typeof route.method === "string" ? [route.method] : route.method;
+  const takesBody = methods.some((m) => BODY_METHODS.has(m.toUpperCase()));
+  if (["querystring", "params", "headers", "body"].some((part) => schema[part] !== undefined)) {
+    kinds.add("invalidParameter");
+  }
+  if (takesBody) {
+    for (const kind of ["invalidParameter", "invalidBody", "bodyTooLarge", "unsupportedMediaType"])
+      kinds.add(kind as ErrorKind);
+  }
+  const config = (route.config ?? {}) as {
+    apiKey?: string;
+    apiKeyIgnored?: boolean;
+    rateLimitExempt?: boolean;
+  };
+  if (authInstalled && config.apiKeyIgnored !== true) {
+    if (config.apiKey === "required") kinds.add("missingApiKey");
+    kinds.add("unknownApiKey");
+  }
+  if (config.rateLimitExempt !== true) kinds.add("rateLimited");
+  kinds.add("internal");
+  kinds.add("chainStateUnavailable");
+  // Statuses the route declares itself (422 on the router, ...) bring all their codes.
+  const response = (schema.response ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(response)) {
+    const status = Number(key);
+    if (!Number.isInteger(status) || status < 400) continue;
+    for (const kind of Object.keys(ErrorCode) as ErrorKind[]) {
+      if (ErrorCode[kind].status === status) kinds.add(kind);
+    }
+  }
+  return [...kinds];
+}
+
+const REQUEST_ID_HEADER_DOC = {
+  "x-request-id": {
+    type: "string",
+    description: "This request's id, as on every log line of it",
+  },
+} as const;
+
+const RATE_LIMIT_HEADERS_DOC = {
+  "x-ratelimit-limit": { type: "integer", description: "Requests allowed per window" },
+  "x-ratelimit-remaining": { type: "integer", description: "Requests left in this window" },
+  "x-ratelimit-reset": { type: "integer", description: "Seconds until the window resets" },
+} as const;
+
+/** The documented copy of a route schema: derived errors, security and headers added. */
+function documentedSchema(
+  input: TransformInput,
+  authInstalled: boolean,
+): Record<string, unknown> | undefined {
+  const { schema, route } = input;
+  if (schema === undefined || schema.hide === true) return schema;
+  const config = (route.config ?? {}) as { apiKey?: string; rateLimitExempt?: boolean };
+  const rateLimited = config.rateLimitExempt !== true;
+  const ownResponses = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
+
+  const response: Record<string, unknown> = {};
+  for (const [status, responseSchema] of Object.entries(ownResponses)) {
+    if (/^[45]/.test(status)) continue; // replaced below, one entry per status
+    response[status] = responseSchema.content
+      ? responseSchema // content-type keyed (text/plain, ...): headers would turn it into JSON
+      : {
+          "x-response-description": "Success",
+          ...responseSchema,
+          headers: { ...REQUEST_ID_HEADER_DOC, ...(rateLimited ? RATE_LIMIT_HEADERS_DOC : {}) },
+        };
+  }
+  const byStatus = new Map<number, ErrorKind[]>();
+  for (const kind of errorKindsOf(route, schema, authInstalled)) {
+    const { status } = ErrorCode[kind];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
+  }
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+    const kinds = (byStatus.get(status) ?? []).sort(
+      (a, b) => ErrorCode[a].code - ErrorCode[b].code,
+    );
+    response[String(status)] = {
+      ...errorEnvelopeRef,
+      description: kinds.map((k) => `${ErrorCode[k].code}: ${ERROR_WHEN[k]}`).join("; "),
+      headers: {
+        ...REQUEST_ID_HEADER_DOC,
+        ...(status === 429
+          ? { "retry-after": { type: "integer", description: "Seconds to wait before retrying" } }
+          : {}),
+      },
+    };
+  }
+
+  // A required key is the scheme; elsewhere a key is optional ({} = none) where it raises the
+  // rate limit, and not advertised on exempt routes (probes, metrics) where it changes nothing.
+  let security: Record<string, string[]>[] | undefined;
+  if (authInstalled && config.apiKey === "required") security = [{ [API_KEY_SCHEME]: [] }];
+  else if (authInstalled && rateLimited) security = [{}, { [API_KEY_SCHEME]: [] }];
+  return { ...schema, response, ...(security !== undefined ? { security } : {}) };
+}
+
+/**
+ * Registers @fastify/swagger (the generator), @fastify/swagger-ui at /docs and GET /openapi.json.
+ * Call on the root instance before any route is registered: the generator learns routes from
+ * the onRoute hook.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "bridge-oracle",
+        version: readPackageVersion(),
+        description: API_DESCRIPTION,
+        license: { name: "MIT" },
+      },
+      components: {
+        securitySchemes: {
+          [API_KEY_SCHEME]: {
+            type: "apiKey",
+            in: "header",
+            name: "Authorization",
+            description:
+              "An API key from `bridge-oracle keys create`, sent as `Authorization: <key>` or " +
+              "`Authorization: Bearer <key>`.",
+          },
+        },
+      },
+    },
+    // Components named after the schemas' $id instead of def-0, def-1, ...
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === "string" ? json.$id : `def-${i}`,
+    },
+    // Read when the document is built (first request), after every plugin and route is in.
+    transform: (input) => ({
+      schema: documentedSchema(
+        input as unknown as TransformInput,
+        app.hasRequestDecorator("apiKey"),
+      ) as never,
+      url: input.url,
+    }),
+  });
+
+  // The UI's assets ship in the @fastify/swagger-ui package: nothing is fetched from a CDN.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PATH,
+    // validatorUrl null: the UI would otherwise send the document to validator.swagger.io.
+    uiConfig: { deepLinking: true, validatorUrl: null },
+    // The package's own policy (staticCSP: true) without `upgrade-insecure-requests`, which
+    // would send the assets' requests to https:// on a server reached over plain http
+    // (localhost, a LAN host), and with inline styles, which the UI sets.
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; frame-ancestors 'self'; img-src 'self' data:; " +
+      "object-src 'none'; script-src 'self'; script-src-attr 'none'; " +
+      "style-src 'self' 'unsafe-inline'; connect-src 'self'",
+  });
+
+  app.get(OPENAPI_PATH, {
+    schema: { hide: true },
+    logLevel: "warn",
+    handler: async () => app.swagger(),
+  });
+}
