@@ -1,0 +1,103 @@
+/**
+ * The explorer's HTTP client for the two endpoints. Every answer is the `{ code, msg, data }`
+ * envelope (interface.md 2.1); a failure of any kind (HTTP error, network error, a body that is
+ * not an envelope) becomes `{ ok: false, msg }` so the page has one thing to show the user.
+ */
+import type { RouteQuoteData } from "../router/quote-response.js";
+import type { BridgeTransaction } from "../store/types.js";
+
+export interface TransferPage {
+  data: BridgeTransaction[];
+  total: number;
+  page: { page: number; pageSize: number };
+}
+
+export interface QuoteRequest {
+  sourceChain: string;
+  sourceToken: string;
+  destChain: string;
+  destToken: string;
+  amount: string;
+  to: string;
+}
+
+export type ApiResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; code: number | undefined; status: number; msg: string };
+
+export interface ApiClient {
+  listTransfers(
+    query: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<ApiResult<TransferPage>>;
+  quote(request: QuoteRequest, apiKey: string): Promise<ApiResult<RouteQuoteData>>;
+}
+
+export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
+export const ROUTER_PATH = "/api/oracle/router";
+
+export interface ApiClientDeps {
+  /** Prefix of the API paths; "" = the page's own origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+export function createApiClient(deps: ApiClientDeps = {}): ApiClient {
+  const baseUrl = deps.baseUrl ?? "";
+  const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
+
+  async function call<T>(path: string, init: RequestInit): Promise<ApiResult<T>> {
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, init);
+    } catch (error) {
+      if ((error as Error).name === "AbortError") throw error;
+      return { ok: false, code: undefined, status: 0, msg: "the API could not be reached" };
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      return {
+        ok: false,
+        code: undefined,
+        status: response.status,
+        msg: `the API answered HTTP ${response.status} without a JSON body`,
+      };
+    }
+    const envelope = body as { code?: unknown; msg?: unknown; data?: unknown };
+    if (response.ok && envelope.code === 0) return { ok: true, data: envelope.data as T };
+    return {
+      ok: false,
+      code: typeof envelope.code === "number" ? envelope.code : undefined,
+      status: response.status,
+      msg:
+        typeof envelope.msg === "string" && envelope.msg !== ""
+          ? envelope.msg
+          : `the API answered HTTP ${response.status}`,
+    };
+  }
+
+  return {
+    listTransfers(query, signal) {
+      const search = new URLSearchParams(query).toString();
+      return call<TransferPage>(`${LIST_TRANSFERS_PATH}?${search}`, {
+        headers: { accept: "application/json" },
+        ...(signal !== undefined ? { signal } : {}),
+      });
+    },
+    quote(request, apiKey) {
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        "content-type": "application/json",
+      };
+      // No key: send none, so the server's own "missing API key" message is what the user sees.
+      if (apiKey.trim() !== "") headers.authorization = apiKey.trim();
+      return call<RouteQuoteData>(ROUTER_PATH, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(request),
+      });
+    },
+  };
+}
