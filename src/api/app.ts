@@ -12,6 +12,7 @@ import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
+import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
@@ -44,6 +45,8 @@ export interface BuildAppOptions {
    * registers it answering 503 50301 (no registry configured).
    */
   router?: RouterRouteDeps;
+  /** The explorer page at `/` (routes/explorer.ts): where its built assets are. */
+  explorer?: ExplorerRoutesOptions;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -103,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : {}),
   });
   registerListTransfersRoute(app, { store });
+  registerExplorerRoutes(app, options.explorer);
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;
 }
