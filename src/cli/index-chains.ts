@@ -9,14 +9,18 @@ import { parseArgs } from "node:util";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter } from "../indexer/progress.js";
+import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { openIndexerStore } from "../store/indexer-store.js";
 
 const USAGE = `usage: bridge-oracle index [--config FILE] [--database URL]
+       bridge-oracle index --status [--database URL]
 
   --config FILE     chains and bridge contracts (JSON); default $DEVNET_DIR/manifest.json
                     (DEVNET_DIR defaults to .devnet), the devnet manifest
   --database URL    postgres://... or a SQLite file; default $DATABASE_URL or
                     ./data/bridge-oracle.db
+  --status          print each chain's indexed block, head, lag and state as JSON (from the
+                    database, so it works while another process indexes); exit 0 when ready
 `;
 
 function log(level: string, message: string): void {
@@ -24,7 +28,7 @@ function log(level: string, message: string): void {
 }
 
 export async function run(args: string[]): Promise<number> {
-  let values: { config?: string; database?: string; help?: boolean };
+  let values: { config?: string; database?: string; help?: boolean; status?: boolean };
   try {
     ({ values } = parseArgs({
       args,
@@ -32,6 +36,7 @@ export async function run(args: string[]): Promise<number> {
         config: { type: "string" },
         database: { type: "string" },
         help: { type: "boolean", short: "h" },
+        status: { type: "boolean" },
       },
     }));
   } catch (error) {
@@ -41,6 +46,17 @@ export async function run(args: string[]): Promise<number> {
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
+  }
+  if (values.status) {
+    const databaseUrl = values.database ?? process.env.DATABASE_URL ?? "./data/bridge-oracle.db";
+    const store = await openIndexerStore({ databaseUrl });
+    try {
+      const summary = summariseIndexerStatus(await store.indexer.getIndexerStatus());
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      return summary.ready ? 0 : 1;
+    } finally {
+      await store.close();
+    }
   }
   const configPath = values.config ?? join(process.env.DEVNET_DIR ?? ".devnet", "manifest.json");
   const databaseUrl = values.database ?? process.env.DATABASE_URL ?? "./data/bridge-oracle.db";

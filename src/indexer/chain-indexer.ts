@@ -197,13 +197,16 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         if (current?.hash !== row.cursorHash) return rollBack(row, head);
       }
       const state: IndexerChainState = "following";
-      await store.indexer.updateProgress(chain.chainId, {
-        headBlock: head,
-        targetBlock: Math.max(0, target),
-        state,
-        error: "",
-        updatedAt: stamp(),
-      });
+      // Through a transaction: on SQLite the connection is shared with other chains' batches.
+      await store.transaction((tx) =>
+        tx.indexer.updateProgress(chain.chainId, {
+          headBlock: head,
+          targetBlock: Math.max(0, target),
+          state,
+          error: "",
+          updatedAt: stamp(),
+        }),
+      );
       setStatus({ cursorBlock: cursor, state }, head);
       deps.progress?.done(chain.name);
       return "idle";
@@ -314,14 +317,16 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           status.state = "stopped";
           status.error = error.message;
           logger.error(error.message);
-          await store.indexer
-            .updateProgress(chain.chainId, {
-              headBlock: status.headBlock,
-              targetBlock: Math.max(0, status.headBlock - chain.confirmations),
-              state: "stopped",
-              error: error.message,
-              updatedAt: stamp(),
-            })
+          await store
+            .transaction((tx) =>
+              tx.indexer.updateProgress(chain.chainId, {
+                headBlock: status.headBlock,
+                targetBlock: Math.max(0, status.headBlock - chain.confirmations),
+                state: "stopped",
+                error: error.message,
+                updatedAt: stamp(),
+              }),
+            )
             .catch(() => undefined);
           throw error;
         }

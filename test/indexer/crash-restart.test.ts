@@ -161,5 +161,54 @@ describe("indexer: crashes and restarts", () => {
     assert.equal(code, 0, stderr);
     assert.match(stderr, /SIGTERM: finishing the current batch, then stopping/);
     assert.match(stderr, /stopped/);
+
+    // --status reads what the stopped process left in the database.
+    const status = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(import.meta.dirname, "index-child.ts"),
+        "--status",
+        "--database",
+        db.databaseUrl,
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    status.stdout?.on("data", (d) => {
+      stdout += String(d);
+    });
+    const done = await exited(status);
+    const summary = JSON.parse(stdout) as {
+      ready: boolean;
+      chains: { chain: string; indexedBlock: number }[];
+    };
+    assert.deepEqual(
+      summary.chains.map((c) => c.chain),
+      ["alpha", "beta"],
+    );
+    assert.ok(summary.chains.every((c) => c.indexedBlock >= 0));
+    assert.equal(done.code, summary.ready ? 0 : 1);
+  });
+
+  it("error: a missing or invalid config file is named and exits 1", async () => {
+    const missing = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(import.meta.dirname, "index-child.ts"),
+        "--config",
+        join(dir, "nope.json"),
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    missing.stderr?.on("data", (d) => {
+      stderr += String(d);
+    });
+    assert.equal((await exited(missing)).code, 1);
+    assert.match(stderr, /nope\.json: cannot read the file/);
   });
 });

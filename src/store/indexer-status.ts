@@ -1,0 +1,104 @@
+/**
+ * The indexer's state as another process (`serve`) sees it: read from indexer_chains, judged
+ * for readiness, and exported as Prometheus gauges. Pure apart from the reader, so the API can
+ * wrap `summariseIndexerStatus` in a /readyz check without importing the indexer.
+ */
+import type { Registry } from "prom-client";
+import { Gauge } from "prom-client";
+import type { IndexerChainStatus } from "./indexer-repository.js";
+
+export interface IndexerReadinessOptions {
+  /** A chain further behind its head than this is not ready. Default 50 blocks. */
+  maxLagBlocks?: number;
+  /** A chain whose row was not updated for this long (indexer down) is not ready. Default 60 s. */
+  maxSilenceSeconds?: number;
+  now?: () => Date;
+}
+
+export interface IndexerChainSummary {
+  chain: string;
+  chainId: number;
+  state: string;
+  indexedBlock: number;
+  head: number;
+  lag: number;
+  updatedAt: string;
+  error: string;
+}
+
+export interface IndexerSummary {
+  ready: boolean;
+  /** Why not ready, naming the chain; "" when ready. */
+  reason: string;
+  chains: IndexerChainSummary[];
+}
+
+export function summariseIndexerStatus(
+  rows: readonly IndexerChainStatus[],
+  options: IndexerReadinessOptions = {},
+): IndexerSummary {
+  const maxLag = options.maxLagBlocks ?? 50;
+  const maxSilence = options.maxSilenceSeconds ?? 60;
+  const now = (options.now ?? (() => new Date()))().getTime();
+  const chains = rows.map((r) => ({
+    chain: r.name,
+    chainId: r.chainId,
+    state: r.state,
+    indexedBlock: r.cursorBlock,
+    head: r.headBlock,
+    lag: r.lag,
+    updatedAt: r.updatedAt,
+    error: r.error,
+  }));
+  const problems: string[] = [];
+  if (rows.length === 0) problems.push("the indexer has not started on any chain");
+  for (const c of chains) {
+    const silence = (now - Date.parse(`${c.updatedAt.replace(" ", "T")}Z`)) / 1000;
+    if (c.state === "stopped") problems.push(`chain ${c.chain} stopped: ${c.error}`);
+    else if (c.lag > maxLag) problems.push(`chain ${c.chain} is ${c.lag} blocks behind its head`);
+    else if (!(silence <= maxSilence)) {
+      problems.push(`chain ${c.chain} has not been updated for ${Math.round(silence)} s`);
+    }
+  }
+  return { ready: problems.length === 0, reason: problems.join("; "), chains };
+}
+
+/**
+ * Gauges bridge_oracle_indexer_{indexed_block,head_block,lag_blocks,stopped} per chain, read
+ * through `read` at every scrape.
+ */
+export function registerIndexerMetrics(
+  registry: Registry,
+  read: () => Promise<readonly IndexerChainStatus[]>,
+): void {
+  // A scrape collects every gauge concurrently: they share one read per scrape.
+  let pending: Promise<readonly IndexerChainStatus[]> | undefined;
+  const shared = () => {
+    pending ??= read().finally(() => {
+      setTimeout(() => {
+        pending = undefined;
+      }, 250).unref();
+    });
+    return pending;
+  };
+  const gauge = (name: string, help: string, value: (r: IndexerChainStatus) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["chain"] as const,
+      registers: [registry],
+      async collect() {
+        const rows = await shared();
+        this.reset();
+        for (const r of rows) this.set({ chain: r.name }, value(r));
+      },
+    });
+  gauge("bridge_oracle_indexer_indexed_block", "Last fully indexed block", (r) => r.cursorBlock);
+  gauge("bridge_oracle_indexer_head_block", "Chain head when last polled", (r) => r.headBlock);
+  gauge("bridge_oracle_indexer_lag_blocks", "Blocks between indexed block and head", (r) => r.lag);
+  gauge(
+    "bridge_oracle_indexer_stopped",
+    "1 when the chain's indexer stopped (reorg deeper than finality)",
+    (r) => (r.state === "stopped" ? 1 : 0),
+  );
+}
