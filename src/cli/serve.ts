@@ -9,6 +9,7 @@ import { registerApiKeyAuth } from "../api/plugins/auth.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { type RouterService, startRouterService } from "../router/providers/router-service.js";
 import { createStore } from "../store/index.js";
 import type { Store, StoreLogger } from "../store/types.js";
 
@@ -17,7 +18,9 @@ const USAGE = `usage: bridge-oracle serve
 Runs the HTTP API. Settings come from the environment:
   PORT (8080), HOST (127.0.0.1), DATABASE_URL (./data/bridge-oracle.db or postgres://...),
   DATABASE_READ_URL (optional replica), LOG_LEVEL (info), REDIS_URL (optional), TRUST_PROXY (false),
-  RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200)
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200),
+  ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
+  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000)
 `;
 
 export interface ServeDeps {
@@ -60,12 +63,33 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     return 1;
   }
 
+  let routerService: RouterService;
+  try {
+    routerService = await startRouterService({
+      config,
+      env: deps.env ?? process.env,
+      logger: createStartupLogger(config),
+    });
+  } catch (error) {
+    process.stderr.write(`router configuration error: ${errorMessage(error)}\n`);
+    await store.close();
+    return 1;
+  }
+
   const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
   try {
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ config, store, plugins: apiPlugins(config) });
+      server = await startServer({
+        config,
+        store,
+        plugins: apiPlugins(config),
+        router: routerService.route,
+        ...(routerService.readiness !== undefined
+          ? { readinessChecks: [routerService.readiness] }
+          : {}),
+      });
     } catch (error) {
       process.stderr.write(
         `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
@@ -83,6 +107,7 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     return 0;
   } finally {
     signals?.remove();
+    await routerService.stop();
     await store.close();
   }
 }

@@ -29,6 +29,9 @@ describe("loadConfig", () => {
         trustProxy: false,
         rateLimitAnonymousPerMinute: 120,
         rateLimitKeyPerMinute: 1200,
+        routerConfig: undefined,
+        routerSlippageBps: 50,
+        routerMaxStateAgeMs: 15000,
       },
     );
     assert.equal(CONFIG_DEFAULTS.port, 8080);
@@ -173,6 +176,28 @@ describe("loadConfig", () => {
       "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
       /^RATE_LIMIT_ANONYMOUS_PER_MINUTE must be/,
     );
+  });
+
+  it("behavior: reads the router settings", () => {
+    const config = loadConfig({
+      ROUTER_CONFIG: " ./registry.json ",
+      ROUTER_SLIPPAGE_BPS: "0",
+      ROUTER_MAX_STATE_AGE_MS: "3600000",
+    });
+    assert.equal(config.routerConfig, "./registry.json");
+    assert.equal(config.routerSlippageBps, 0);
+    assert.equal(config.routerMaxStateAgeMs, 3_600_000);
+  });
+
+  it("error: router slippage and state age outside their ranges", () => {
+    const slippage = /ROUTER_SLIPPAGE_BPS must be an integer from 0 to 5000 \(basis points/;
+    configError({ ROUTER_SLIPPAGE_BPS: "5001" }, "ROUTER_SLIPPAGE_BPS", slippage);
+    configError({ ROUTER_SLIPPAGE_BPS: "0.5" }, "ROUTER_SLIPPAGE_BPS", slippage);
+    configError({ ROUTER_SLIPPAGE_BPS: "-1" }, "ROUTER_SLIPPAGE_BPS", slippage);
+    const age =
+      /ROUTER_MAX_STATE_AGE_MS must be an integer from 1000 to 3600000 \(milliseconds\), got '999'/;
+    configError({ ROUTER_MAX_STATE_AGE_MS: "999" }, "ROUTER_MAX_STATE_AGE_MS", age);
+    configError({ ROUTER_MAX_STATE_AGE_MS: "15s" }, "ROUTER_MAX_STATE_AGE_MS", /got '15s'/);
   });
 
   it("error: TRUST_PROXY not a boolean", () => {

@@ -26,6 +26,15 @@ export interface Config {
   readonly rateLimitAnonymousPerMinute: number;
   /** Requests per minute per API key; 0 = unlimited. */
   readonly rateLimitKeyPerMinute: number;
+  /**
+   * ROUTER_CONFIG: the router's registry, a registry JSON file or a devnet manifest; undefined
+   * to use $DEVNET_DIR/manifest.json when it exists (serve decides; see docs/router.md).
+   */
+  readonly routerConfig: string | undefined;
+  /** ROUTER_SLIPPAGE_BPS: slippage tolerance of quotes in basis points (0..5000). */
+  readonly routerSlippageBps: number;
+  /** ROUTER_MAX_STATE_AGE_MS: quotes from chain state older than this answer 503 50301. */
+  readonly routerMaxStateAgeMs: number;
 }
 
 export const CONFIG_DEFAULTS = {
@@ -36,6 +45,8 @@ export const CONFIG_DEFAULTS = {
   trustProxy: false,
   rateLimitAnonymousPerMinute: 120,
   rateLimitKeyPerMinute: 1200,
+  routerSlippageBps: 50,
+  routerMaxStateAgeMs: 15_000,
 } as const satisfies Partial<Config>;
 
 export class ConfigError extends Error {
@@ -70,6 +81,23 @@ export function loadConfig(env: Env = process.env): Config {
       env,
       "RATE_LIMIT_KEY_PER_MINUTE",
       CONFIG_DEFAULTS.rateLimitKeyPerMinute,
+    ),
+    routerConfig: read(env, "ROUTER_CONFIG"),
+    routerSlippageBps: readInteger(
+      env,
+      "ROUTER_SLIPPAGE_BPS",
+      CONFIG_DEFAULTS.routerSlippageBps,
+      0,
+      5000,
+      "basis points (50 = 0.5 %)",
+    ),
+    routerMaxStateAgeMs: readInteger(
+      env,
+      "ROUTER_MAX_STATE_AGE_MS",
+      CONFIG_DEFAULTS.routerMaxStateAgeMs,
+      1000,
+      3_600_000,
+      "milliseconds",
     ),
   });
 }
@@ -209,6 +237,27 @@ function readCount(env: Env, name: string, fallback: number): number {
     );
   }
   return Number(raw);
+}
+
+/** An integer from min to max (inclusive), `unit` named in the error. */
+function readInteger(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  unit: string,
+): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ConfigError(
+      name,
+      `${name} must be an integer from ${min} to ${max} (${unit}), got ${quote(raw)}`,
+    );
+  }
+  return value;
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {

@@ -1,0 +1,131 @@
+/**
+ * `POST /api/oracle/router` (interface.md 4.2, decisions.md 4-6): the best route quote for a
+ * transfer, from the state provider's current snapshot. Needs an API key (auth.ts reads the
+ * route's `config.apiKey`); rate limited like every route.
+ *
+ * The request path is pure: body -> router.quote(body, state.current()) -> envelope. No RPC and
+ * no database query happens here (the snapshot is refreshed per block by the provider, keys are
+ * cached by auth.ts). Media type (415), JSON-object body (40002) and size (413) are the app's
+ * body parser's; every field rule is the router core's (40001 / 42201 / 42202 / 50301).
+ */
+import type { FastifyInstance } from "fastify";
+import type { BridgeKind } from "../../devnet/manifest.js";
+import { ApiError, type ErrorKind } from "../../errors.js";
+import { quoteFailureToApiError, type Router } from "../../router/create-router.js";
+import type { ChainReadStatus, StateSource } from "../../router/providers/chain-state-provider.js";
+import type {} from "../plugins/auth.js"; // FastifyContextConfig.apiKey
+import { routerQuoteRouteSchema } from "../schemas/router-quote.js";
+import type { ReadinessCheck } from "./health.js";
+
+export const ROUTER_QUOTE_PATH = "/api/oracle/router";
+
+export const NO_CHAINS_MESSAGE =
+  "no chains configured for routing: the server was started without a registry (set ROUTER_CONFIG, or run the devnet)";
+
+/** One answered quote request, for metrics (see RouterRouteDeps.onQuote). */
+export type QuoteEvent =
+  | {
+      ok: true;
+      bridgeType: BridgeKind;
+      sourceChainId: number;
+      destChainId: number;
+      sourceSwap: boolean;
+      destSwap: boolean;
+    }
+  | { ok: false; kind: ErrorKind; code: number };
+
+export interface RouterRouteDeps {
+  /** Undefined when no registry is configured: every quote answers 503 50301. */
+  router: Router | undefined;
+  state: StateSource;
+  /** A quote from state read longer ago than this answers 503 50301. */
+  maxStateAgeMs: number;
+  /**
+   * Called once per quote request that reached the handler (after auth and rate limit), on
+   * success with the chosen bridge kind, on failure with the error kind. Synchronous and must
+   * not throw: a metrics plugin counts with it (e.g. a prom-client counter by bridgeType).
+   */
+  onQuote?: (event: QuoteEvent) => void;
+  now?: () => number;
+}
+
+export function registerRouterQuoteRoute(app: FastifyInstance, deps: RouterRouteDeps): void {
+  const now = deps.now ?? Date.now;
+  // Without an explicit listener, successes go to the metrics plugin's counter when it is
+  // installed (plugins/metrics.ts decorates `app.metrics.recordQuote`).
+  const metrics = (app as unknown as { metrics?: { recordQuote?(bridgeType: number): void } })
+    .metrics;
+  const report =
+    deps.onQuote ??
+    ((event: QuoteEvent) => {
+      if (event.ok) metrics?.recordQuote?.(event.bridgeType);
+    });
+  const fail = (error: ApiError): never => {
+    report({ ok: false, kind: error.kind, code: error.code });
+    throw error;
+  };
+
+  app.post(ROUTER_QUOTE_PATH, {
+    schema: routerQuoteRouteSchema,
+    config: { apiKey: "required" },
+    // The body schema documents; the router core validates with messages that name the rule.
+    validatorCompiler: () => (value) => ({ value }),
+    handler: async (request) => {
+      const router = deps.router;
+      if (router === undefined)
+        return fail(new ApiError("chainStateUnavailable", NO_CHAINS_MESSAGE));
+      const result = router.quote(request.body, deps.state.current(), {
+        maxStateAgeMs: deps.maxStateAgeMs,
+        nowMs: now(),
+      });
+      if (!result.ok) return fail(quoteFailureToApiError(result));
+      const priced = result.priced;
+      report({
+        ok: true,
+        bridgeType: result.data.signData.bridgeType,
+        sourceChainId: result.request.sourceChain.chainId,
+        destChainId: result.request.destChain.chainId,
+        sourceSwap: priced.sourceSwap,
+        destSwap: priced.destSwap,
+      });
+      return { code: 0, msg: "success", data: result.data };
+    },
+  });
+}
+
+/**
+ * /readyz check "router": reports every chain's state (block, age). Fails (503 50301) only when
+ * a registry is configured and NO chain has fresh state: one chain down still leaves quotes
+ * between the others, and the list endpoint, working.
+ */
+export function routerReadinessCheck(source: {
+  status(): ChainReadStatus[];
+  readonly maxStateAgeMs: number;
+}): ReadinessCheck {
+  return {
+    name: "router",
+    async check() {
+      const chains = source.status();
+      if (chains.length > 0 && !chains.some((c) => c.fresh)) {
+        const detail = chains
+          .map((c) =>
+            c.ageMs === null
+              ? `${c.name} not read yet`
+              : `${c.name} read ${Math.round(c.ageMs / 1000)} s ago`,
+          )
+          .join(", ");
+        throw new ApiError(
+          "chainStateUnavailable",
+          `not ready: no chain state fresher than ${source.maxStateAgeMs} ms for the router (${detail})`,
+        );
+      }
+      return chains.map(({ chainId, name, blockNumber, ageMs, fresh }) => ({
+        chainId,
+        name,
+        blockNumber,
+        ageMs,
+        fresh,
+      }));
+    },
+  };
+}

@@ -1,0 +1,384 @@
+/**
+ * The router's on-chain state provider: reads exactly what stateRequirements(registry) lists for
+ * every chain (pair reserves, bridge token configs, pool liquidity, messaging fees) and publishes
+ * it as a StateSnapshot that quotes read with `current()`, never touching the chain on the
+ * request path.
+ *
+ * Per chain a loop polls eth_blockNumber every `pollIntervalMs`:
+ * - a new block number (up, or down after a revert) -> every view is read AT THAT BLOCK, in
+ *   parallel; the http transport batches the calls into one JSON-RPC batch request (anvil has no
+ *   Multicall3, and batching needs no contract);
+ * - the same block number -> state cannot have changed; once the published read is older than
+ *   `confirmAfterMs`, the chain's state is republished with the poll's time as readAtMs, so an
+ *   idle chain (anvil without traffic) stays fresh without re-reading it;
+ * - an error -> the last good state stays published (it ages, and quotes answer 503 50301 once
+ *   it is older than maxStateAgeMs); the chain is retried with exponential backoff and jitter.
+ *   Log lines and status() never contain the raw RPC URL (credentials are redacted).
+ *
+ * Invariant: a published StateSnapshot (and each ChainState in it) is never mutated; every
+ * change publishes a new snapshot object (unchanged chains are shared), which the router's
+ * per-snapshot caches rely on. readAtMs is the time the block number was ASKED for, so the age a
+ * quote sees is never understated.
+ */
+import { type Address, createPublicClient, http, type PublicClient, parseAbi } from "viem";
+import { splitCredentials } from "../../chain/create-chain-client.js";
+import { redactRpcUrl, redactText } from "../../chain/redact-rpc-url.js";
+import type { Registry, RegistryChain } from "../../config/registry.js";
+import type { BridgeKind } from "../../devnet/manifest.js";
+import type {
+  BridgeState,
+  ChainState,
+  PairReserves,
+  StateSnapshot,
+  TokenConfig,
+} from "../state.js";
+import { type ChainStateRequirements, stateRequirements } from "../state-requirements.js";
+
+/** The few calls the provider makes; a viem PublicClient has them. */
+export type StateReaderClient = Pick<PublicClient, "getBlockNumber" | "getBlock" | "readContract">;
+
+/** Anything that hands out the current snapshot (this provider, or a fixed one in tests). */
+export interface StateSource {
+  current(): StateSnapshot;
+}
+
+export interface ChainReadStatus {
+  chainId: number;
+  name: string;
+  /** Block of the published state; null before the first successful read. */
+  blockNumber: string | null;
+  /** Milliseconds since the published state was read (or confirmed); null before the first. */
+  ageMs: number | null;
+  /** Whether quotes may use it (age within maxStateAgeMs). */
+  fresh: boolean;
+  /** Failed attempts since the last success (0 when healthy). */
+  consecutiveFailures: number;
+  /** The last failure, redacted; absent once the chain reads again. */
+  lastError?: string;
+}
+
+export interface ChainStateProvider extends StateSource {
+  /** Starts the loops; resolves after one attempt on every chain (failed chains keep retrying). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** One poll of every chain now (tests; the loops do this by themselves). */
+  refresh(): Promise<void>;
+  status(): ChainReadStatus[];
+  readonly maxStateAgeMs: number;
+}
+
+export interface ProviderLogger {
+  info(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+}
+
+export interface ChainStateProviderOptions {
+  registry: Registry;
+  /** A quote from state older than this answers 503 50301; also the readiness bound. */
+  maxStateAgeMs: number;
+  /** Clients by EVM chain id; by default one per chain from its registry `rpcUrl`. */
+  clients?: ReadonlyMap<number, StateReaderClient>;
+  /** Overrides of the registry's RPC URLs by EVM chain id. */
+  rpcUrls?: ReadonlyMap<number, string>;
+  /** Default 250 ms (anvil devnet blocks come every second). */
+  pollIntervalMs?: number;
+  /** Republish an unchanged chain's state once its read is this old. Default maxStateAgeMs / 4. */
+  confirmAfterMs?: number;
+  /** Per RPC request. Default 5000 ms. */
+  timeoutMs?: number;
+  /** Backoff after failures: base doubling up to max, with full jitter. Default 250 / 10000 ms. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  logger?: ProviderLogger;
+  now?: () => number;
+  random?: () => number;
+}
+
+const PAIR_ABI = parseAbi([
+  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
+]);
+const BRIDGE_ABI = parseAbi([
+  "function tokenConfig(address token) view returns (uint256 feeBps, uint256 flatFee, uint256 minAmount, uint256 maxAmount)",
+  "function availableLiquidity(address token) view returns (uint256)",
+  "function xprotoFee(uint256 destChainId) view returns (uint256)",
+]);
+
+const silentLogger: ProviderLogger = { info() {}, warn() {} };
+
+interface ChainLoop {
+  chain: RegistryChain;
+  requirements: ChainStateRequirements;
+  client: StateReaderClient;
+  /** For redaction; undefined when the caller supplied the client. */
+  rpcUrl: string | undefined;
+  failures: number;
+  lastError: string | undefined;
+  retryAtMs: number;
+  running: Promise<void> | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export function createChainStateProvider(options: ChainStateProviderOptions): ChainStateProvider {
+  const { registry, maxStateAgeMs } = options;
+  if (!Number.isSafeInteger(maxStateAgeMs) || maxStateAgeMs <= 0) {
+    throw new RangeError(`maxStateAgeMs must be a positive integer, got ${maxStateAgeMs}`);
+  }
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const confirmAfterMs = options.confirmAfterMs ?? Math.floor(maxStateAgeMs / 4);
+  const backoffBaseMs = options.backoffBaseMs ?? 250;
+  const backoffMaxMs = options.backoffMaxMs ?? 10_000;
+  const logger = options.logger ?? silentLogger;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+
+  const loops: ChainLoop[] = stateRequirements(registry).map((requirements) => {
+    const chain = registry.chain(requirements.chainId)!;
+    const given = options.clients?.get(chain.chainId);
+    if (given !== undefined) {
+      return newLoop(chain, requirements, given, undefined);
+    }
+    const rpcUrl = options.rpcUrls?.get(chain.chainId) ?? chain.rpcUrl;
+    if (rpcUrl === undefined) {
+      throw new RangeError(
+        `router: chain ${chain.name} (${chain.chainId}) has no rpcUrl in the registry; add one to read its state`,
+      );
+    }
+    const { url, headers } = splitCredentials(rpcUrl);
+    const client = createPublicClient({
+      transport: http(url, {
+        batch: { batchSize: 1000, wait: 0 },
+        timeout: options.timeoutMs ?? 5000,
+        retryCount: 0, // the loop retries with its own backoff
+        fetchOptions: headers === undefined ? undefined : { headers },
+      }),
+    });
+    return newLoop(chain, requirements, client, rpcUrl);
+  });
+
+  let snapshot: StateSnapshot = { chains: new Map() };
+  let stopped = true;
+
+  function newLoop(
+    chain: RegistryChain,
+    requirements: ChainStateRequirements,
+    client: StateReaderClient,
+    rpcUrl: string | undefined,
+  ): ChainLoop {
+    return {
+      chain,
+      requirements,
+      client,
+      rpcUrl,
+      failures: 0,
+      lastError: undefined,
+      retryAtMs: 0,
+      running: undefined,
+      timer: undefined,
+    };
+  }
+
+  function publish(state: ChainState): void {
+    const chains = new Map(snapshot.chains);
+    chains.set(state.chainId, Object.freeze(state));
+    snapshot = Object.freeze({ chains });
+  }
+
+  async function readChain(loop: ChainLoop, blockNumber: bigint, readAtMs: number) {
+    const { client, requirements } = loop;
+    const read = (
+      address: Address,
+      abi: typeof BRIDGE_ABI,
+      functionName: string,
+      args: unknown[],
+    ) =>
+      client.readContract({
+        address,
+        abi,
+        functionName,
+        args,
+        blockNumber,
+      } as never) as Promise<unknown>;
+
+    const block = client.getBlock({ blockNumber });
+    const pairs = Promise.all(
+      requirements.pairs.map(async (pair): Promise<[string, PairReserves]> => {
+        const [reserve0, reserve1] = (await client.readContract({
+          address: pair.address,
+          abi: PAIR_ABI,
+          functionName: "getReserves",
+          blockNumber,
+        })) as readonly [bigint, bigint, number];
+        return [pair.key, { token0: pair.token0.key, token1: pair.token1.key, reserve0, reserve1 }];
+      }),
+    );
+    const bridges = Promise.all(
+      requirements.bridges.map(async (b): Promise<[BridgeKind, BridgeState]> => {
+        const configs = Promise.all(
+          b.tokenConfigTokens.map(async (t): Promise<[string, TokenConfig]> => {
+            const [feeBps, flatFee, minAmount, maxAmount] = (await read(
+              b.bridge,
+              BRIDGE_ABI,
+              "tokenConfig",
+              [t.address],
+            )) as readonly [bigint, bigint, bigint, bigint];
+            return [t.key, { feeBps, flatFee, minAmount, maxAmount }];
+          }),
+        );
+        const liquidity = Promise.all(
+          b.availableLiquidityTokens.map(
+            async (t): Promise<[string, bigint]> => [
+              t.key,
+              (await read(b.bridge, BRIDGE_ABI, "availableLiquidity", [t.address])) as bigint,
+            ],
+          ),
+        );
+        const fees = Promise.all(
+          b.xprotoFeeDestinations.map(
+            async (d): Promise<[number, bigint]> => [
+              d.chainId,
+              (await read(b.bridge, BRIDGE_ABI, "xprotoFee", [BigInt(d.bridgeChainId)])) as bigint,
+            ],
+          ),
+        );
+        const state: BridgeState = { tokenConfigs: new Map(await configs) };
+        if (b.kind === 1) state.availableLiquidity = new Map(await liquidity);
+        else await liquidity;
+        if (b.kind === 2) state.xprotoFees = new Map(await fees);
+        else await fees;
+        return [b.kind, state];
+      }),
+    );
+    const [header, pairEntries, bridgeEntries] = await Promise.all([block, pairs, bridges]);
+    const state: ChainState = {
+      chainId: loop.chain.chainId,
+      blockNumber,
+      blockTimestamp: header.timestamp,
+      readAtMs,
+      bridges: Object.fromEntries(bridgeEntries) as ChainState["bridges"],
+      pairs: new Map(pairEntries),
+    };
+    return state;
+  }
+
+  async function poll(loop: ChainLoop): Promise<void> {
+    const startedAtMs = now();
+    if (loop.failures > 0 && startedAtMs < loop.retryAtMs) return;
+    try {
+      const blockNumber = await loop.client.getBlockNumber({ cacheTime: 0 });
+      const published = snapshot.chains.get(loop.chain.chainId);
+      if (published !== undefined && published.blockNumber === blockNumber) {
+        if (startedAtMs - published.readAtMs >= confirmAfterMs) {
+          publish({ ...published, readAtMs: startedAtMs });
+        }
+      } else {
+        publish(await readChain(loop, blockNumber, startedAtMs));
+      }
+      if (loop.failures > 0) {
+        logger.info(
+          { chainId: loop.chain.chainId, chain: loop.chain.name, failures: loop.failures },
+          `router state: chain ${loop.chain.name} reads again`,
+        );
+      }
+      loop.failures = 0;
+      loop.lastError = undefined;
+    } catch (error) {
+      loop.failures++;
+      const delay = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(loop.failures - 1, 20));
+      const wait = Math.round(delay / 2 + random() * (delay / 2));
+      loop.retryAtMs = now() + wait;
+      loop.lastError = describe(error, loop.rpcUrl);
+      // First failure and then every 10th: an outage must not flood the log.
+      if (loop.failures === 1 || loop.failures % 10 === 0) {
+        logger.warn(
+          {
+            chainId: loop.chain.chainId,
+            chain: loop.chain.name,
+            rpc: loop.rpcUrl === undefined ? undefined : redactRpcUrl(loop.rpcUrl),
+            failures: loop.failures,
+            retryInMs: wait,
+            err: loop.lastError,
+          },
+          `router state: reading chain ${loop.chain.name} failed; keeping the last good state`,
+        );
+      }
+    }
+  }
+
+  function pollOnce(loop: ChainLoop): Promise<void> {
+    if (loop.running === undefined) {
+      loop.running = poll(loop).finally(() => {
+        loop.running = undefined;
+      });
+    }
+    return loop.running;
+  }
+
+  function schedule(loop: ChainLoop): void {
+    if (stopped) return;
+    loop.timer = setTimeout(() => {
+      loop.timer = undefined;
+      void pollOnce(loop).then(() => schedule(loop));
+    }, pollIntervalMs);
+    loop.timer.unref?.();
+  }
+
+  return {
+    maxStateAgeMs,
+    current: () => snapshot,
+    async start() {
+      if (!stopped) return;
+      stopped = false;
+      await Promise.all(loops.map((loop) => pollOnce(loop)));
+      for (const loop of loops) schedule(loop);
+      const fresh = loops.filter((l) => snapshot.chains.has(l.chain.chainId)).length;
+      logger.info(
+        { chains: loops.length, read: fresh, pollIntervalMs, maxStateAgeMs },
+        `router state: ${fresh} of ${loops.length} chains read`,
+      );
+    },
+    async stop() {
+      stopped = true;
+      for (const loop of loops) {
+        if (loop.timer !== undefined) clearTimeout(loop.timer);
+        loop.timer = undefined;
+      }
+      await Promise.all(loops.map((loop) => loop.running));
+    },
+    async refresh() {
+      await Promise.all(loops.map((loop) => pollOnce(loop)));
+    },
+    status() {
+      const at = now();
+      return loops.map((loop) => {
+        const state = snapshot.chains.get(loop.chain.chainId);
+        const ageMs = state === undefined ? null : Math.max(0, at - state.readAtMs);
+        return {
+          chainId: loop.chain.chainId,
+          name: loop.chain.name,
+          blockNumber: state === undefined ? null : state.blockNumber.toString(),
+          ageMs,
+          fresh: ageMs !== null && ageMs <= maxStateAgeMs,
+          consecutiveFailures: loop.failures,
+          ...(loop.lastError === undefined ? {} : { lastError: loop.lastError }),
+        };
+      });
+    },
+  };
+}
+
+/** A one-line failure text with every trace of the RPC URL's secrets removed. */
+function describe(error: unknown, rpcUrl: string | undefined): string {
+  const e = error as { shortMessage?: unknown; message?: unknown; details?: unknown };
+  const head =
+    typeof e?.shortMessage === "string"
+      ? e.shortMessage
+      : typeof e?.message === "string"
+        ? e.message
+        : String(error);
+  const text = [head, typeof e?.details === "string" ? e.details : undefined]
+    .filter((s) => s !== undefined && s !== "")
+    .join(": ")
+    .split("\n")[0]!
+    .slice(0, 500);
+  return rpcUrl === undefined ? text : redactText(text, rpcUrl);
+}

@@ -1,0 +1,101 @@
+/**
+ * What `serve` runs for the router: resolve the registry (ROUTER_CONFIG, else the devnet
+ * manifest at $DEVNET_DIR/manifest.json when it exists, else none), build the router, start the
+ * chain state provider, and hand the HTTP route its dependencies and /readyz its check.
+ *
+ * Without a registry the route still exists and answers 503 50301 "no chains configured for
+ * routing", so a server run only for the list endpoint needs no chain configuration.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { ReadinessCheck } from "../../api/routes/health.js";
+import type { RouterRouteDeps } from "../../api/routes/router-quote.js";
+import { routerReadinessCheck } from "../../api/routes/router-quote.js";
+import type { Config } from "../../config/env.js";
+import { loadRegistry, type Registry } from "../../config/registry.js";
+import { devnetDir, MANIFEST_FILE } from "../../devnet/write-manifest.js";
+import { createRouter } from "../create-router.js";
+import {
+  type ChainStateProvider,
+  createChainStateProvider,
+  type ProviderLogger,
+} from "./chain-state-provider.js";
+
+export interface RouterService {
+  /** For buildApp's `router` option. */
+  route: RouterRouteDeps;
+  /** For buildApp's `readinessChecks`; undefined without a registry. */
+  readiness: ReadinessCheck | undefined;
+  /** Where the registry came from; undefined without one. */
+  registryPath: string | undefined;
+  registry: Registry | undefined;
+  provider: ChainStateProvider | undefined;
+  stop(): Promise<void>;
+}
+
+/** ROUTER_CONFIG when set, else $DEVNET_DIR/manifest.json if that file exists, else undefined. */
+export function resolveRegistryPath(
+  config: Pick<Config, "routerConfig">,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (config.routerConfig !== undefined) return config.routerConfig;
+  const manifest = join(devnetDir(env as NodeJS.ProcessEnv), MANIFEST_FILE);
+  return existsSync(manifest) ? manifest : undefined;
+}
+
+/**
+ * Loads the registry and starts the provider (one read attempt per chain; unreachable chains
+ * keep being retried in the background). Throws RegistryError for a bad registry file and
+ * RangeError for a chain without an rpcUrl: start-up errors for the operator.
+ */
+export async function startRouterService(options: {
+  config: Config;
+  env: Readonly<Record<string, string | undefined>>;
+  logger: ProviderLogger;
+  pollIntervalMs?: number;
+}): Promise<RouterService> {
+  const { config, logger } = options;
+  const empty = { current: () => ({ chains: new Map() }) };
+  const registryPath = resolveRegistryPath(config, options.env);
+  if (registryPath === undefined) {
+    logger.info(
+      {},
+      "router: no registry (ROUTER_CONFIG unset and no devnet manifest): quotes answer 503",
+    );
+    return {
+      route: { router: undefined, state: empty, maxStateAgeMs: config.routerMaxStateAgeMs },
+      readiness: undefined,
+      registryPath: undefined,
+      registry: undefined,
+      provider: undefined,
+      stop: async () => {},
+    };
+  }
+  const registry = await loadRegistry(registryPath);
+  const router = createRouter({ registry, slippageBps: config.routerSlippageBps });
+  const provider = createChainStateProvider({
+    registry,
+    maxStateAgeMs: config.routerMaxStateAgeMs,
+    logger,
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+  });
+  await provider.start();
+  logger.info(
+    {
+      registry: registryPath,
+      chains: registry.chains.map((c) => c.name),
+      links: registry.links.length,
+      slippageBps: config.routerSlippageBps,
+      maxStateAgeMs: config.routerMaxStateAgeMs,
+    },
+    `router: ${registry.chains.length} chains, ${registry.links.length} bridge links`,
+  );
+  return {
+    route: { router, state: provider, maxStateAgeMs: config.routerMaxStateAgeMs },
+    readiness: routerReadinessCheck(provider),
+    registryPath,
+    registry,
+    provider,
+    stop: () => provider.stop(),
+  };
+}
