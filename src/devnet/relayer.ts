@@ -40,7 +40,10 @@ export interface CreateRelayerParameters {
 }
 
 export interface RelayerStats {
-  /** Deliveries / refunds this relayer instance sent and saw succeed. */
+  /**
+   * Delivery / refund transactions this relayer instance sent and saw mined successfully (a
+   * delivery counts even when the destination reported TransferFailed in it).
+   */
   delivered: number;
   refunded: number;
   /** Messages seen on chain in each state (including those handled by an earlier relayer). */
@@ -205,7 +208,8 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       });
       for (const log of logs) {
         if (log.eventName === "PacketSent") {
-          packets.set(log.args.guid as Hex, log.args as PacketSentArgs);
+          const guid = log.args.guid as Hex;
+          if (!done.has(guid)) packets.set(guid, log.args as PacketSentArgs);
           continue;
         }
         const kind = bridgeKindOf(state.chain, log.address);
@@ -216,11 +220,13 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
             break;
           case "TransferDelivered":
             done.add(log.args.messageId as Hex);
+            packets.delete(log.args.messageId as Hex); // delivered: the payload is not needed
             jobs.delete(`deliver:${log.args.messageId}`);
             break;
           case "TransferFailed": {
             const messageId = log.args.messageId as Hex;
             done.add(messageId);
+            packets.delete(messageId);
             failed.add(messageId);
             jobs.delete(`deliver:${messageId}`);
             break;
