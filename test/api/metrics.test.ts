@@ -1,0 +1,331 @@
+/**
+ * Operations: Prometheus metrics at /metrics (request counts and latency by route pattern,
+ * method and status; indexer progress per chain from a callback; quotes by bridge kind; runtime
+ * metrics; a Registry per app; exempt from rate limits and API keys), JSON logs with the request
+ * id on every line and in a 500's msg, and a clean shutdown with /metrics in the app.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { FastifyInstance } from "fastify";
+import type { BuildAppOptions } from "../../src/api/app.js";
+import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
+import { type IndexerChainProgress, METRIC_NAMES } from "../../src/api/plugins/metrics.js";
+import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import { startServer } from "../../src/api/server.js";
+import { loadConfig } from "../../src/config/env.js";
+import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
+import { createFakeStore } from "./fake-store.js";
+import { buildTestApp, createLogCollector } from "./setup.js";
+
+const LIST = "/api/oracle/bridge-transactions";
+const GOOD_QUERY = `${LIST}?addressOrTxHash=0x52908400098527886E0F7030069857D2E4169EE7&pageNo=1&pageSize=5`;
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses the Prometheus text format into samples (enough of it for these metrics). */
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
+    assert.ok(match !== null, `unparsable line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const pair of (match[2] ?? "").matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[pair[1] ?? ""] = pair[2] ?? "";
+    }
+    samples.push({ name: match[1] ?? "", labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+function find(samples: Sample[], name: string, labels: Record<string, string> = {}): Sample[] {
+  return samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+}
+
+function sampleValue(samples: Sample[], name: string, labels: Record<string, string>): number {
+  const found = find(samples, name, labels);
+  assert.equal(found.length, 1, `${name} ${JSON.stringify(labels)}: ${found.length} samples`);
+  return (found[0] as Sample).value;
+}
+
+async function scrape(app: FastifyInstance, headers: Record<string, string> = {}) {
+  const response = await app.inject({ url: "/metrics", headers });
+  assert.equal(response.statusCode, 200, response.body);
+  assert.match(String(response.headers["content-type"]), /^text\/plain; version=0\.0\.4/);
+  return parseExposition(response.body);
+}
+
+async function withApp<T>(
+  options: Partial<BuildAppOptions> & { logLevel?: string },
+  fn: (app: FastifyInstance, logs: Record<string, unknown>[]) => Promise<T>,
+): Promise<T> {
+  const { app, logs } = await buildTestApp(options.store ?? createFakeStore(), {
+    logLevel: "warn",
+    ...options,
+  });
+  try {
+    await app.ready();
+    return await fn(app, logs);
+  } finally {
+    await app.close();
+  }
+}
+
+describe("/metrics: HTTP requests", () => {
+  it("default: counts and times requests by route pattern, method and status code", async () => {
+    await withApp({}, async (app) => {
+      for (const url of [GOOD_QUERY, GOOD_QUERY, `${LIST}?pageNo=1`, "/healthz", "/nope/x"]) {
+        await app.inject({ url });
+      }
+      await app.inject({ method: "POST", url: LIST, payload: {} }); // 405
+      await app.inject({ method: "HEAD", url: GOOD_QUERY });
+      const samples = await scrape(app);
+
+      const requests = METRIC_NAMES.httpRequests;
+      const ok = { route: LIST, method: "GET", status_code: "200" };
+      assert.equal(sampleValue(samples, requests, ok), 2);
+      assert.equal(sampleValue(samples, requests, { ...ok, status_code: "400" }), 1);
+      assert.equal(sampleValue(samples, requests, { ...ok, method: "HEAD" }), 1);
+      assert.equal(
+        sampleValue(samples, requests, { route: "/healthz", method: "GET", status_code: "200" }),
+        1,
+      );
+      // Unmatched paths share one label value: the raw URL never becomes a label.
+      assert.equal(
+        sampleValue(samples, requests, { route: "unmatched", method: "GET", status_code: "404" }),
+        1,
+      );
+      assert.equal(
+        sampleValue(samples, requests, { route: "unmatched", method: "POST", status_code: "405" }),
+        1,
+      );
+      for (const s of find(samples, requests)) {
+        assert.deepEqual(Object.keys(s.labels).sort(), ["method", "route", "status_code"]);
+        assert.ok(!s.labels.route?.includes("?"), s.labels.route);
+        assert.ok(!s.labels.route?.includes("/nope"), s.labels.route);
+      }
+
+      const duration = METRIC_NAMES.httpDuration;
+      assert.equal(sampleValue(samples, `${duration}_count`, ok), 2);
+      assert.ok(sampleValue(samples, `${duration}_sum`, ok) > 0);
+      const buckets = find(samples, `${duration}_bucket`, ok);
+      assert.ok(buckets.length >= 10);
+      assert.equal(buckets.find((b) => b.labels.le === "+Inf")?.value, 2);
+    });
+  });
+
+  it("behavior: process and Node.js runtime metrics are exposed", async () => {
+    await withApp({}, async (app) => {
+      const samples = await scrape(app);
+      assert.ok(find(samples, "process_cpu_user_seconds_total").length === 1);
+      assert.ok(find(samples, "process_resident_memory_bytes").length === 1);
+      assert.ok(find(samples, "nodejs_heap_size_used_bytes").length === 1);
+      assert.ok(find(samples, "nodejs_eventloop_lag_seconds").length === 1);
+    });
+  });
+
+  it("behavior: each app has its own registry; two apps never share counts", async () => {
+    await withApp({}, async (first) => {
+      await withApp({}, async (second) => {
+        await first.inject({ url: "/healthz" });
+        await first.inject({ url: "/healthz" });
+        await second.inject({ url: "/healthz" });
+        const label = { route: "/healthz", method: "GET", status_code: "200" };
+        assert.equal(sampleValue(await scrape(first), METRIC_NAMES.httpRequests, label), 2);
+        assert.equal(sampleValue(await scrape(second), METRIC_NAMES.httpRequests, label), 1);
+        assert.notEqual(first.metrics.registry, second.metrics.registry);
+      });
+    });
+  });
+});
+
+describe("/metrics: indexer progress", () => {
+  const labelsOf = (chain: string, chainId: number) => ({ chain, chain_id: String(chainId) });
+
+  it("default: gauges per chain from the callback, read on every scrape", async () => {
+    let chains: IndexerChainProgress[] = [
+      { chain: "alpha", chainId: 31337, indexedBlock: 120, head: 125, lag: 5 },
+      { chain: "beta", chainId: 31338, indexedBlock: 80, head: 80, lag: 0 },
+    ];
+    let calls = 0;
+    const collectIndexerStatus = async () => {
+      calls += 1;
+      return chains;
+    };
+    await withApp({ metrics: { collectIndexerStatus } }, async (app) => {
+      const first = await scrape(app);
+      assert.equal(calls, 1);
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerLag, labelsOf("alpha", 31337)), 5);
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerLag, labelsOf("beta", 31338)), 0);
+      assert.equal(
+        sampleValue(first, METRIC_NAMES.indexerIndexedBlock, labelsOf("alpha", 31337)),
+        120,
+      );
+      assert.equal(
+        sampleValue(first, METRIC_NAMES.indexerHeadBlock, labelsOf("alpha", 31337)),
+        125,
+      );
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerStatusUp, {}), 1);
+
+      // A chain that is no longer reported disappears; the others move.
+      chains = [{ chain: "alpha", chainId: 31337, indexedBlock: 125, head: 126, lag: 1 }];
+      const second = await scrape(app);
+      assert.equal(calls, 2);
+      assert.equal(sampleValue(second, METRIC_NAMES.indexerLag, labelsOf("alpha", 31337)), 1);
+      assert.equal(find(second, METRIC_NAMES.indexerLag, { chain: "beta" }).length, 0);
+    });
+  });
+
+  it("error: a failing or hanging callback still answers the scrape, with status_up 0", async () => {
+    let mode: "fail" | "hang" = "fail";
+    const collectIndexerStatus = () =>
+      mode === "fail"
+        ? Promise.reject(new Error("database is locked"))
+        : new Promise<IndexerChainProgress[]>(() => {});
+    await withApp(
+      { metrics: { collectIndexerStatus, indexerStatusTimeoutMs: 100 } },
+      async (app, logs) => {
+        const failed = await scrape(app);
+        assert.equal(sampleValue(failed, METRIC_NAMES.indexerStatusUp, {}), 0);
+        assert.equal(find(failed, METRIC_NAMES.indexerLag).length, 0);
+        assert.ok(logs.some((l) => String(l.msg).includes("cannot read the indexer status")));
+
+        mode = "hang";
+        const started = Date.now();
+        const hung = await scrape(app);
+        assert.ok(Date.now() - started < 2000);
+        assert.equal(sampleValue(hung, METRIC_NAMES.indexerStatusUp, {}), 0);
+      },
+    );
+  });
+
+  it("behavior: without a callback there are no indexer series", async () => {
+    await withApp({}, async (app) => {
+      const samples = await scrape(app);
+      assert.equal(find(samples, METRIC_NAMES.indexerStatusUp).length, 0);
+      assert.equal(find(samples, METRIC_NAMES.indexerLag).length, 0);
+    });
+  });
+});
+
+describe("/metrics: quotes", () => {
+  it("default: app.metrics.recordQuote counts quotes by bridge_type", async () => {
+    const { app } = await buildTestApp(createFakeStore(), { logLevel: "warn" });
+    try {
+      // Stands in for the router route, which records the chosen kind of each quote it serves.
+      app.post("/test/quote", async (request) => {
+        const { bridgeType } = request.body as { bridgeType: number };
+        app.metrics.recordQuote(bridgeType);
+        return { code: 0, msg: "success", data: { bridgeType } };
+      });
+      await app.ready();
+      for (const bridgeType of [0, 2, 2, 1, 2]) {
+        const response = await app.inject({
+          method: "POST",
+          url: "/test/quote",
+          payload: { bridgeType },
+        });
+        assert.equal(response.statusCode, 200);
+      }
+      const samples = await scrape(app);
+      assert.equal(sampleValue(samples, METRIC_NAMES.quotes, { bridge_type: "0" }), 1);
+      assert.equal(sampleValue(samples, METRIC_NAMES.quotes, { bridge_type: "1" }), 1);
+      assert.equal(sampleValue(samples, METRIC_NAMES.quotes, { bridge_type: "2" }), 3);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("/metrics: rate limits and API keys", () => {
+  it("behavior: scrapes are never rate limited and ignore the Authorization header", async () => {
+    await withApp(
+      {
+        plugins: [
+          (a) => registerApiKeyAuth(a, { repository: createMemoryApiKeyRepository() }),
+          (a) => registerRateLimit(a, { anonymousPerMinute: 1 }),
+        ],
+      },
+      async (app) => {
+        // Controls: the limit and the key check are really on.
+        assert.equal((await app.inject({ url: GOOD_QUERY })).statusCode, 200);
+        assert.equal((await app.inject({ url: GOOD_QUERY })).statusCode, 429);
+        const badKey = { authorization: "Bearer bo_unknownkey0000000000000000000000" };
+        // /healthz is not rate limited either, but it does judge keys.
+        assert.equal((await app.inject({ url: "/healthz", headers: badKey })).statusCode, 401);
+
+        for (let i = 0; i < 5; i += 1) await scrape(app);
+        const samples = await scrape(app, badKey);
+        assert.equal(
+          sampleValue(samples, METRIC_NAMES.httpRequests, {
+            route: LIST,
+            method: "GET",
+            status_code: "429",
+          }),
+          1,
+        );
+      },
+    );
+  });
+});
+
+describe("operations: logs and shutdown", () => {
+  it("behavior: every log line of a request carries its id; a 500's msg carries it too", async () => {
+    const store = createFakeStore({
+      listTransfers: async () => {
+        throw new Error("SELECT * FROM transfers: disk I/O error");
+      },
+    });
+    await withApp({ store, logLevel: "debug" }, async (app, logs) => {
+      logs.length = 0;
+      const response = await app.inject({ url: GOOD_QUERY });
+      assert.equal(response.statusCode, 500);
+      const id = String(response.headers["x-request-id"]);
+      assert.ok(id.length > 0);
+      const body = response.json() as { code: number; msg: string };
+      assert.equal(body.code, 50001);
+      assert.ok(body.msg.includes(id), body.msg);
+      assert.doesNotMatch(body.msg, /SELECT|disk/);
+      // Every line written while the request ran belongs to it: incoming, the error, completed.
+      assert.ok(logs.length >= 3, JSON.stringify(logs));
+      for (const line of logs) {
+        assert.equal(line.reqId, id, JSON.stringify(line));
+        assert.equal(typeof line.level, "number");
+        assert.equal(typeof line.time, "number");
+      }
+      assert.ok(logs.some((l) => l.level === 50 && JSON.stringify(l.err).includes("disk I/O")));
+    });
+  });
+
+  it("behavior: close finishes an in-flight scrape and stops", async () => {
+    const collector = createLogCollector();
+    let release: () => void = () => {};
+    const collectIndexerStatus = () =>
+      new Promise<IndexerChainProgress[]>((resolve) => {
+        release = () =>
+          resolve([{ chain: "alpha", chainId: 1, indexedBlock: 9, head: 10, lag: 1 }]);
+      });
+    const server = await startServer({
+      config: loadConfig({ LOG_LEVEL: "warn", HOST: "127.0.0.1" }),
+      store: createFakeStore(),
+      logDestination: collector.destination,
+      metrics: { collectIndexerStatus },
+      port: 0,
+    });
+    const scrapeInFlight = fetch(`${server.url}/metrics`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = server.close();
+    release();
+    const response = await scrapeInFlight;
+    assert.equal(response.status, 200);
+    assert.match(await response.text(), /bridge_oracle_indexer_lag_blocks\{chain="alpha"/);
+    await closed;
+    await assert.rejects(fetch(`${server.url}/healthz`));
+  });
+});
