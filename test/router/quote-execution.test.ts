@@ -1,0 +1,266 @@
+/**
+ * End to end on the devnet: a key created with `bridge-oracle keys create`, the real app with the
+ * router route over the chain state provider (reading the anvil chains), quotes of every bridge
+ * kind with and without swaps on each side, executed with viem exactly as docs/devnet-contracts.md
+ * tells an integrator (params -> base units, approve, bridge), relayed as the relayer does. The
+ * recipient (a fresh address, so gas never blurs a balance) gets between destMinAmount and
+ * destMaxAmount; with nothing else moving the pools, exactly destMaxAmount. A quote whose
+ * destination pool moves past the tolerance before delivery fails and is refunded instead.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance } from "fastify";
+import { type Address, type Hex, parseEventLogs, zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+import { toBaseUnits } from "../../src/amount.js";
+import { buildApp } from "../../src/api/app.js";
+import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
+import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import { loadConfig } from "../../src/config/env.js";
+import { type Registry, registryFromManifest } from "../../src/config/registry.js";
+import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
+import { createRouter } from "../../src/router/create-router.js";
+import {
+  type ChainStateProvider,
+  createChainStateProvider,
+} from "../../src/router/providers/chain-state-provider.js";
+import type { RouteQuoteData } from "../../src/router/quote-response.js";
+import type { RouterRequest } from "../../src/router/validate-request.js";
+import { createStore } from "../../src/store/index.js";
+import type { Store } from "../../src/store/types.js";
+import { runKeys } from "../keys/cli-io.js";
+import {
+  type BridgeParamsValue,
+  type ChainConnection,
+  connectChain,
+  relay,
+  sendBridge,
+  setupDevnet,
+  type TestDevnet,
+} from "../setup/anvil.js";
+import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { assertQuoteRelations } from "./quote-relations.js";
+
+/** docs/devnet-contracts.md "The entry function": the quote's params in base units. */
+function bridgeParamsFromQuote(manifest: DevnetManifest, data: RouteQuoteData): BridgeParamsValue {
+  const { signData } = data;
+  const p = JSON.parse(signData.params);
+  const source = manifest.chains.find((c) => c.name === signData.chainName)!;
+  const decimalsOf = (chain: ManifestChain, address: string): number =>
+    address === zeroAddress
+      ? 18
+      : chain.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase())!.decimals;
+  const dest = manifest.chains.find(
+    (c) => c.bridgeChainIds[`${signData.bridgeType}` as `${BridgeKind}`] === p.destChainId,
+  )!;
+  return {
+    destChainId: BigInt(p.destChainId),
+    sourceToken: p.sourceToken as Address,
+    destToken: p.destToken as Address,
+    amount: toBaseUnits(p.amount, decimalsOf(source, p.sourceToken)),
+    fee: toBaseUnits(p.fee, decimalsOf(source, p.sourceBridgeToken)),
+    to: p.to as Address,
+    sourceSwap: p.sourceSwap,
+    sourceSwapFee: toBaseUnits(p.sourceSwapFee, decimalsOf(source, p.sourceToken)),
+    sourceBridgeToken: p.sourceBridgeToken as Address,
+    sourceMinAmount: toBaseUnits(p.sourceMinAmount, decimalsOf(source, p.sourceBridgeToken)),
+    destSwap: p.destSwap,
+    destSwapFee: toBaseUnits(p.destSwapFee, decimalsOf(dest, p.destBridgeToken)),
+    destBridgeToken: p.destBridgeToken as Address,
+    destMinAmount: toBaseUnits(p.destMinAmount, decimalsOf(dest, p.destToken)),
+  };
+}
+
+describe("router quotes execute on the devnet", () => {
+  let devnet: TestDevnet;
+  let manifest: DevnetManifest;
+  let registry: Registry;
+  let conns: Map<string, ChainConnection>;
+  let provider: ChainStateProvider;
+  let db: IsolatedDatabase;
+  let store: Store;
+  let app: FastifyInstance;
+  let key: string;
+  let userIndex = 0;
+
+  before(async () => {
+    devnet = await setupDevnet();
+    manifest = devnet.manifest;
+    registry = registryFromManifest(manifest);
+    conns = new Map(manifest.chains.map((c) => [c.name, connectChain(manifest, c.name)]));
+    provider = createChainStateProvider({ registry, maxStateAgeMs: 15_000, pollIntervalMs: 100 });
+    await provider.start();
+    db = await setupIsolatedDatabase("sqlite");
+    store = await createStore({ databaseUrl: db.databaseUrl });
+    const created = await runKeys(db.databaseUrl, "create", "--name", "devnet-integrator");
+    assert.equal(created.code, 0, created.stderr);
+    key = created.lastLine;
+    const config = loadConfig({ DATABASE_URL: db.databaseUrl, LOG_LEVEL: "silent" });
+    app = await buildApp({
+      config,
+      store,
+      plugins: [
+        (root) => registerApiKeyAuth(root, { databaseUrl: config.databaseUrl }),
+        (root) => registerRateLimit(root, { keyPerMinute: 0 }),
+      ],
+      router: { router: createRouter({ registry }), state: provider, maxStateAgeMs: 15_000 },
+    });
+    await app.ready();
+  });
+  after(async () => {
+    await app?.close();
+    await provider?.stop();
+    await store?.close();
+    await db?.cleanup();
+    await devnet?.cleanup();
+  });
+
+  const token = (chain: string, symbol: string): Address =>
+    symbol === "ETH" ? zeroAddress : conns.get(chain)!.token(symbol);
+
+  /** Asks the HTTP route for a quote once the provider has read every chain's latest block. */
+  async function quote(request: RouterRequest): Promise<RouteQuoteData> {
+    await provider.refresh();
+    for (const chain of registry.chains) {
+      const head = await conns.get(chain.name)!.client.getBlockNumber({ cacheTime: 0 });
+      assert.equal(provider.current().chains.get(chain.chainId)?.blockNumber, head);
+    }
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/oracle/router",
+      headers: { authorization: key },
+      payload: request,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const data = response.json().data as RouteQuoteData;
+    assertQuoteRelations(registry, request, data);
+    return data;
+  }
+
+  function request(
+    sourceChain: string,
+    sourceSymbol: string,
+    destChain: string,
+    destSymbol: string,
+    amount: string,
+  ): RouterRequest {
+    return {
+      sourceChain: String(conns.get(sourceChain)!.chain.chainId),
+      sourceToken: token(sourceChain, sourceSymbol),
+      destChain: String(conns.get(destChain)!.chain.chainId),
+      destToken: token(destChain, destSymbol),
+      amount,
+      to: privateKeyToAddress(generatePrivateKey()),
+    };
+  }
+
+  /** Executes a quote as an integrator, returns the source receipt and TransferSent. */
+  async function execute(req: RouterRequest, data: RouteQuoteData) {
+    const source = conns.get(data.signData.chainName)!;
+    const user = manifest.accounts[userIndex++ % manifest.accounts.length]!;
+    assert.equal(source.chain.bridges[`${data.signData.bridgeType}`], data.signData.bridge);
+    const params = bridgeParamsFromQuote(manifest, data);
+    const sent = await sendBridge(manifest, source, user, data.signData.bridgeType, params);
+    return { ...sent, user, source, params };
+  }
+
+  it("behavior: every kind, with and without swaps on each side, delivers between destMinAmount and destMaxAmount", async () => {
+    const cases: [string, string, string, string, string][] = [
+      ["alpha", "USDC", "beta", "USDC", "1234.567891"],
+      ["beta", "USDC", "gamma", "USDC", "100000"],
+      ["alpha", "DAI", "gamma", "DAI", "4321.000000000000000001"],
+      ["alpha", "ETH", "gamma", "GOV", "1.5"],
+      ["beta", "ORC", "alpha", "ETH", "37.12345678"],
+      ["gamma", "USDC", "alpha", "ORC", "250"],
+      ["beta", "GOV", "alpha", "USDC", "5000"],
+    ];
+    const kinds = new Set<number>();
+    const swaps = new Set<string>();
+    for (const [sc, st, dc, dt, amount] of cases) {
+      const req = request(sc, st, dc, dt, amount);
+      const label = `${amount} ${st}@${sc} -> ${dt}@${dc}`;
+      const data = await quote(req);
+      const kind = data.signData.bridgeType;
+      const { receipt, sent, params } = await execute(req, data);
+      const dest = conns.get(dc)!;
+      const before = await dest.balanceOf(req.destToken as Address, req.to as Address);
+      const delivery = await relay(manifest, conns.get(sc)!, dest, kind, receipt, sent);
+      assert.equal(delivery.status, "success", label);
+      const received = (await dest.balanceOf(req.destToken as Address, req.to as Address)) - before;
+      const decimals = registry.token(dest.chain.chainId, req.destToken)!.decimals;
+      const min = toBaseUnits(data.destMinAmount, decimals);
+      const max = toBaseUnits(data.destMaxAmount, decimals);
+      assert.ok(received >= min, `${label} kind ${kind}: received ${received} < min ${min}`);
+      assert.ok(received <= max, `${label} kind ${kind}: received ${received} > max ${max}`);
+      assert.equal(received, max, `${label}: nothing else moved the pools, so exactly the quote`);
+      kinds.add(kind);
+      swaps.add(`${params.sourceSwap ? "source" : "-"}/${params.destSwap ? "dest" : "-"}`);
+    }
+    assert.deepEqual([...kinds].sort(), [0, 1, 2]);
+    assert.deepEqual([...swaps].sort(), ["-/-", "-/dest", "source/-", "source/dest"]);
+  });
+
+  it("behavior: a destination pool moved past the tolerance fails and refunds the sender", async () => {
+    const req = request("alpha", "USDC", "gamma", "GOV", "2000");
+    const data = await quote(req);
+    const params = JSON.parse(data.signData.params);
+    assert.equal(params.destSwap, true);
+    const { receipt, sent, user, source } = await execute(req, data);
+    const sourceUsdc = source.token("USDC");
+    const senderBefore = await source.balanceOf(sourceUsdc, user.address);
+
+    // Someone buys GOV with 50,000 USDC in gamma's GOV/USDC pool (1,000,000 USDC deep): the
+    // price moves by about 10 %, far past the 0.5 % tolerance.
+    const gamma = conns.get("gamma")!;
+    const whale = manifest.accounts[manifest.accounts.length - 1]!;
+    const wallet = gamma.wallet(whale);
+    const usdc = gamma.token("USDC");
+    const amountIn = 50_000_000000n;
+    const approve = await wallet.writeContract({
+      address: usdc,
+      abi: manifest.abis.erc20,
+      functionName: "approve",
+      args: [gamma.chain.dex.router, amountIn],
+    });
+    await gamma.client.waitForTransactionReceipt({ hash: approve });
+    const swap = await wallet.writeContract({
+      address: gamma.chain.dex.router,
+      abi: manifest.abis.dexRouter,
+      functionName: "swapExactTokensForTokens",
+      args: [amountIn, 0n, [usdc, gamma.token("GOV")], whale.address, 2n ** 40n],
+    });
+    assert.equal((await gamma.client.waitForTransactionReceipt({ hash: swap })).status, "success");
+
+    const recipientBefore = await gamma.balanceOf(req.destToken as Address, req.to as Address);
+    const delivery = await relay(manifest, source, gamma, data.signData.bridgeType, receipt, sent);
+    const failed = parseEventLogs({
+      abi: manifest.abis.bridge,
+      logs: delivery.logs,
+      eventName: "TransferFailed",
+    }) as unknown as { args: { messageId: Hex } }[];
+    assert.equal(failed.length, 1, "TransferFailed on the destination");
+    assert.equal(failed[0]!.args.messageId, sent.messageId);
+    assert.equal(
+      await gamma.balanceOf(req.destToken as Address, req.to as Address),
+      recipientBefore,
+    );
+
+    // The relayer refunds on the source: the sender gets the net amount back in USDC.
+    const relayerWallet = source.wallet(manifest.relayer);
+    const refundHash = await relayerWallet.writeContract({
+      address: data.signData.bridge as Address,
+      abi: manifest.abis.bridge,
+      functionName: "refund",
+      args: [sent.messageId],
+    });
+    const refund = await source.client.waitForTransactionReceipt({ hash: refundHash });
+    const refunded = parseEventLogs({
+      abi: manifest.abis.bridge,
+      logs: refund.logs,
+      eventName: "TransferRefunded",
+    });
+    assert.equal(refunded.length, 1, "TransferRefunded on the source");
+    const net = sent.bridgeAmount - sent.bridgeFee - sent.xprotoFee;
+    assert.equal(await source.balanceOf(sourceUsdc, user.address), senderBefore + net);
+  });
+});
