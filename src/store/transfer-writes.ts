@@ -35,11 +35,15 @@ const PREDECESSOR_SEQ_SQL =
   "SELECT seq FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) < (?, ?)" +
   " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
 
+// `+address_id` (a no-op on both backends) keeps SQLite's planner from scanning the address's
+// whole (address_id, ...) index instead of using the index on transfer_id: without statistics
+// it cannot tell that one transfer_id matches at most two rows, while one address may hold
+// 100,000 (that mistake made one renumber O(n^2)).
 const RENUMBER_SQL =
   "UPDATE address_transfers SET seq = ? + r.rn FROM (" +
   "SELECT transfer_id, ROW_NUMBER() OVER (ORDER BY created_at, transfer_id) AS rn" +
   " FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) >= (?, ?)) r" +
-  " WHERE address_transfers.address_id = ? AND address_transfers.transfer_id = r.transfer_id";
+  " WHERE +address_transfers.address_id = ? AND address_transfers.transfer_id = r.transfer_id";
 
 const LAST_ROW_SQL =
   "SELECT created_at, transfer_id FROM address_transfers WHERE address_id = ?" +
@@ -152,11 +156,11 @@ export function createTransferWrites(backend: TransferBackend) {
     const stats = (await bulk.lockAddressStats([key])).get(key)!;
     const id = stats.addressId;
     const rows = await sql.all<{ seq: unknown }>(
-      "SELECT seq FROM address_transfers WHERE transfer_id = ? AND address_id = ?",
+      "SELECT seq FROM address_transfers WHERE transfer_id = ? AND +address_id = ?",
       [transferId, id],
     );
     if (rows[0] === undefined) return;
-    await sql.run("DELETE FROM address_transfers WHERE transfer_id = ? AND address_id = ?", [
+    await sql.run("DELETE FROM address_transfers WHERE transfer_id = ? AND +address_id = ?", [
       transferId,
       id,
     ]);
