@@ -10,7 +10,8 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
-import { errorEnvelopeRef } from "../../src/api/schemas/envelope.js";
+import { EXPLORER_PATHS } from "../../src/api/routes/explorer.js";
+import { ROUTER_QUOTE_PATH } from "../../src/api/routes/router-quote.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp } from "./setup.js";
@@ -37,16 +38,16 @@ const PACKAGE_VERSION = (
   }
 ).version;
 
-/** A POST route with a body, a required key and a declared 422, like the router. */
-const STAND_IN_PATH = "/test/stand-in-quote";
-
 /** Fastify's `/a/:b` as OpenAPI's `/a/{b}`. */
 function openapiPath(url: string): string {
   return url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-/** The app as `serve` builds it (auth and rate limits), recording every route it serves. */
-async function buildServedApp(options: { standIn: boolean }) {
+/**
+ * The app as `serve` builds it (auth, rate limits, the router route), recording every route it
+ * serves. The router has no registry here: documenting it needs no chain.
+ */
+async function buildServedApp() {
   const routes: RouteOptions[] = [];
   const { app } = await buildTestApp(createFakeStore(), {
     logLevel: "warn",
@@ -57,25 +58,16 @@ async function buildServedApp(options: { standIn: boolean }) {
       (a) => registerApiKeyAuth(a, { repository: createMemoryApiKeyRepository() }),
       (a) => registerRateLimit(a, {}),
     ],
-  });
-  if (options.standIn) {
-    app.post(STAND_IN_PATH, {
-      config: { apiKey: "required" },
-      schema: {
-        summary: "Stand-in for a quote route",
-        body: {
-          type: "object",
-          required: ["amount"],
-          properties: { amount: { type: "string" } },
-        },
-        response: {
-          200: { type: "object", properties: { code: { type: "integer" } } },
-          422: errorEnvelopeRef,
+    router: {
+      router: undefined,
+      state: {
+        current: () => {
+          throw new Error("no state in this test");
         },
       },
-      handler: async () => ({ code: 0 }),
-    });
-  }
+      maxStateAgeMs: 30_000,
+    },
+  });
   await app.ready();
   return { app, routes };
 }
@@ -104,7 +96,7 @@ describe("OpenAPI document", () => {
   let doc: Document;
 
   before(async () => {
-    ({ app, routes } = await buildServedApp({ standIn: false }));
+    ({ app, routes } = await buildServedApp());
     doc = await fetchDocument(app);
   });
   after(() => app.close());
@@ -135,13 +127,16 @@ describe("OpenAPI document", () => {
       "get /healthz",
       "get /readyz",
       "get /metrics",
+      `post ${ROUTER_QUOTE_PATH}`,
     ]) {
       assert.ok(documented.has(operation), operation);
     }
-    // Only the document itself and the docs UI are hidden: no API route hides from the document.
+    // Only the document itself, the docs UI and the explorer page's files are hidden: no API
+    // route hides from the document.
+    const pages: string[] = ["/openapi.json", ...Object.values(EXPLORER_PATHS)];
     for (const route of routes.filter(isHidden)) {
       assert.ok(
-        route.url === "/openapi.json" || route.url.startsWith("/docs"),
+        pages.includes(route.url) || route.url.startsWith("/docs"),
         `hidden route ${route.url}`,
       );
     }
@@ -228,15 +223,24 @@ describe("OpenAPI document", () => {
   });
 });
 
-describe("OpenAPI document of a body route with a required key", () => {
+describe("OpenAPI document of the router", () => {
   it("behavior: requestBody, 400 40002, 401 40101, 413, 415 and its declared 422", async () => {
-    const { app } = await buildServedApp({ standIn: true });
+    const { app } = await buildServedApp();
     try {
       const doc = await fetchDocument(app);
-      await SwaggerParser.validate(structuredClone(doc) as never);
-      const operation = doc.paths[STAND_IN_PATH]?.post;
+      const operation = doc.paths[ROUTER_QUOTE_PATH]?.post;
       assert.ok(operation !== undefined);
-      assert.ok(operation.requestBody?.content["application/json"] !== undefined);
+      const body = operation.requestBody?.content["application/json"] as {
+        schema: { required: string[] };
+      };
+      assert.deepEqual([...body.schema.required].sort(), [
+        "amount",
+        "destChain",
+        "destToken",
+        "sourceChain",
+        "sourceToken",
+        "to",
+      ]);
       assert.deepEqual(operation.security, [{ apiKey: [] }]);
       const responses = operation.responses;
       assert.deepEqual(Object.keys(responses).sort(), [
@@ -277,7 +281,7 @@ describe("OpenAPI document of a body route with a required key", () => {
 describe("/docs", () => {
   let app: FastifyInstance;
   before(async () => {
-    ({ app } = await buildServedApp({ standIn: false }));
+    ({ app } = await buildServedApp());
   });
   after(() => app.close());
 
