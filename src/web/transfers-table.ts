@@ -38,8 +38,13 @@ function searchLink(value: string, kind: string, handlers: TransfersTableHandler
   return link;
 }
 
+/** One value wrapper per cell: in the phone card layout the label and the value are two flex items. */
 function cell(label: string, className: string, ...children: (Node | string)[]) {
-  return el("td", { "data-label": label, class: className }, ...children);
+  return el(
+    "td",
+    { "data-label": label, class: className },
+    el("span", { class: "value" }, ...children),
+  );
 }
 
 export function transferRow(
@@ -75,16 +80,22 @@ export function transferRow(
     cell(
       "Route",
       "col-route",
-      el("span", { class: "chain" }, transfer.source_chain_name),
-      " → ",
-      el("span", { class: "chain" }, transfer.dest_chain_name),
+      // Wrapping may split the cell only after the arrow, never leave it alone on a line.
+      el(
+        "span",
+        { class: "nowrap" },
+        el("span", { class: "chain" }, transfer.source_chain_name),
+        " →",
+      ),
+      " ",
+      el("span", { class: "chain nowrap" }, transfer.dest_chain_name),
     ),
     cell(
       "From → To",
       "col-parties",
       searchLink(transfer.from_address, "address", handlers),
-      " → ",
-      searchLink(transfer.to_address, "address", handlers),
+      " ",
+      el("span", { class: "nowrap" }, "→ ", searchLink(transfer.to_address, "address", handlers)),
     ),
     cell("Started", "col-time", formatUtcTime(transfer.start_time)),
     cell(
@@ -114,7 +125,7 @@ export function renderTransferRows(
  * `data-sort="<field>"`.
  */
 export function renderSortHeaders(head: HTMLElement, state: ExplorerState): void {
-  for (const button of head.querySelectorAll<HTMLButtonElement>("button[data-sort]")) {
+  for (const button of Array.from(head.querySelectorAll<HTMLButtonElement>("button[data-sort]"))) {
     const field = button.dataset.sort as SortField;
     const th = button.closest("th");
     const active = field === state.sort;

@@ -1,0 +1,400 @@
+/**
+ * The explorer page end to end in headless Chromium against the real API on SQLite: search,
+ * pagination, sorting, hash links, a Processing transfer turning Success without a reload, the
+ * quote form (result and error), and a phone-width layout without horizontal scrolling.
+ * Screenshots go to test-results/ (gitignored), kept as CI artifacts.
+ */
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { after, before, describe, it } from "node:test";
+import type { Page } from "playwright-core";
+import type { BridgeTransaction } from "../../src/store/types.js";
+import { groupDecimal } from "../../src/web/format.js";
+import {
+  evmAddress,
+  hexHash,
+  makeProcessingTransfer,
+  makeTransfer,
+  timeAt,
+} from "../setup/transfer-fixtures.js";
+import {
+  type Browser,
+  type ExplorerHarness,
+  launchChromium,
+  startExplorerApi,
+} from "./explorer-harness.js";
+
+const RESULTS_DIR = "test-results";
+const ALICE = evmAddress("explorer-alice");
+const BOB = evmAddress("explorer-bob");
+
+// Twelve transfers from Alice (two pages of 10): lexical and numeric amount order differ.
+const SEND_AMOUNTS = [
+  "9.5",
+  "10",
+  "100",
+  "0.001",
+  "2",
+  "1000000.123456",
+  "75",
+  "3.25",
+  "40",
+  "8",
+  "500",
+  "12",
+];
+const aliceTransfers: BridgeTransaction[] = SEND_AMOUNTS.map((send, i) =>
+  makeTransfer({
+    from_address: ALICE,
+    send_amount: send,
+    receive_amount: send,
+    dest_bridge_token_amount: send,
+    created_at: timeAt(10_000 + i * 60),
+    start_time: timeAt(10_000 + i * 60 - 1),
+    ...(i === 7 ? { status: "Failed" as const } : {}),
+  }),
+);
+// The newest of Alice's transfers is still in flight.
+const processing = makeProcessingTransfer({
+  from_address: ALICE,
+  to_address: BOB,
+  send_amount: "42",
+  source_token_symbol: "WETH",
+  created_at: timeAt(20_000),
+  start_time: timeAt(19_999),
+});
+const bobOnly = makeTransfer({ from_address: BOB, to_address: BOB });
+const ALL_ALICE = [...aliceTransfers, processing];
+
+/** Message ids in the list endpoint's default order: created_at descending. */
+const byCreatedDesc = [...ALL_ALICE]
+  .sort((a, b) => b.created_at.localeCompare(a.created_at))
+  .map((t) => t.message_id);
+
+function compareDecimal(a: string, b: string): number {
+  const [aw = "", af = ""] = a.split(".");
+  const [bw = "", bf = ""] = b.split(".");
+  if (aw.length !== bw.length) return aw.length - bw.length;
+  if (aw !== bw) return aw < bw ? -1 : 1;
+  const width = Math.max(af.length, bf.length);
+  const x = af.padEnd(width, "0");
+  const y = bf.padEnd(width, "0");
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+async function rowIds(page: Page): Promise<string[]> {
+  return page
+    .locator("#transfers tbody tr")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-message-id") ?? ""));
+}
+
+async function waitForRows(page: Page, count: number): Promise<void> {
+  await page.waitForFunction((n) => {
+    const results = document.getElementById("results");
+    return (
+      results !== null &&
+      !results.hidden &&
+      results.getAttribute("aria-busy") === null &&
+      document.querySelectorAll("#transfers tbody tr").length === n
+    );
+  }, count);
+}
+
+async function pageLabel(page: Page): Promise<string> {
+  return (await page.locator("#page-label").textContent()) ?? "";
+}
+
+describe("explorer page in Chromium", () => {
+  let api: ExplorerHarness;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    await mkdir(RESULTS_DIR, { recursive: true });
+    api = await startExplorerApi([...ALL_ALICE, bobOnly]);
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.on("pageerror", (error) => {
+      throw error;
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  it("default: searching an address lists its transfers, newest first, with badges, amounts, chains and UTC times", async () => {
+    await page.goto(`${api.baseUrl}/`);
+    assert.equal(await page.locator("#intro").isVisible(), true);
+    await page.fill("#search-input", ALICE.toLowerCase());
+    await page.press("#search-input", "Enter");
+    await waitForRows(page, 10);
+    assert.deepEqual(await rowIds(page), byCreatedDesc.slice(0, 10));
+    assert.equal(await page.locator("#result-summary").textContent(), "13 transfers");
+    assert.equal(await pageLabel(page), "Page 1 of 2");
+    assert.equal(new URL(page.url()).searchParams.get("q"), ALICE.toLowerCase());
+
+    const first = page.locator("#transfers tbody tr").first();
+    assert.equal(await first.locator(".badge").textContent(), "Processing");
+    assert.match((await first.locator(".badge").getAttribute("class")) ?? "", /badge-processing/);
+    assert.equal(await first.locator(".col-sent").textContent(), "42 WETH");
+    assert.equal(await first.locator(".col-received").textContent(), "—");
+    assert.equal(await first.locator(".col-route").textContent(), "devnet-a → devnet-b");
+    assert.equal(await first.locator(".col-time").textContent(), `${processing.start_time} UTC`);
+    const sourceLink = first.locator(".col-source-tx a");
+    assert.equal(await sourceLink.getAttribute("title"), processing.source_tx_hash);
+    const shown = (await sourceLink.textContent()) ?? "";
+    assert.ok(shown.length < 16 && shown.startsWith(processing.source_tx_hash.slice(0, 8)), shown);
+
+    const failed = page.locator(`tr[data-message-id="${aliceTransfers[7]!.message_id}"] .badge`);
+    assert.equal(await failed.textContent(), "Failed");
+    const big = page.locator(`tr[data-message-id="${aliceTransfers[5]!.message_id}"] .col-sent`);
+    assert.equal(await big.textContent(), "1,000,000.123456 USDC");
+  });
+
+  it("behavior: next / prev change the rows, the page label and the URL; the page size select applies", async () => {
+    await page.click("#next-page");
+    await waitForRows(page, 3);
+    assert.deepEqual(await rowIds(page), byCreatedDesc.slice(10));
+    assert.equal(await pageLabel(page), "Page 2 of 2");
+    assert.equal(new URL(page.url()).searchParams.get("page"), "2");
+    assert.equal(await page.locator("#next-page").isDisabled(), true);
+
+    await page.click("#prev-page");
+    await waitForRows(page, 10);
+    assert.deepEqual(await rowIds(page), byCreatedDesc.slice(0, 10));
+    assert.equal(await pageLabel(page), "Page 1 of 2");
+    assert.equal(await page.locator("#prev-page").isDisabled(), true);
+
+    await page.selectOption("#page-size-select", "25");
+    await waitForRows(page, 13);
+    assert.equal(await pageLabel(page), "Page 1 of 1");
+    assert.equal(new URL(page.url()).searchParams.get("size"), "25");
+    await page.selectOption("#page-size-select", "10");
+    await waitForRows(page, 10);
+  });
+
+  it("behavior: sorting by send_amount (select or header click) orders the rows numerically", async () => {
+    const ascending = [...ALL_ALICE]
+      .sort((a, b) => compareDecimal(a.send_amount, b.send_amount))
+      .map((t) => t.message_id);
+    await page.selectOption("#sort-select", "send_amount");
+    await page.selectOption("#order-select", "asc");
+    await waitForRows(page, 10);
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("order") === "asc");
+    await waitForRows(page, 10);
+    assert.deepEqual(await rowIds(page), ascending.slice(0, 10));
+    assert.equal(
+      await page.locator("th:has(button[data-sort=send_amount])").getAttribute("aria-sort"),
+      "ascending",
+    );
+
+    // The header flips the order of its column.
+    await page.click("button[data-sort=send_amount]");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("order") === null);
+    await waitForRows(page, 10);
+    assert.deepEqual(await rowIds(page), [...ascending].reverse().slice(0, 10));
+    assert.equal(await page.locator("#order-select").inputValue(), "desc");
+    assert.equal(new URL(page.url()).searchParams.get("sort"), "send_amount");
+  });
+
+  it("behavior: clicking a source hash searches it, the destination hash links back to the same transfer, Back returns", async () => {
+    const target = aliceTransfers[3]!;
+    await page.goto(`${api.baseUrl}/?q=${ALICE}&size=25`);
+    await waitForRows(page, 13);
+    await page.click(`tr[data-message-id="${target.message_id}"] .col-source-tx a`);
+    await waitForRows(page, 1);
+    assert.deepEqual(await rowIds(page), [target.message_id]);
+    assert.equal(await page.inputValue("#search-input"), target.source_tx_hash);
+
+    await page.click(`tr[data-message-id="${target.message_id}"] .col-dest-tx a`);
+    await page.waitForFunction(
+      (h) => new URL(location.href).searchParams.get("q") === h,
+      target.dest_tx_hash,
+    );
+    await waitForRows(page, 1);
+    assert.deepEqual(await rowIds(page), [target.message_id]);
+
+    await page.goBack();
+    await page.goBack();
+    await waitForRows(page, 13);
+    assert.equal(await page.inputValue("#search-input"), ALICE);
+  });
+
+  it("behavior: a Processing transfer turns Success in place when the store updates it (no reload)", async () => {
+    await page.goto(`${api.baseUrl}/?q=${ALICE}`);
+    await waitForRows(page, 10);
+    const badge = page.locator(`tr[data-message-id="${processing.message_id}"] .badge`);
+    assert.equal(await badge.textContent(), "Processing");
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
+    await api.store.transfers.upsertTransfers([
+      {
+        ...processing,
+        status: "Success",
+        dest_tx_hash: hexHash("explorer-processing-delivered"),
+        receive_amount: "41.9",
+        dest_bridge_token_amount: "41.9",
+        end_time: timeAt(20_030),
+        updated_at: timeAt(20_031),
+      },
+    ]);
+    await page.waitForFunction(
+      (id) =>
+        document.querySelector(`tr[data-message-id="${id}"] .badge`)?.textContent === "Success",
+      processing.message_id,
+      { timeout: 15_000 },
+    );
+    const row = page.locator(`tr[data-message-id="${processing.message_id}"]`);
+    assert.equal(await row.locator(".col-received").textContent(), "41.9 USDC");
+    assert.equal(
+      await row.locator(".col-dest-tx a").getAttribute("title"),
+      hexHash("explorer-processing-delivered"),
+    );
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+      true,
+    );
+  });
+
+  it("behavior: the quote form shows the route, fee and min/max received; the API key is remembered", async () => {
+    const alpha = api.router.chain("alpha");
+    const beta = api.router.chain("beta");
+    const body = {
+      sourceChain: String(alpha.chainId),
+      sourceToken: api.router.token("alpha", "USDC").address,
+      destChain: String(beta.chainId),
+      destToken: api.router.token("beta", "DAI").address,
+      amount: "250",
+      to: BOB,
+    };
+    const direct = await api.app.inject({
+      method: "POST",
+      url: "/api/oracle/router",
+      headers: { authorization: api.apiKey },
+      payload: body,
+    });
+    assert.equal(direct.statusCode, 200, direct.body);
+    const expected = direct.json().data;
+
+    await page.goto(`${api.baseUrl}/#quote`);
+    for (const [name, value] of Object.entries(body))
+      await page.fill(`#quote-form [name=${name}]`, value);
+    await page.fill("#quote-form [name=apiKey]", api.apiKey);
+    await page.click("#quote-form button[type=submit]");
+    await page.locator("#quote-result .quote-fee").waitFor();
+    assert.equal(await page.locator(".quote-fee").textContent(), groupDecimal(expected.fee));
+    assert.equal(
+      await page.locator(".quote-min").textContent(),
+      groupDecimal(expected.destMinAmount),
+    );
+    assert.equal(
+      await page.locator(".quote-max").textContent(),
+      groupDecimal(expected.destMaxAmount),
+    );
+    assert.equal(await page.locator(".quote-bridge").textContent(), expected.signData.bridge);
+    assert.equal(await page.locator(".quote-chain").textContent(), "alpha");
+    assert.match(
+      (await page.locator(".quote-kind").textContent()) ?? "",
+      new RegExp(`\\(kind ${expected.signData.bridgeType}\\)$`),
+    );
+    const params = JSON.parse(expected.signData.params) as Record<string, unknown>;
+    const shownParams = await page
+      .locator("#quote-result table.params tr")
+      .evaluateAll((rows) =>
+        rows.map((row) => [
+          row.querySelector("th")?.textContent,
+          row.querySelector("td")?.textContent,
+        ]),
+      );
+    assert.deepEqual(
+      shownParams,
+      Object.entries(params).map(([key, value]) => [key, String(value)]),
+    );
+    assert.equal(await page.locator("#quote-error").isHidden(), true);
+    await page.locator("#quote").screenshot({ path: `${RESULTS_DIR}/explorer-quote.png` });
+
+    // The key survives a reload (localStorage), prefilled into the form.
+    await page.reload();
+    assert.equal(await page.inputValue("#quote-form [name=apiKey]"), api.apiKey);
+  });
+
+  it("error: the quote form shows the envelope's msg for a refused request", async () => {
+    const alpha = api.router.chain("alpha");
+    const beta = api.router.chain("beta");
+    const body = {
+      sourceChain: String(alpha.chainId),
+      sourceToken: api.router.token("alpha", "USDC").address,
+      destChain: String(beta.chainId),
+      destToken: api.router.token("beta", "USDC").address,
+      amount: "0.5",
+      to: BOB,
+    };
+    const direct = await api.app.inject({
+      method: "POST",
+      url: "/api/oracle/router",
+      headers: { authorization: api.apiKey },
+      payload: body,
+    });
+    assert.equal(direct.statusCode, 422, direct.body);
+
+    await page.goto(`${api.baseUrl}/#quote`);
+    for (const [name, value] of Object.entries(body))
+      await page.fill(`#quote-form [name=${name}]`, value);
+    await page.click("#quote-form button[type=submit]");
+    await page.locator("#quote-error").waitFor();
+    assert.equal(await page.locator("#quote-error").textContent(), direct.json().msg);
+    assert.equal(await page.locator("#quote-result").isHidden(), true);
+
+    // Without a key the server's own 40101 message is shown.
+    await page.fill("#quote-form [name=apiKey]", "");
+    await page.fill("#quote-form [name=amount]", "10");
+    await page.click("#quote-form button[type=submit]");
+    await page.waitForFunction(() =>
+      document.getElementById("quote-error")?.textContent?.startsWith("missing API key"),
+    );
+  });
+
+  it("error: an invalid search shows the list endpoint's msg", async () => {
+    await page.goto(`${api.baseUrl}/?q=${encodeURIComponent("not an address!")}`);
+    await page.locator("#list-error").waitFor();
+    assert.match((await page.locator("#list-error").textContent()) ?? "", /addressOrTxHash/);
+    assert.equal(await page.locator("#results").isHidden(), true);
+  });
+
+  it("behavior: at phone width the table becomes cards without horizontal scrolling (screenshots kept)", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${api.baseUrl}/?q=${ALICE}`);
+    await waitForRows(page, 10);
+    const table = await page.evaluate(() => {
+      const box = document.querySelector(".table-scroll") as Element;
+      return { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth };
+    });
+    assert.ok(
+      table.scrollWidth <= table.clientWidth,
+      `table overflows at 1280px: ${JSON.stringify(table)}`,
+    );
+    await page.screenshot({ path: `${RESULTS_DIR}/explorer-desktop.png`, fullPage: true });
+
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${api.baseUrl}/?q=${ALICE}`);
+    await waitForRows(page, 10);
+    const layout = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      theadDisplay: getComputedStyle(document.querySelector("#transfers thead") as Element).display,
+      rowDisplay: getComputedStyle(document.querySelector("#transfers tbody tr") as Element)
+        .display,
+    }));
+    assert.equal(layout.theadDisplay, "none");
+    assert.equal(layout.rowDisplay, "block");
+    assert.ok(
+      layout.scrollWidth <= layout.innerWidth,
+      `page is ${layout.scrollWidth}px wide in a ${layout.innerWidth}px viewport`,
+    );
+    await page.screenshot({ path: `${RESULTS_DIR}/explorer-phone.png`, fullPage: true });
+  });
+});
