@@ -16,7 +16,7 @@ options:
   --traffic N        start N random transfers per minute (default 0: none)
   --chains N         number of chains, 2 or 3 (default ${DEVNET_DEFAULTS.chains})
   --relay-delay MS   relayer waits MS after a confirmed event (default ${DEVNET_DEFAULTS.relayDelayMs})
-  --confirmations N  blocks on top of an event before relaying (default ${DEVNET_DEFAULTS.confirmations})
+  --confirmations N  blocks on top of an event before relaying (default ${DEVNET_DEFAULTS.confirmations}; 0 with automine)
   --block-time S     seconds per block, 0 = automine (default ${DEVNET_DEFAULTS.blockTime})
   --seed N           seed of the traffic's random choices
   --quiet            no relayer / traffic log lines

@@ -36,7 +36,7 @@ export interface RunDevnetOptions {
   blockTime?: number;
   /** Relayer: wait this long after a confirmed event before acting. Default 2000 ms. */
   relayDelayMs?: number;
-  /** Relayer: blocks on top of an event's block before acting. Default 1. */
+  /** Relayer: blocks on top of an event's block before acting. Default 1 (0 with automine). */
   confirmations?: number;
   /** Start the relayer (default true). Tests may drive their own. */
   relay?: boolean;
@@ -142,7 +142,10 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
       relayer = createRelayer({
         manifest,
         delayMs: options.relayDelayMs ?? DEVNET_DEFAULTS.relayDelayMs,
-        confirmations: options.confirmations ?? DEVNET_DEFAULTS.confirmations,
+        // With automine no block comes unless someone sends a transaction, so a confirmation
+        // could wait forever: the default there is 0.
+        confirmations:
+          options.confirmations ?? (blockTime === 0 ? 0 : DEVNET_DEFAULTS.confirmations),
         logger,
       });
       await relayer.start();
