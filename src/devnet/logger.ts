@@ -34,3 +34,14 @@ export function createMemoryLogger(): DevnetLogger & { lines: string[] } {
     error: (message) => lines.push(`error ${message}`),
   };
 }
+
+/** viem errors carry a one-line `shortMessage`; prefer it over the multi-line `message`. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) {
+    const short = (error as { shortMessage?: string }).shortMessage;
+    const details = (error as { details?: string }).details;
+    const text = short ?? error.message.split("\n")[0] ?? String(error);
+    return details !== undefined && !text.includes(details) ? `${text} (${details})` : text;
+  }
+  return String(error);
+}

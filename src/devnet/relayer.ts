@@ -14,7 +14,7 @@
  */
 import { type Address, type Hex, type Log, parseEventLogs } from "viem";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
-import { type DevnetLogger, silentLogger } from "./logger.js";
+import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { BridgeKind, DevnetManifest, ManifestChain } from "./manifest.js";
 import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
 import {
@@ -27,6 +27,7 @@ import {
   nextScanRange,
   type TransferSentArgs,
 } from "./relayer-messages.js";
+import { STOP_GRACE_MS, settleWithin } from "./settle.js";
 
 export interface CreateRelayerParameters {
   manifest: DevnetManifest;
@@ -94,19 +95,6 @@ interface ChainState {
   failures: number;
   nextScanAt: number;
   addresses: Address[];
-}
-
-/** How long stop() waits for in-flight transactions before giving up on them. */
-export const STOP_GRACE_MS = 3000;
-
-/** Waits for `promises` to settle, but no longer than `ms`. */
-export async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([Promise.allSettled(promises), timeout]);
-  clearTimeout(timer);
 }
 
 export function createRelayer(parameters: CreateRelayerParameters): Relayer {
@@ -449,15 +437,4 @@ function describeOutcome(type: Job["type"], logs: Log[]): string {
     return `failed on the destination (${event.args.reason})`;
   if (event?.eventName === "TransferDelivered") return "delivered";
   return type === "deliver" ? "delivered" : "refunded";
-}
-
-/** viem errors carry a one-line `shortMessage`; prefer it over the multi-line `message`. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) {
-    const short = (error as { shortMessage?: string }).shortMessage;
-    const details = (error as { details?: string }).details;
-    const text = short ?? error.message.split("\n")[0] ?? String(error);
-    return details !== undefined && !text.includes(details) ? `${text} (${details})` : text;
-  }
-  return String(error);
 }

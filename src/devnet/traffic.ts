@@ -10,10 +10,10 @@
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
-import { type DevnetLogger, silentLogger } from "./logger.js";
+import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { BridgeKind, DevnetManifest, ManifestAccount } from "./manifest.js";
-import { errorMessage, STOP_GRACE_MS, settleWithin } from "./relayer.js";
 import { bridgeEntryAbi, bridgeEventsAbi, dexRouterAbi, erc20Abi } from "./relayer-abi.js";
+import { STOP_GRACE_MS, settleWithin } from "./settle.js";
 import {
   amountForUsd,
   applySlippage,
