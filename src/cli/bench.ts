@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 /** Benchmark name -> script under bench/ (undefined: not implemented yet). */
 const BENCHMARKS: Record<string, string | undefined> = {
   list: "list.ts",
-  router: undefined,
+  router: "router.ts",
   index: undefined,
 };
 
@@ -20,6 +20,8 @@ const USAGE = `usage: bridge-oracle bench <${Object.keys(BENCHMARKS).join(" | ")
 
   list    the bridge-transactions endpoint on 1,000,000 records vs a bare Fastify baseline
           (bridge-oracle bench list --help for its options)
+  router  route quotes (POST /api/oracle/router, 3 chains, >= 10 tokens each, direct and swap
+          routes) vs a bare Fastify POST route (bridge-oracle bench router --help)
 `;
 
 export async function run(args: string[]): Promise<number> {

@@ -1,0 +1,92 @@
+/**
+ * The router benchmark's requests: the fixture registry (three chains, the base tokens plus
+ * `extraTokensPerChain` tokens per chain) and a seeded mix of quote requests between random
+ * tokens of different chains, kept only when they quote successfully (so every benchmark
+ * response is a 200), classified as direct (no swap) or swap routes.
+ */
+import { createRouter } from "../src/router/create-router.js";
+import { createRouterFixture, type RouterFixture } from "../src/router/fixtures.js";
+import type { RouterRequest } from "../src/router/validate-request.js";
+
+export interface BenchRequest {
+  body: RouterRequest;
+  /** Whether the best route swaps on either side. */
+  swap: boolean;
+  bridgeType: number;
+}
+
+export interface RequestSet {
+  fixture: RouterFixture;
+  tokensPerChain: Record<string, number>;
+  direct: BenchRequest[];
+  swaps: BenchRequest[];
+  /** Half direct, half swap, interleaved. */
+  mix: BenchRequest[];
+}
+
+/** A small deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const RECIPIENT = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+export function buildRouterRequests(options: {
+  extraTokensPerChain: number;
+  count: number;
+  seed: number;
+}): RequestSet {
+  const fixture = createRouterFixture({
+    extraTokensPerChain: options.extraTokensPerChain,
+    readAtMs: Date.now(),
+  });
+  const router = createRouter({ registry: fixture.registry });
+  const random = prng(options.seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const chains = fixture.registry.chains;
+  const direct: BenchRequest[] = [];
+  const swaps: BenchRequest[] = [];
+  const amounts = ["1.5", "12", "37.5", "250", "1000", "4321.5"];
+  for (let attempts = 0; attempts < options.count * 50; attempts++) {
+    if (direct.length >= options.count && swaps.length >= options.count) break;
+    const source = pick(chains);
+    const dest = pick(chains.filter((c) => c !== source));
+    const wantDirect = direct.length < options.count && random() < 0.5;
+    const [sourceToken, destToken] = wantDirect
+      ? (() => {
+          const symbol = pick(["USDC", "DAI"]);
+          const s = source.tokens.find((t) => t.symbol === symbol)!;
+          const d = dest.tokens.find((t) => t.symbol === symbol)!;
+          return [s, d];
+        })()
+      : [pick(source.tokens), pick(dest.tokens)];
+    const body: RouterRequest = {
+      sourceChain: String(source.chainId),
+      sourceToken: sourceToken.address,
+      destChain: String(dest.chainId),
+      destToken: destToken.address,
+      amount: pick(amounts),
+      to: RECIPIENT,
+    };
+    const result = router.quote(body, fixture.snapshot);
+    if (!result.ok) continue;
+    const swap = result.priced.sourceSwap || result.priced.destSwap;
+    const entry = { body, swap, bridgeType: result.data.signData.bridgeType };
+    if (swap && swaps.length < options.count) swaps.push(entry);
+    if (!swap && direct.length < options.count) direct.push(entry);
+  }
+  const mix: BenchRequest[] = [];
+  for (let i = 0; i < Math.max(direct.length, swaps.length); i++) {
+    if (direct[i]) mix.push(direct[i]!);
+    if (swaps[i]) mix.push(swaps[i]!);
+  }
+  const tokensPerChain = Object.fromEntries(chains.map((c) => [c.name, c.tokens.length]));
+  return { fixture, tokensPerChain, direct, swaps, mix };
+}

@@ -1,0 +1,110 @@
+/**
+ * A server process for the router benchmark, run by bench/router.ts in its own process:
+ *
+ *   node --import tsx bench/router-server.ts app EXTRA_TOKENS
+ *     the real API (buildApp) with API-key auth (a key created in a temporary SQLite database),
+ *     rate limiting (a limit high enough never to refuse, so the counter still runs) and the
+ *     router route over the fixture snapshot (a static provider republishing it each second,
+ *     as the chain provider does for idle chains): no chain needed. Prints {"port","key"}.
+ *   node --import tsx bench/router-server.ts baseline CANNED_JSON
+ *     a bare Fastify server whose POST /api/oracle/router parses the JSON body and answers a
+ *     canned quote envelope of the same size through the route's response schema. Prints
+ *     {"port"}.
+ *
+ * Stops on SIGTERM/SIGINT.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Fastify, { type FastifyInstance } from "fastify";
+import { buildApp } from "../src/api/app.js";
+import { registerApiKeyAuth } from "../src/api/plugins/auth.js";
+import { registerRateLimit } from "../src/api/plugins/rate-limit.js";
+import { routerQuoteRouteSchema } from "../src/api/schemas/router-quote.js";
+import { loadConfig } from "../src/config/env.js";
+import { generateApiKey } from "../src/keys/api-key.js";
+import { createRouter } from "../src/router/create-router.js";
+import { createRouterFixture } from "../src/router/fixtures.js";
+import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
+import { openApiKeyRepository } from "../src/store/api-key-store.js";
+import { createStore } from "../src/store/index.js";
+
+async function startApp(extraTokens: number) {
+  const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
+  const databaseUrl = join(dir, "bench.db");
+  const store = await createStore({ databaseUrl });
+  const keys = await openApiKeyRepository({ databaseUrl, migrate: false });
+  const key = generateApiKey();
+  await keys.createKey({
+    name: "bench",
+    prefix: key.prefix,
+    hash: key.hash,
+    createdAt: new Date(),
+  });
+  await keys.close();
+  const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
+  const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
+  const app = await buildApp({
+    config,
+    store,
+    plugins: [
+      (root) => registerApiKeyAuth(root, { databaseUrl }),
+      (root) => registerRateLimit(root, { keyPerMinute: 1_000_000_000 }),
+    ],
+    router: {
+      router: createRouter({ registry: fixture.registry }),
+      state,
+      maxStateAgeMs: config.routerMaxStateAgeMs,
+    },
+  });
+  const close = async () => {
+    state.stop();
+    await app.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { app, key: key.key, close };
+}
+
+async function startBaseline(cannedPath: string): Promise<FastifyInstance> {
+  const canned = JSON.parse(await readFile(cannedPath, "utf8")) as unknown;
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
+  // The same response schema as the real route, so both serialise the same way.
+  app.post("/api/oracle/router", {
+    schema: { response: { 200: routerQuoteRouteSchema.response[200] } },
+    handler: async () => canned,
+  });
+  return app;
+}
+
+async function main(): Promise<void> {
+  const [mode, arg] = process.argv.slice(2);
+  if ((mode !== "app" && mode !== "baseline") || arg === undefined) {
+    process.stderr.write("usage: router-server.ts app EXTRA_TOKENS | baseline CANNED_JSON\n");
+    process.exit(2);
+  }
+  let app: FastifyInstance;
+  let close: () => Promise<void>;
+  let key: string | undefined;
+  if (mode === "app") {
+    const started = await startApp(Number(arg));
+    ({ app, key } = started);
+    close = started.close;
+  } else {
+    app = await startBaseline(arg);
+    close = () => app.close();
+  }
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  process.stdout.write(`${JSON.stringify({ port, ...(key === undefined ? {} : { key }) })}\n`);
+  const stop = async (): Promise<void> => {
+    await close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+await main();

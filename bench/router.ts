@@ -1,0 +1,270 @@
+/**
+ * The router benchmark (`npm run bench:router`, `bridge-oracle bench router`): quotes/s and
+ * latency of POST /api/oracle/router through the real app (auth with a key, rate limiting, the
+ * router over a fixture snapshot of three chains with >= 10 tokens each: no chain needed), for
+ * direct routes, swap routes and a mix, next to a bare Fastify POST route answering a canned
+ * quote of the same size, in the same run; server and load generator in separate processes.
+ * Writes the "router" section of bench/RESULTS.md.
+ *
+ * Run directly: node --import tsx bench/router.ts [--duration S] [--connections C]
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { writeResultsSection } from "./list-report.js";
+import { type LoadResult, percentile } from "./load.js";
+import { type BenchRequest, buildRouterRequests } from "./router-requests.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SERVER = fileURLToPath(new URL("./router-server.ts", import.meta.url));
+const PATH = "/api/oracle/router";
+
+const USAGE = `usage: bridge-oracle bench router [--duration S] [--connections C] [--tokens N]
+                                   [--results FILE] [--no-write]
+
+  --duration S     seconds per measured scenario (default 10)
+  --connections C  concurrent connections (default 10)
+  --tokens N       extra tokens per chain besides the base ones (default 10)
+  --results FILE   markdown file whose "## router" section is replaced (default bench/RESULTS.md)
+  --no-write       print the section instead of writing it
+`;
+
+interface Server {
+  baseUrl: string;
+  key: string | undefined;
+  stop(): Promise<void>;
+}
+
+async function startServer(mode: "app" | "baseline", arg: string): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", SERVER, mode, arg], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<{ port: number; key?: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${mode} server did not start`)), 60_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${mode} server exited with code ${code}`));
+    });
+    lines.once("line", (line) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(line));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${first.port}`,
+    key: first.key,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function postLoad(
+  name: string,
+  server: Server,
+  requests: readonly BenchRequest[],
+  connections: number,
+  durationSeconds: number,
+): Promise<LoadResult> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (server.key !== undefined) headers.authorization = server.key;
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: server.baseUrl,
+        connections,
+        duration: durationSeconds,
+        requests: requests.map((r) => ({
+          method: "POST" as const,
+          path: PATH,
+          headers,
+          body: JSON.stringify(r.body),
+        })),
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    instance.on("response", (_client, statusCode, _bytes, ms) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(ms);
+    });
+  });
+  latencies.sort((a, b) => a - b);
+  const total = result.requests.total;
+  return {
+    name,
+    requests: total,
+    seconds: result.duration,
+    requestsPerSecond: total / result.duration,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    mean: latencies.reduce((a, b) => a + b, 0) / Math.max(latencies.length, 1),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    bytesPerResponse: total > 0 ? result.throughput.total / total : 0,
+  };
+}
+
+const ms = (v: number) => (Number.isNaN(v) ? "-" : v.toFixed(2));
+const int = (v: number) => Math.round(v).toLocaleString("en-US");
+
+export async function runRouterBenchmark(args: string[]): Promise<number> {
+  let values: ReturnType<typeof parse>;
+  function parse() {
+    return parseArgs({
+      args,
+      options: {
+        duration: { type: "string", default: "10" },
+        connections: { type: "string", default: "10" },
+        tokens: { type: "string", default: "10" },
+        results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
+        "no-write": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  }
+  try {
+    values = parse();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const int10 = (name: string, text: string, min: number, max: number) => {
+    const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max))
+      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  let duration: number;
+  let connections: number;
+  let tokens: number;
+  try {
+    duration = int10("duration", values.duration, 1, 600);
+    connections = int10("connections", values.connections, 1, 1000);
+    tokens = int10("tokens", values.tokens, 0, 200);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  const log = (line: string) => process.stderr.write(`[bench router] ${line}\n`);
+  const started = performance.now();
+  const loadAverage = os.loadavg();
+  const set = buildRouterRequests({ extraTokensPerChain: tokens, count: 100, seed: 1 });
+  log(
+    `${set.direct.length} direct and ${set.swaps.length} swap requests; tokens per chain: ${JSON.stringify(set.tokensPerChain)}`,
+  );
+
+  const results: Record<string, LoadResult> = {};
+  let canned = "";
+  const app = await startServer("app", String(tokens));
+  try {
+    // A mix response of median size becomes the baseline's canned body.
+    const sizes: { size: number; text: string }[] = [];
+    for (const r of set.mix) {
+      const response = await fetch(`${app.baseUrl}${PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: app.key! },
+        body: JSON.stringify(r.body),
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`quote failed: ${response.status} ${text}`);
+      sizes.push({ size: text.length, text });
+    }
+    sizes.sort((a, b) => a.size - b.size);
+    canned = sizes[Math.floor(sizes.length / 2)]!.text;
+    log("warming up the API ...");
+    await postLoad("warmup", app, set.mix, connections, 3);
+    for (const [name, requests] of [
+      ["router: mix", set.mix],
+      ["router: direct routes", set.direct],
+      ["router: swap routes", set.swaps],
+    ] as const) {
+      log(`${name} for ${duration} s ...`);
+      results[name] = await postLoad(name, app, requests, connections, duration);
+    }
+  } finally {
+    await app.stop();
+  }
+
+  const dir = await mkdtemp(join(os.tmpdir(), "bench-router-canned-"));
+  const cannedPath = join(dir, "canned.json");
+  await writeFile(cannedPath, canned);
+  const baseline = await startServer("baseline", cannedPath);
+  try {
+    await postLoad("warmup", baseline, set.mix, connections, 2);
+    log(`baseline: canned POST for ${duration} s ...`);
+    results["bare Fastify POST, canned quote"] = await postLoad(
+      "bare Fastify POST, canned quote",
+      baseline,
+      set.mix,
+      connections,
+      duration,
+    );
+  } finally {
+    await baseline.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const mix = results["router: mix"]!;
+  const bare = results["bare Fastify POST, canned quote"]!;
+  const rpsRatio = mix.requestsPerSecond / bare.requestsPerSecond;
+  const p99Ratio = mix.p99 / bare.p99;
+  const lines = [
+    "## router",
+    "",
+    `- Command: \`npm run bench:router -- ${args.join(" ")}\``.replace(" -- `", "`"),
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${os.cpus()[0]?.model ?? "unknown"}, ${os.cpus().length} cores, Node ${process.version}; load average at start ${loadAverage.map((l) => l.toFixed(2)).join(" / ")}`,
+    `- Data: the router fixture, three chains with ${Object.entries(set.tokensPerChain)
+      .map(([c, n]) => `${n} tokens on ${c}`)
+      .join(
+        ", ",
+      )} (native coin included), every bridge kind between every pair of chains; ${set.direct.length} direct-route and ${set.swaps.length} swap-route requests (seeded), every one a 200.`,
+    `- Load: autocannon, ${connections} connections, ${duration} s per scenario after a warm-up, POST with a JSON body and \`Authorization: <key>\`; server and load generator in separate processes. The API as buildApp makes it (LOG_LEVEL=warn) with API-key auth (a key in SQLite, cached), rate limiting (limit high enough never to refuse) and the router route over a static snapshot republished every second. Baseline: a bare Fastify POST route (JSON body parsed) answering a canned quote of the median response size through the same response schema. Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | mean ms | non-2xx / errors | bytes/response |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...Object.values(results).map(
+      (r) =>
+        `| ${r.name} | ${int(r.requestsPerSecond)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.mean)} | ${r.non2xx} / ${r.errors} | ${int(r.bytesPerResponse)} |`,
+    ),
+    "",
+    "| target | measured | met |",
+    "|---|---|---|",
+    `| router mix req/s >= 70 % of the bare route's | ${(rpsRatio * 100).toFixed(0)} % | ${rpsRatio >= 0.7 ? "yes" : "**no**"} |`,
+    `| router mix p99 within 1.5x of the bare route's p99 | ${p99Ratio.toFixed(2)}x (${ms(mix.p99)} vs ${ms(bare.p99)} ms) | ${p99Ratio <= 1.5 ? "yes" : "**no**"} |`,
+    "| no RPC call and no database query on the request path | state from the provider's snapshot, keys from the in-memory cache (test/router/quote-route.test.ts counts the calls) | yes |",
+    "",
+  ];
+  const section = lines.join("\n");
+  if (!values["no-write"]) {
+    await writeResultsSection(values.results, "router", section);
+    log(`wrote the "router" section of ${values.results}`);
+  }
+  process.stdout.write(`${section}\n`);
+  const failures = Object.values(results).filter((r) => r.non2xx > 0 || r.errors > 0);
+  if (failures.length > 0) {
+    log(`non-2xx responses or errors in: ${failures.map((r) => r.name).join(", ")}`);
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await runRouterBenchmark(process.argv.slice(2));
+}
