@@ -9,7 +9,7 @@
  *     total - offset] with total read in the same statement (one snapshot on PostgreSQL);
  *   - other sorts: LIMIT/OFFSET over the covering index (address_id, <sort col>, transfer_id)
  *     in a subquery, so skipped rows never touch the transfers table.
- * Hash queries match few rows: indexed key lookups, count(*), ORDER BY in memory.
+ * Hash queries match few rows: indexed key lookups, ORDER BY in memory, total by a window count.
  */
 import type { TransferBackend } from "./backend.js";
 import { addressKey, hashKey, isEvmAddressShaped } from "./transfer-keys.js";
@@ -55,21 +55,26 @@ export function createTransferReads(backend: TransferBackend) {
     return Number(rows[0]?.total ?? 0);
   }
 
+  /**
+   * Few-row matches (hashes, `other`): one statement returns the page and, through
+   * count(*) OVER (), the number of all matches; only a page past the end needs a count.
+   */
   async function listWhere(
     where: string,
     params: unknown[],
     query: ListTransfersQuery,
   ): Promise<ListTransfersResult> {
-    const total = await count(where, params);
-    if (query.offset >= total) return { total, items: [] };
     const column = SORT_COLUMNS[query.sortField];
     const dir = DIRECTIONS[query.sortOrder];
-    const rows = await sql.all(
-      `SELECT ${T_COLUMNS} FROM transfers t WHERE ${where}` +
+    const rows = await sql.all<Record<string, unknown>>(
+      `SELECT ${T_COLUMNS}, count(*) OVER () AS total_matches FROM transfers t WHERE ${where}` +
         ` ORDER BY t.${column} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`,
       [...params, query.limit, query.offset],
     );
-    return { total, items: rows.map(transferFromRow) };
+    if (rows[0] === undefined) {
+      return { total: query.offset === 0 ? 0 : await count(where, params), items: [] };
+    }
+    return { total: Number(rows[0].total_matches), items: rows.map(transferFromRow) };
   }
 
   async function listByAddress(key: string, query: ListTransfersQuery) {
