@@ -11,8 +11,8 @@ import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
-import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
+import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
@@ -106,7 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : {}),
   });
   registerListTransfersRoute(app, { store });
-  registerExplorerRoutes(app, options.explorer);
+  registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;
 }

@@ -21,6 +21,13 @@ export interface QuoteRequest {
   to: string;
 }
 
+/** A chain of the router's registry, with its tokens (GET /explorer/chains.json). */
+export interface ExplorerChain {
+  chainId: number;
+  name: string;
+  tokens: { address: string; symbol: string; decimals: number }[];
+}
+
 export type ApiResult<T> =
   | { ok: true; data: T }
   | { ok: false; code: number | undefined; status: number; msg: string };
@@ -31,10 +38,13 @@ export interface ApiClient {
     signal?: AbortSignal,
   ): Promise<ApiResult<TransferPage>>;
   quote(request: QuoteRequest, apiKey: string): Promise<ApiResult<RouteQuoteData>>;
+  /** The registry's chains and tokens; `chains: []` when the server routes nothing. */
+  chains(): Promise<ApiResult<{ chains: ExplorerChain[] }>>;
 }
 
 export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
 export const ROUTER_PATH = "/api/oracle/router";
+export const CHAINS_PATH = "/explorer/chains.json";
 
 export interface ApiClientDeps {
   /** Prefix of the API paths; "" = the page's own origin. */
@@ -97,6 +107,11 @@ export function createApiClient(deps: ApiClientDeps = {}): ApiClient {
         method: "POST",
         headers,
         body: JSON.stringify(request),
+      });
+    },
+    chains() {
+      return call<{ chains: ExplorerChain[] }>(CHAINS_PATH, {
+        headers: { accept: "application/json" },
       });
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { RouteQuoteData } from "../router/quote-response.js";
 import type { ApiClient, QuoteRequest } from "./api-client.js";
+import { installChainSelects } from "./chain-selects.js";
 import { el, showMessage } from "./dom.js";
 import { bridgeKindName, groupDecimal } from "./format.js";
 
@@ -130,6 +131,10 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
     start() {
       if (apiKeyInput instanceof HTMLInputElement) apiKeyInput.value = readStoredKey();
       form.addEventListener("submit", (event) => void onSubmit(event));
+      // Progressive: the form works with text inputs until (and unless) the registry arrives.
+      void client.chains().then((answer) => {
+        if (answer.ok) installChainSelects(form, answer.data.chains);
+      });
     },
   };
 }

@@ -281,8 +281,21 @@ describe("explorer page in Chromium", () => {
     const expected = direct.json().data;
 
     await page.goto(`${api.baseUrl}/#quote`);
-    for (const [name, value] of Object.entries(body))
-      await page.fill(`#quote-form [name=${name}]`, value);
+    // With a registry the chain and token fields are selects; tokens follow the chosen chain.
+    await page.locator("#quote-form select[name=destToken]").waitFor();
+    const sourceTokens = await page
+      .locator("#quote-form select[name=sourceToken] option")
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    assert.deepEqual(
+      sourceTokens,
+      alpha.tokens.map((t) => t.address),
+    );
+    await page.selectOption("#quote-form [name=sourceChain]", body.sourceChain);
+    await page.selectOption("#quote-form [name=sourceToken]", body.sourceToken);
+    await page.selectOption("#quote-form [name=destChain]", body.destChain);
+    await page.selectOption("#quote-form [name=destToken]", body.destToken);
+    await page.fill("#quote-form [name=amount]", body.amount);
+    await page.fill("#quote-form [name=to]", body.to);
     await page.fill("#quote-form [name=apiKey]", api.apiKey);
     await page.click("#quote-form button[type=submit]");
     await page.locator("#quote-result .quote-fee").waitFor();
@@ -341,9 +354,16 @@ describe("explorer page in Chromium", () => {
     });
     assert.equal(direct.statusCode, 422, direct.body);
 
-    await page.goto(`${api.baseUrl}/#quote`);
+    // Without a registry (chains: []) the chain and token fields stay free text inputs.
+    await page.route("**/explorer/chains.json", (route) =>
+      route.fulfill({ json: { code: 0, msg: "success", data: { chains: [] } } }),
+    );
+    const chainsAnswered = page.waitForResponse("**/explorer/chains.json");
+    await page.goto(`${api.baseUrl}/`); // not "/#quote": from there that would not reload
+    await chainsAnswered;
+    await page.unroute("**/explorer/chains.json");
     for (const [name, value] of Object.entries(body))
-      await page.fill(`#quote-form [name=${name}]`, value);
+      await page.fill(`#quote-form input[name=${name}]`, value);
     await page.click("#quote-form button[type=submit]");
     await page.locator("#quote-error").waitFor();
     assert.equal(await page.locator("#quote-error").textContent(), direct.json().msg);

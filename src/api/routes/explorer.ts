@@ -11,12 +11,14 @@
  *
  * Caching: index.html is `no-cache` (revalidated by ETag); it names `app.js?v=<hash>` and
  * `styles.css?v=<hash>`, which are cached for a year when the `v` matches the content and are
- * `no-cache` otherwise. Only these three exact paths are registered, so every other path keeps
- * the API's 404 / 405 envelope.
+ * `no-cache` otherwise. `/explorer/chains.json` gives the quote form the registry's chains and
+ * tokens. Only these exact paths are registered, so every other path keeps the API's 404 / 405
+ * envelope.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Registry } from "../../config/registry.js";
 import { ApiError } from "../../errors.js";
 
 export interface ExplorerAssets {
@@ -32,9 +34,32 @@ export interface ExplorerRoutesOptions {
   assetsDir?: string;
   /** Replaces the default loading (tests, embedding). Called once per app, on first use. */
   loadAssets?: () => Promise<ExplorerAssets>;
+  /** The router's registry: its chains and tokens fill the quote form's selects. */
+  registry?: Registry | undefined;
 }
 
-export const EXPLORER_PATHS = { page: "/", app: "/app.js", styles: "/styles.css" } as const;
+/** What the quote form needs of the registry (`data` of GET /explorer/chains.json). */
+export interface ExplorerChain {
+  chainId: number;
+  name: string;
+  tokens: { address: string; symbol: string; decimals: number }[];
+}
+
+export function explorerChains(registry: Registry | undefined): ExplorerChain[] {
+  return (registry?.chains ?? []).map((chain) => ({
+    chainId: chain.chainId,
+    name: chain.name,
+    tokens: chain.tokens.map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),
+  }));
+}
+
+export const EXPLORER_PATHS = {
+  page: "/",
+  app: "/app.js",
+  styles: "/styles.css",
+  /** The registry's chains and tokens for the quote form; `chains: []` without a registry. */
+  chains: "/explorer/chains.json",
+} as const;
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
@@ -146,6 +171,13 @@ export function registerExplorerRoutes(
       versions.app,
       asked === versions.app,
     );
+  });
+
+  // The registry is fixed for the app's life; the list is small (chains x tokens).
+  const chains = { code: 0, msg: "success", data: { chains: explorerChains(options.registry) } };
+  app.get(EXPLORER_PATHS.chains, assetRoute, async (_request, reply) => {
+    reply.header("cache-control", "no-cache");
+    return chains;
   });
 
   app.get(EXPLORER_PATHS.styles, assetRoute, async (request, reply) => {
