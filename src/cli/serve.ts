@@ -6,11 +6,13 @@
  */
 import type { AppPlugin } from "../api/app.js";
 import { registerApiKeyAuth } from "../api/plugins/auth.js";
+import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { type RouterService, startRouterService } from "../router/providers/router-service.js";
 import { createStore } from "../store/index.js";
+import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
 import type { Store, StoreLogger } from "../store/types.js";
 
 const USAGE = `usage: bridge-oracle serve
@@ -76,6 +78,18 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     return 1;
   }
 
+  // /metrics reports the indexer's progress per chain from the same database. Without it (an
+  // in-memory database, ...) the API still serves; the indexer series are just absent.
+  const indexerStatus = await openIndexerStore({ databaseUrl: config.databaseUrl }).catch(
+    (error: unknown): ClosableIndexerStore | undefined => {
+      createStartupLogger(config).warn(
+        { err: errorMessage(error) },
+        "metrics: cannot read the indexer status; /metrics will not report indexer lag",
+      );
+      return undefined;
+    },
+  );
+
   const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
   try {
@@ -86,6 +100,9 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
         store,
         plugins: apiPlugins(config),
         router: routerService.route,
+        ...(indexerStatus !== undefined
+          ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
+          : {}),
         ...(routerService.readiness !== undefined
           ? { readinessChecks: [routerService.readiness] }
           : {}),
@@ -108,6 +125,7 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
   } finally {
     signals?.remove();
     await routerService.stop();
+    await indexerStatus?.close();
     await store.close();
   }
 }

@@ -5,6 +5,10 @@
  * id on every line and in a 500's msg, and a clean shutdown with /metrics in the app.
  */
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import type { BuildAppOptions } from "../../src/api/app.js";
@@ -12,7 +16,9 @@ import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { type IndexerChainProgress, METRIC_NAMES } from "../../src/api/plugins/metrics.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { startServer } from "../../src/api/server.js";
+import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
+import { openIndexerStore } from "../../src/store/indexer-store.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp, createLogCollector } from "./setup.js";
@@ -327,5 +333,65 @@ describe("operations: logs and shutdown", () => {
     assert.match(await response.text(), /bridge_oracle_indexer_lag_blocks\{chain="alpha"/);
     await closed;
     await assert.rejects(fetch(`${server.url}/healthz`));
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  assert.ok(typeof address === "object" && address !== null);
+  return address.port;
+}
+
+describe("bridge-oracle serve: /metrics", () => {
+  it("default: reports each indexed chain's progress from the database", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-metrics-"));
+    const databaseUrl = join(dir, "db.sqlite");
+    try {
+      // What an indexer process leaves in the shared database.
+      const indexer = await openIndexerStore({ databaseUrl });
+      await indexer.indexer.ensureChain({
+        chainId: 71001,
+        name: "devnet-a",
+        startBlock: 1,
+        cursorBlock: 40,
+        cursorHash: `0x${"11".repeat(32)}`,
+        headBlock: 47,
+        targetBlock: 46,
+        state: "following",
+        error: "",
+        updatedAt: "2026-11-21 12:00:00",
+      });
+      await indexer.close();
+
+      const port = await freePort();
+      let stop: (signal: string) => void = () => {};
+      const exitCode = serve([], {
+        env: { PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+        stopSignal: new Promise((resolve) => {
+          stop = resolve;
+        }),
+      });
+      let text = "";
+      const deadline = Date.now() + 15_000;
+      while (text === "") {
+        const response = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined);
+        if (response?.status === 200) text = await response.text();
+        else if (Date.now() > deadline) throw new Error("serve did not answer /metrics");
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      const samples = parseExposition(text);
+      const labels = { chain: "devnet-a", chain_id: "71001" };
+      assert.equal(sampleValue(samples, METRIC_NAMES.indexerLag, labels), 7);
+      assert.equal(sampleValue(samples, METRIC_NAMES.indexerIndexedBlock, labels), 40);
+      assert.equal(sampleValue(samples, METRIC_NAMES.indexerHeadBlock, labels), 47);
+      assert.equal(sampleValue(samples, METRIC_NAMES.indexerStatusUp, {}), 1);
+      stop("SIGTERM");
+      assert.equal(await exitCode, 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

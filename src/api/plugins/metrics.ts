@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { IndexerChainStatus } from "../../store/indexer-repository.js";
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 
 export const METRICS_PATH = "/metrics";
@@ -46,6 +47,23 @@ export interface IndexerChainProgress {
   readonly head: number;
   /** Blocks between indexedBlock and head (0 when caught up). */
   readonly lag: number;
+}
+
+/**
+ * `collectIndexerStatus` over the indexer repository's getIndexerStatus (the indexer_chains
+ * table, written by whichever process indexes this database).
+ */
+export function indexerProgressFrom(repository: {
+  getIndexerStatus(): Promise<IndexerChainStatus[]>;
+}): () => Promise<IndexerChainProgress[]> {
+  return async () =>
+    (await repository.getIndexerStatus()).map((row) => ({
+      chain: row.name,
+      chainId: row.chainId,
+      indexedBlock: row.cursorBlock,
+      head: row.headBlock,
+      lag: row.lag,
+    }));
 }
 
 export interface MetricsOptions {
