@@ -1,7 +1,8 @@
 /**
  * Builds the HTTP API (Fastify) without listening; server.ts listens. Order matters and is fixed
  * here: request ids, error handling and body parsing, shared schemas, then `plugins` (rate
- * limiting, auth, OpenAPI: they must see every route), then the routes.
+ * limiting, auth), then OpenAPI (/openapi.json, /docs) and metrics (/metrics), which must see
+ * every route, then the routes.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Config } from "../config/env.js";
@@ -23,7 +24,8 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 /**
  * Runs on the root instance (not encapsulated) after error handling and shared schemas, before
  * any route, so its hooks and `onRoute` listeners apply to every route. This is where rate
- * limiting (@fastify/rate-limit with config.redisUrl), API-key auth and @fastify/swagger attach.
+ * limiting and API-key auth attach. A route added by a plugin here is registered before the
+ * OpenAPI generator and is therefore not documented: add routes after buildApp's own.
  */
 export type AppPlugin = (app: FastifyInstance) => void | Promise<void>;
 
