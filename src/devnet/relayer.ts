@@ -291,6 +291,13 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
     return walletClient.writeContract(request);
   }
 
+  /** Done by someone (an earlier relayer run, or a transaction not yet scanned): never again. */
+  function markDone(job: Job): void {
+    jobs.delete(`${job.type}:${job.messageId}`);
+    if (job.type === "deliver") done.add(job.messageId);
+    else refunded.add(job.messageId);
+  }
+
   async function runJob(job: Job): Promise<void> {
     const key = `${job.type}:${job.messageId}`;
     const label =
@@ -300,7 +307,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
     job.inFlight = true;
     try {
       if (await alreadyDoneOnChain(job)) {
-        jobs.delete(key);
+        markDone(job);
         return;
       }
       const hash = await sendJob(job);
@@ -323,7 +330,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
     } catch (error) {
       const message = errorMessage(error);
       if (isAlreadyProcessedRevert(message)) {
-        jobs.delete(key);
+        markDone(job);
         logger.info(`${label}: already done on chain`);
         return;
       }
