@@ -7,7 +7,9 @@
  *   slow page cannot overwrite a newer one;
  * - while any row on screen is Processing, the page reloads itself every `pollMs` without a
  *   loading flash, so the row turns Success or Failed in place; the timer is cleared on every
- *   load, so there is at most one.
+ *   load, so there is at most one. A background tab does not poll (it catches up when shown),
+ *   and a failed background refresh (rate limit, network) keeps the rows and retries later
+ *   instead of replacing the table with an error.
  */
 import type { ApiClient } from "./api-client.js";
 import { byId, showMessage } from "./dom.js";
@@ -58,6 +60,8 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
   let state: ExplorerState = parseState(win.location.search);
   let inFlight: AbortController | undefined;
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A poll came due while the tab was hidden; it runs when the tab is shown again. */
+  let pollPending = false;
   let pages = 1;
 
   function syncControls(): void {
@@ -76,9 +80,18 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     void load(false);
   }
 
+  function schedulePoll(delayMs: number): void {
+    pollTimer = setTimeout(() => {
+      pollTimer = undefined;
+      if (win.document.visibilityState === "hidden") pollPending = true;
+      else void load(true);
+    }, delayMs);
+  }
+
   async function load(silent: boolean): Promise<void> {
     if (pollTimer !== undefined) clearTimeout(pollTimer);
     pollTimer = undefined;
+    pollPending = false;
     inFlight?.abort();
     if (state.q === "") {
       intro.hidden = false;
@@ -99,6 +112,10 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     if (controller !== inFlight) return;
     inFlight = undefined;
     results.removeAttribute("aria-busy");
+    if (!answer.ok && silent) {
+      schedulePoll(pollMs * 3);
+      return;
+    }
     if (!answer.ok) {
       results.hidden = true;
       showMessage(listError, answer.msg);
@@ -119,7 +136,7 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     nextButton.disabled = state.page >= pages;
     pager.hidden = total === 0;
     if (data.some((transfer) => transfer.status === "Processing")) {
-      pollTimer = setTimeout(() => void load(true), pollMs);
+      schedulePoll(pollMs);
     }
   }
 
@@ -152,6 +169,9 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
       });
       nextButton.addEventListener("click", () => {
         if (state.page < pages) navigate({ ...state, page: state.page + 1 });
+      });
+      win.document.addEventListener("visibilitychange", () => {
+        if (win.document.visibilityState === "visible" && pollPending) void load(true);
       });
       win.addEventListener("popstate", () => {
         state = parseState(win.location.search);
