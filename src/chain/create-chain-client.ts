@@ -26,6 +26,8 @@ export interface RawLog {
   transactionHash: Hex;
   logIndex: number;
   removed?: boolean;
+  /** Unix seconds, when the node includes it in logs (anvil, recent geth/reth); saves a header fetch. */
+  blockTimestamp?: number;
 }
 
 export interface ChainClient {
@@ -157,6 +159,7 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
             transactionHash: (log.transactionHash ?? "0x").toLowerCase() as Hex,
             logIndex: Number(log.logIndex),
             removed: log.removed,
+            ...timestampOf(log),
           }));
         },
         // Range refusals and timeouts are fetchLogs' to handle (it halves the span first).
@@ -198,4 +201,11 @@ export function splitCredentials(rpcUrl: string): {
   parsed.password = "";
   const token = Buffer.from(`${user}:${pass}`).toString("base64");
   return { url: parsed.toString(), headers: { authorization: `Basic ${token}` } };
+}
+
+function timestampOf(log: unknown): { blockTimestamp?: number } {
+  const value = (log as { blockTimestamp?: unknown }).blockTimestamp;
+  return typeof value === "string" && /^0x[0-9a-fA-F]+$/.test(value)
+    ? { blockTimestamp: Number(BigInt(value)) }
+    : {};
 }

@@ -239,7 +239,11 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       onShrink: (size) =>
         logger.info(`chain ${chain.name}: eth_getLogs span refused, now ${size} blocks`),
     });
-    const needed = [toBlock, ...logs.map((l) => l.blockNumber)].filter((n) => !before.has(n));
+    // Final blocks: a log's own blockTimestamp (when the node sends it) spares a header fetch.
+    const needed = [
+      toBlock,
+      ...logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockNumber),
+    ].filter((n) => !before.has(n));
     const after = await headers(needed);
     if (after === undefined) return "raced";
     const known = new Map([...before, ...after]);
@@ -247,15 +251,13 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     const events: BridgeEvent[] = [];
     for (const log of logs) {
       const header = known.get(log.blockNumber);
-      if (header === undefined || header.hash !== log.blockHash) return "raced";
+      if (header !== undefined && header.hash !== log.blockHash) return "raced";
       if (log.removed) return "raced";
+      const blockTime = header?.timestamp ?? log.blockTimestamp;
+      if (blockTime === undefined) return "raced";
       const kind = registry.bridgeKind(chain.chainId, log.address);
       if (kind === undefined) continue;
-      const event = decodeBridgeLog(log, {
-        chainId: chain.chainId,
-        kind,
-        blockTime: header.timestamp,
-      });
+      const event = decodeBridgeLog(log, { chainId: chain.chainId, kind, blockTime });
       if (event !== undefined) events.push(event);
     }
     const sends = events.filter((e) => e.name === "TransferSent");

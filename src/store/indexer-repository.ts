@@ -98,10 +98,19 @@ export interface IndexerRepository {
 /** Chunk size for IN (...) lists: well under both backends' parameter limits. */
 const CHUNK = 400;
 
-function chunks<T>(items: readonly T[]): T[][] {
+/** Rows per multi-row INSERT: 11 columns x 100 rows stays far below parameter limits. */
+const ROWS_PER_INSERT = 100;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+/** "(?, ?), (?, ?)" for `count` rows of `columns` values. */
+function rows(count: number, columns: number): string {
+  const one = `(${placeholders(columns)})`;
+  return Array.from({ length: count }, () => one).join(", ");
 }
 
 function placeholders(n: number): string {
@@ -197,12 +206,13 @@ export function createIndexerRepository(
     },
 
     async saveBlocks(chainId, blocks) {
-      for (const b of blocks) {
+      for (const part of chunks(blocks, ROWS_PER_INSERT)) {
         await sql.run(
-          "INSERT INTO indexer_blocks (chain_id, block_number, block_hash, parent_hash) VALUES (?, ?, ?, ?)" +
+          "INSERT INTO indexer_blocks (chain_id, block_number, block_hash, parent_hash) VALUES " +
+            rows(part.length, 4) +
             " ON CONFLICT (chain_id, block_number) DO UPDATE SET block_hash = excluded.block_hash," +
             " parent_hash = excluded.parent_hash",
-          [chainId, b.number, b.hash, b.parentHash],
+          part.flatMap((b) => [chainId, b.number, b.hash, b.parentHash]),
         );
       }
     },
@@ -235,12 +245,13 @@ export function createIndexerRepository(
     },
 
     async insertEvents(events) {
-      for (const e of events) {
+      for (const part of chunks(events, ROWS_PER_INSERT)) {
         await sql.run(
           "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time," +
-            " address, kind, event_name, message_id, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" +
+            " address, kind, event_name, message_id, args) VALUES " +
+            rows(part.length, 11) +
             " ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING",
-          [
+          part.flatMap((e) => [
             e.chainId,
             e.txHash,
             e.logIndex,
@@ -252,7 +263,7 @@ export function createIndexerRepository(
             e.name,
             e.messageId,
             JSON.stringify(e.args),
-          ],
+          ]),
         );
       }
     },
