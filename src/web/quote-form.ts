@@ -5,10 +5,10 @@
  * (this browser only) so it need not be pasted again.
  */
 import type { RouteQuoteData } from "../router/quote-response.js";
-import type { ApiClient, QuoteRequest } from "./api-client.js";
+import type { ApiClient, ExplorerChain, QuoteRequest } from "./api-client.js";
 import { installChainSelects } from "./chain-selects.js";
 import { el, showMessage } from "./dom.js";
-import { bridgeKindName, groupDecimal } from "./format.js";
+import { bridgeKindName, formatAmount } from "./format.js";
 
 export const API_KEY_STORAGE_KEY = "bridge-oracle:api-key";
 
@@ -52,13 +52,8 @@ function row(label: string, value: string, className = ""): HTMLElement[] {
 }
 
 function paramsTable(encoded: string): HTMLElement {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(encoded);
-  } catch {
-    return el("pre", { class: "params-raw" }, encoded);
-  }
-  if (typeof decoded !== "object" || decoded === null) return el("pre", {}, encoded);
+  const decoded = decodeParams(encoded);
+  if (decoded === undefined) return el("pre", { class: "params-raw" }, encoded);
   const body = el("tbody");
   for (const [key, value] of Object.entries(decoded)) {
     body.append(el("tr", {}, el("th", { scope: "row" }, key), el("td", {}, String(value))));
@@ -66,7 +61,54 @@ function paramsTable(encoded: string): HTMLElement {
   return el("table", { class: "params" }, body);
 }
 
-export function renderQuote(target: HTMLElement, quote: RouteQuoteData): void {
+/** Token symbols of a quote's amounts; "" where unknown (no registry): the number stands alone. */
+export interface QuoteSymbols {
+  /** signData.amount: the source token. */
+  amount: string;
+  /** fee: the source bridge token (params.sourceBridgeToken). */
+  fee: string;
+  /** destMinAmount / destMaxAmount: the destination token. */
+  received: string;
+}
+
+const NO_SYMBOLS: QuoteSymbols = { amount: "", fee: "", received: "" };
+
+function decodeParams(encoded: string): Record<string, unknown> | undefined {
+  try {
+    const decoded: unknown = JSON.parse(encoded);
+    return typeof decoded === "object" && decoded !== null
+      ? (decoded as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The symbols of a quote's amounts from the registry's chains (GET /explorer/chains.json). */
+export function quoteSymbols(
+  chains: readonly ExplorerChain[],
+  request: QuoteRequest,
+  quote: RouteQuoteData,
+): QuoteSymbols {
+  const symbolOf = (chainId: string, address: unknown): string => {
+    if (typeof address !== "string") return "";
+    const chain = chains.find((c) => String(c.chainId) === chainId);
+    const token = chain?.tokens.find((t) => t.address.toLowerCase() === address.toLowerCase());
+    return token?.symbol ?? "";
+  };
+  const params = decodeParams(quote.signData.params);
+  return {
+    amount: symbolOf(request.sourceChain, request.sourceToken),
+    fee: symbolOf(request.sourceChain, params?.["sourceBridgeToken"]),
+    received: symbolOf(request.destChain, request.destToken),
+  };
+}
+
+export function renderQuote(
+  target: HTMLElement,
+  quote: RouteQuoteData,
+  symbols: QuoteSymbols = NO_SYMBOLS,
+): void {
   const sign = quote.signData;
   target.replaceChildren(
     el("h3", {}, "Best route"),
@@ -76,10 +118,14 @@ export function renderQuote(target: HTMLElement, quote: RouteQuoteData): void {
       ...row("Bridge", bridgeKindName(sign.bridgeType), "quote-kind"),
       ...row("Bridge contract", sign.bridge, "quote-bridge hex"),
       ...row("Source chain", sign.chainName, "quote-chain"),
-      ...row("Amount sent", groupDecimal(sign.amount), "quote-amount"),
-      ...row("Fee (source bridge token)", groupDecimal(quote.fee), "quote-fee"),
-      ...row("Minimum received", groupDecimal(quote.destMinAmount), "quote-min"),
-      ...row("Maximum received", groupDecimal(quote.destMaxAmount), "quote-max"),
+      ...row("Amount sent", formatAmount(sign.amount, symbols.amount), "quote-amount"),
+      ...row(
+        symbols.fee === "" ? "Fee (source bridge token)" : "Fee",
+        formatAmount(quote.fee, symbols.fee),
+        "quote-fee",
+      ),
+      ...row("Minimum received", formatAmount(quote.destMinAmount, symbols.received), "quote-min"),
+      ...row("Maximum received", formatAmount(quote.destMaxAmount, symbols.received), "quote-max"),
     ),
     el("h4", {}, "Bridge call parameters (signData.params)"),
     paramsTable(sign.params),
@@ -91,6 +137,8 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
   const { form, result, error, client, storage } = deps;
   const apiKeyInput = form.elements.namedItem("apiKey");
   const submit = form.querySelector<HTMLButtonElement>("button[type=submit]");
+  /** The registry's chains once loaded (for symbols); [] until then or without a registry. */
+  let chains: readonly ExplorerChain[] = [];
 
   function readStoredKey(): string {
     try {
@@ -118,8 +166,9 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
     if (submit) submit.disabled = true;
     form.setAttribute("aria-busy", "true");
     try {
-      const answer = await client.quote(readRequest(form), apiKey);
-      if (answer.ok) renderQuote(result, answer.data);
+      const request = readRequest(form);
+      const answer = await client.quote(request, apiKey);
+      if (answer.ok) renderQuote(result, answer.data, quoteSymbols(chains, request, answer.data));
       else showMessage(error, answer.msg);
     } finally {
       if (submit) submit.disabled = false;
@@ -133,7 +182,9 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
       form.addEventListener("submit", (event) => void onSubmit(event));
       // Progressive: the form works with text inputs until (and unless) the registry arrives.
       void client.chains().then((answer) => {
-        if (answer.ok) installChainSelects(form, answer.data.chains);
+        if (!answer.ok) return;
+        chains = answer.data.chains;
+        installChainSelects(form, chains);
       });
     },
   };

@@ -299,14 +299,24 @@ describe("explorer page in Chromium", () => {
     await page.fill("#quote-form [name=apiKey]", api.apiKey);
     await page.click("#quote-form button[type=submit]");
     await page.locator("#quote-result .quote-fee").waitFor();
-    assert.equal(await page.locator(".quote-fee").textContent(), groupDecimal(expected.fee));
+    // Amounts carry their tokens' symbols: the fee is in the source bridge token.
+    const feeToken = api.router.registry.token(
+      alpha.chainId,
+      JSON.parse(expected.signData.params).sourceBridgeToken,
+    );
+    assert.ok(feeToken);
+    assert.equal(
+      await page.locator(".quote-fee").textContent(),
+      `${groupDecimal(expected.fee)} ${feeToken.symbol}`,
+    );
+    assert.equal(await page.locator(".quote-amount").textContent(), "250 USDC");
     assert.equal(
       await page.locator(".quote-min").textContent(),
-      groupDecimal(expected.destMinAmount),
+      `${groupDecimal(expected.destMinAmount)} DAI`,
     );
     assert.equal(
       await page.locator(".quote-max").textContent(),
-      groupDecimal(expected.destMaxAmount),
+      `${groupDecimal(expected.destMaxAmount)} DAI`,
     );
     assert.equal(await page.locator(".quote-bridge").textContent(), expected.signData.bridge);
     assert.equal(await page.locator(".quote-chain").textContent(), "alpha");
