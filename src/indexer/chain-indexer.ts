@@ -104,18 +104,20 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     }
     const row = await store.indexer.getChain(chain.chainId);
     if (row !== undefined) return row;
-    return store.indexer.ensureChain({
-      chainId: chain.chainId,
-      name: chain.name,
-      startBlock: chain.startBlock,
-      cursorBlock: chain.startBlock - 1,
-      cursorHash: "",
-      headBlock: 0,
-      targetBlock: 0,
-      state: "starting",
-      error: "",
-      updatedAt: formatUtc(now().getTime() / 1000),
-    });
+    return store.transaction((tx) =>
+      tx.indexer.ensureChain({
+        chainId: chain.chainId,
+        name: chain.name,
+        startBlock: chain.startBlock,
+        cursorBlock: chain.startBlock - 1,
+        cursorHash: "",
+        headBlock: 0,
+        targetBlock: 0,
+        state: "starting",
+        error: "",
+        updatedAt: stamp(),
+      }),
+    );
   }
 
   function stamp(): string {

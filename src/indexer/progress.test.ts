@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createProgressReporter, formatDuration, progressLine } from "./progress.js";
+
+describe("progressLine", () => {
+  it("default: percentage, blocks/s over the samples and ETA", () => {
+    const line = progressLine(
+      { chain: "alpha", startBlock: 1, cursorBlock: 500, targetBlock: 1000 },
+      [
+        { at: 0, cursor: 100 },
+        { at: 2000, cursor: 500 },
+      ],
+    );
+    assert.equal(line, "alpha [##########..........] 50.0% 500/1000 200 blocks/s ETA 3s");
+  });
+  it("behavior: no rate yet gives an unknown ETA", () => {
+    const line = progressLine({ chain: "a", startBlock: 0, cursorBlock: 0, targetBlock: 10 }, []);
+    assert.match(line, /0 blocks\/s ETA \?$/);
+  });
+  it("behavior: durations read as s, m and h", () => {
+    assert.deepEqual(
+      [formatDuration(59), formatDuration(61), formatDuration(7322)],
+      ["59s", "1m01s", "2h02m"],
+    );
+  });
+  it("behavior: writes nothing when the stream is not a terminal", () => {
+    const written: string[] = [];
+    const stream = {
+      isTTY: false,
+      write: (s: string) => written.push(s),
+    } as unknown as NodeJS.WriteStream;
+    const reporter = createProgressReporter(stream);
+    reporter.update({ chain: "a", startBlock: 0, cursorBlock: 5, targetBlock: 10 });
+    reporter.done("a");
+    assert.deepEqual(written, []);
+  });
+  it("behavior: rewrites one line on a terminal and ends it when done", () => {
+    const written: string[] = [];
+    const stream = {
+      isTTY: true,
+      write: (s: string) => written.push(s),
+    } as unknown as NodeJS.WriteStream;
+    let t = 0;
+    const reporter = createProgressReporter(stream, () => (t += 1000));
+    reporter.update({ chain: "a", startBlock: 0, cursorBlock: 5, targetBlock: 10 });
+    reporter.update({ chain: "a", startBlock: 0, cursorBlock: 7, targetBlock: 10 });
+    reporter.done("a");
+    assert.equal(written.length, 3);
+    assert.ok(written[1]!.startsWith("\r\x1b[2Ka ["));
+    assert.match(written[1]!, /2 blocks\/s ETA 2s/);
+    assert.equal(written[2], "\n");
+  });
+});
