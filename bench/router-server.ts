@@ -6,6 +6,8 @@
  *     rate limiting (a limit high enough never to refuse, so the counter still runs) and the
  *     router route over the fixture snapshot (a static provider republishing it each second,
  *     as the chain provider does for idle chains): no chain needed. Prints {"port","key"}.
+ *     Also POST /bench/app-canned-quote: the same app stack answering one precomputed quote,
+ *     to tell the router's own cost from the app's.
  *   node --import tsx bench/router-server.ts baseline CANNED_JSON
  *     a bare Fastify server whose POST /api/oracle/router parses the JSON body and answers a
  *     canned quote envelope of the same size through the route's response schema. Prints
@@ -29,6 +31,9 @@ import { createStaticStateProvider } from "../src/router/providers/static-state-
 import { openApiKeyRepository } from "../src/store/api-key-store.js";
 import { createStore } from "../src/store/index.js";
 
+/** In app mode: the same app and plugins, a canned quote instead of the router. */
+export const APP_CANNED_PATH = "/bench/app-canned-quote";
+
 async function startApp(extraTokens: number) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
   const databaseUrl = join(dir, "bench.db");
@@ -45,15 +50,37 @@ async function startApp(extraTokens: number) {
   const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
   const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
+  const router = createRouter({ registry: fixture.registry });
+  // The app stack without the router: a quote computed once, answered as is (diagnostic).
+  const sample = router.quote(
+    {
+      sourceChain: "71001",
+      sourceToken: fixture.token("alpha", "USDC").address,
+      destChain: "71002",
+      destToken: fixture.token("beta", "GOV").address,
+      amount: "250",
+      to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    },
+    fixture.snapshot,
+  );
+  if (!sample.ok) throw new Error(sample.message);
+  const cannedEnvelope = { code: 0, msg: "success", data: sample.data };
   const app = await buildApp({
     config,
     store,
     plugins: [
       (root) => registerApiKeyAuth(root, { databaseUrl }),
       (root) => registerRateLimit(root, { keyPerMinute: 1_000_000_000 }),
+      (root) => {
+        root.post(APP_CANNED_PATH, {
+          schema: { response: { 200: routerQuoteRouteSchema.response[200] } },
+          config: { apiKey: "required" },
+          handler: async () => cannedEnvelope,
+        });
+      },
     ],
     router: {
-      router: createRouter({ registry: fixture.registry }),
+      router,
       state,
       maxStateAgeMs: config.routerMaxStateAgeMs,
     },

@@ -77,6 +77,7 @@ async function postLoad(
   requests: readonly BenchRequest[],
   connections: number,
   durationSeconds: number,
+  path = PATH,
 ): Promise<LoadResult> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (server.key !== undefined) headers.authorization = server.key;
@@ -89,7 +90,7 @@ async function postLoad(
         duration: durationSeconds,
         requests: requests.map((r) => ({
           method: "POST" as const,
-          path: PATH,
+          path,
           headers,
           body: JSON.stringify(r.body),
         })),
@@ -197,6 +198,16 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
       log(`${name} for ${duration} s ...`);
       results[name] = await postLoad(name, app, requests, connections, duration);
     }
+    const stackOnly = "app stack, canned quote (no router; diagnostic)";
+    log(`${stackOnly} for ${duration} s ...`);
+    results[stackOnly] = await postLoad(
+      stackOnly,
+      app,
+      set.mix,
+      connections,
+      duration,
+      "/bench/app-canned-quote",
+    );
   } finally {
     await app.stop();
   }

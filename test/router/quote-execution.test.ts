@@ -8,6 +8,10 @@
  * destination pool moves past the tolerance before delivery fails and is refunded instead.
  */
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { type Address, type Hex, parseEventLogs, zeroAddress } from "viem";
@@ -16,9 +20,11 @@ import { toBaseUnits } from "../../src/amount.js";
 import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
 import { type Registry, registryFromManifest } from "../../src/config/registry.js";
 import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
+import { writeManifest } from "../../src/devnet/write-manifest.js";
 import { createRouter } from "../../src/router/create-router.js";
 import {
   type ChainStateProvider,
@@ -263,4 +269,80 @@ describe("router quotes execute on the devnet", () => {
     const net = sent.bridgeAmount - sent.bridgeFee - sent.xprotoFee;
     assert.equal(await source.balanceOf(sourceUsdc, user.address), senderBefore + net);
   });
+
+  it("behavior: `serve` finds the devnet manifest in DEVNET_DIR, quotes with a CLI key, reports chains in /readyz", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "router-serve-"));
+    let stop: (signal: string) => void = () => {};
+    const stopSignal = new Promise<string>((resolve) => {
+      stop = resolve;
+    });
+    try {
+      await writeManifest(manifest, join(dir, "devnet"));
+      const databaseUrl = join(dir, "db.sqlite");
+      const port = await freePort();
+      const env = {
+        PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        DEVNET_DIR: join(dir, "devnet"),
+        LOG_LEVEL: "silent",
+      };
+      const exited = serve([], { env, stopSignal });
+      const base = `http://127.0.0.1:${port}`;
+      const ready = await waitFor(async () => {
+        const response = await fetch(`${base}/readyz`);
+        return response.status === 200
+          ? ((await response.json()) as { data: { router: unknown[] } })
+          : undefined;
+      });
+      assert.deepEqual(
+        (ready.data.router as { name: string; fresh: boolean }[]).map((c) => [c.name, c.fresh]),
+        [
+          ["alpha", true],
+          ["beta", true],
+          ["gamma", true],
+        ],
+      );
+      const created = await runKeys(databaseUrl, "create", "--name", "served");
+      const body = request("alpha", "ETH", "gamma", "GOV", "1.5");
+      const response = await waitFor(async () => {
+        // The server's key cache picks the new key up within about a second.
+        const r = await fetch(`${base}/api/oracle/router`, {
+          method: "POST",
+          headers: { authorization: created.lastLine, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return r.status === 401 ? undefined : r;
+      });
+      assert.equal(response.status, 200);
+      assertQuoteRelations(
+        registry,
+        body,
+        ((await response.json()) as { data: RouteQuoteData }).data,
+      );
+      stop("SIGTERM");
+      assert.equal(await exited, 0);
+    } finally {
+      stop("SIGTERM");
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  assert.ok(typeof address === "object" && address !== null);
+  return address.port;
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -4,8 +4,12 @@
  * decisions.md 4, every bad input with its code, and no RPC or database call per request.
  */
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { NO_CHAINS_MESSAGE } from "../../src/api/routes/router-quote.js";
+import { run as serve } from "../../src/cli/serve.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../../src/router/fixtures.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
@@ -323,6 +327,59 @@ describe("POST /api/oracle/router rate limit", () => {
       assert.ok(Number(limited.headers["retry-after"]) >= 1);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("serve with a bad router configuration", () => {
+  async function serveStderr(
+    env: Record<string, string>,
+  ): Promise<{ code: number; stderr: string }> {
+    const original = process.stderr.write.bind(process.stderr);
+    let stderr = "";
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      const code = await serve([], {
+        env: { LOG_LEVEL: "silent", ...env },
+        stopSignal: new Promise(() => {}),
+      });
+      return { code, stderr };
+    } finally {
+      process.stderr.write = original;
+    }
+  }
+
+  it("error: an unreadable, invalid or RPC-less registry exits 1 naming the problem", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "router-serve-config-"));
+    try {
+      const db = join(dir, "db.sqlite");
+      const missing = await serveStderr({
+        DATABASE_URL: db,
+        ROUTER_CONFIG: join(dir, "none.json"),
+      });
+      assert.equal(missing.code, 1);
+      assert.match(
+        missing.stderr,
+        /^router configuration error: cannot read registry file .*none\.json/,
+      );
+      const invalid = join(dir, "invalid.json");
+      await writeFile(invalid, JSON.stringify({ chains: [], links: [] }));
+      const bad = await serveStderr({ DATABASE_URL: db, ROUTER_CONFIG: invalid });
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /invalid registry: chains must list at least one chain/);
+      const noRpc = join(dir, "no-rpc.json");
+      await writeFile(noRpc, JSON.stringify(createRouterFixture().registryJson));
+      const rpcless = await serveStderr({ DATABASE_URL: db, ROUTER_CONFIG: noRpc });
+      assert.equal(rpcless.code, 1);
+      assert.match(rpcless.stderr, /chain alpha \(71001\) has no rpcUrl in the registry/);
+      const slippage = await serveStderr({ DATABASE_URL: db, ROUTER_SLIPPAGE_BPS: "x" });
+      assert.equal(slippage.code, 1);
+      assert.match(slippage.stderr, /configuration error: ROUTER_SLIPPAGE_BPS must be an integer/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
