@@ -89,7 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
       CONFIG_DEFAULTS.routerSlippageBps,
       0,
       5000,
-      "basis points (50 = 0.5 %)",
+      "basis points, 50 = 0.5 %",
     ),
     routerMaxStateAgeMs: readInteger(
       env,
