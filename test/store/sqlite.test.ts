@@ -1,3 +1,7 @@
-import { registerTransferRepositorySuite } from "./transfer-repository.suite.js";
+import {
+  registerStoreStartupSuite,
+  registerTransferRepositorySuite,
+} from "./transfer-repository.suite.js";
 
 registerTransferRepositorySuite("sqlite");
+registerStoreStartupSuite("sqlite");

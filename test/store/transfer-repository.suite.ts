@@ -6,8 +6,10 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import fc from "fast-check";
-import { createStore } from "../../src/store/index.js";
+import pg from "pg";
+import { createStore, MIGRATIONS } from "../../src/store/index.js";
 import {
   type BridgeTransaction,
   type ListTransfersQuery,
@@ -62,6 +64,27 @@ async function readAllPages(
     items.push(...page.items);
   }
   return items;
+}
+
+/** Versions recorded in schema_migrations, read directly from the database. */
+async function appliedMigrations(databaseUrl: string): Promise<number[]> {
+  if (databaseUrl.startsWith("postgres")) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT version FROM schema_migrations ORDER BY version");
+      return rows.map((row) => Number(row.version));
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(databaseUrl, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT version FROM schema_migrations ORDER BY version").all();
+    return rows.map((row) => Number((row as { version: number }).version));
+  } finally {
+    db.close();
+  }
 }
 
 const ids = (records: readonly BridgeTransaction[]) => records.map((r) => r.message_id);
@@ -552,6 +575,10 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
           createStore({ databaseUrl: own.databaseUrl }),
         ]);
         await second.ping();
+        assert.deepEqual(
+          await appliedMigrations(own.databaseUrl),
+          MIGRATIONS.map((m) => m.version),
+        );
         assert.deepEqual(await second.transfers.getTransfer(record.message_id), record);
         assert.deepEqual(await third.transfers.getTransfer(record.message_id), record);
         await second.close();
@@ -559,6 +586,40 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       } finally {
         await own.cleanup();
       }
+    });
+  });
+}
+
+/** Start-up behaviour that does not need the shared database. */
+export function registerStoreStartupSuite(backend: DatabaseBackend): void {
+  describe(`store start-up (${backend})`, () => {
+    if (backend === "sqlite") {
+      it("behavior: a SQLite path in a missing directory is created", async () => {
+        const own = await setupIsolatedDatabase("sqlite");
+        try {
+          const nested = own.databaseUrl.replace(/store\.db$/, "a/b/store.db");
+          const store = await createStore({ databaseUrl: `file:${nested}` });
+          assert.equal(store.kind, "sqlite");
+          await store.ping();
+          await store.close();
+        } finally {
+          await own.cleanup();
+        }
+      });
+      return;
+    }
+    it("error: an unreachable PostgreSQL rejects without the password in the message", async () => {
+      await assert.rejects(
+        createStore({ databaseUrl: "postgres://app:s3cret@127.0.0.1:1/none" }),
+        (error: Error) => {
+          assert.match(
+            error.message,
+            /cannot prepare PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1/,
+          );
+          assert.ok(!error.message.includes("s3cret"));
+          return true;
+        },
+      );
     });
   });
 }

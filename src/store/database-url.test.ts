@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { databaseKind, redactDatabaseUrl } from "./database-url.js";
+
+describe("database URL", () => {
+  it("default: postgres URLs select PostgreSQL, anything else SQLite", () => {
+    assert.equal(databaseKind("postgres://u@h/db"), "postgres");
+    assert.equal(databaseKind("postgresql://u@h/db"), "postgres");
+    assert.equal(databaseKind("data/bridge.db"), "sqlite");
+    assert.equal(databaseKind("file:data/bridge.db"), "sqlite");
+  });
+
+  it("behavior: redaction hides passwords and secret parameters", () => {
+    const redacted = redactDatabaseUrl(
+      "postgres://app:s3cret@db:5432/x?sslpassword=abc&application_name=y",
+    );
+    assert.ok(!redacted.includes("s3cret"));
+    assert.ok(!redacted.includes("abc"));
+    assert.ok(redacted.includes("app:***@db:5432"));
+    assert.ok(redacted.includes("application_name=y"));
+  });
+});
