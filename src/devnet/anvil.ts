@@ -1,7 +1,9 @@
 /**
  * Launches a local anvil node from the @foundry-rs/anvil npm package (no global foundry install).
  * Each node listens on 127.0.0.1 only, on a free port, and dies with this process: `stop()`, the
- * process `exit` event and SIGINT/SIGTERM all kill it, so no anvil is ever orphaned.
+ * process `exit` event and SIGINT/SIGTERM all kill it, so no anvil is ever orphaned. A node
+ * started with `callerHandlesSignals` is left to its caller on signals (which stops it after
+ * what still uses it, e.g. `npm start`'s graceful shutdown), but still dies on `exit`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -19,6 +21,21 @@ export interface StartAnvilParameters {
   host?: string;
   /** Give up when the node does not answer within this many ms (default 20 000). */
   startTimeoutMs?: number;
+  /**
+   * Persistent chain: anvil loads this JSON file at start when it exists (blocks, receipts and
+   * account state, so block hashes survive) and writes it on SIGTERM and every
+   * `stateIntervalSeconds`. Default: none (the chain lives in memory only).
+   */
+  statePath?: string;
+  /** With `statePath`: seconds between periodic dumps (crash safety). Default 30. */
+  stateIntervalSeconds?: number;
+  /**
+   * The caller stops the node itself on SIGINT/SIGTERM (through `stop()`, after what still uses
+   * it has finished). The node then runs in its own process group, so a terminal's Ctrl-C does
+   * not reach it first, and this module's signal hook leaves it alone; the process `exit` hook
+   * still kills it. Default false: the node dies at once on SIGINT/SIGTERM.
+   */
+  callerHandlesSignals?: boolean;
 }
 
 export interface AnvilInstance {
@@ -64,13 +81,17 @@ export async function findFreePort(host = "127.0.0.1"): Promise<number> {
 }
 
 const live = new Set<ChildProcess>();
+/** Nodes whose caller stops them on signals (`callerHandlesSignals`); subset of `live`. */
+const callerManaged = new Set<ChildProcess>();
 let exitHooksInstalled = false;
 
-function killAllSync(): void {
+function killAllSync(includeCallerManaged = true): void {
   for (const child of live) {
+    if (!includeCallerManaged && callerManaged.has(child)) continue;
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    live.delete(child);
+    callerManaged.delete(child);
   }
-  live.clear();
 }
 
 /**
@@ -81,10 +102,10 @@ function killAllSync(): void {
 function installExitHooks(): void {
   if (exitHooksInstalled) return;
   exitHooksInstalled = true;
-  process.on("exit", killAllSync);
+  process.on("exit", () => killAllSync());
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     const onSignal = (): void => {
-      killAllSync();
+      killAllSync(process.listenerCount(signal) === 1);
       if (process.listenerCount(signal) === 1) {
         process.off(signal, onSignal);
         process.kill(process.pid, signal);
@@ -109,11 +130,13 @@ async function answersChainId(rpcUrl: string): Promise<number | null> {
   }
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs` (a persistent node writes its state file meanwhile). */
+function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   live.delete(child);
+  callerManaged.delete(child);
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill("SIGKILL"), 3000);
+    const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
     child.once("exit", () => {
       clearTimeout(force);
       resolve();
@@ -129,13 +152,21 @@ async function launchOnce(
   const host = parameters.host ?? "127.0.0.1";
   const args = ["--host", host, "--port", String(port), "--chain-id", String(parameters.chainId)];
   if (parameters.blockTime !== undefined) args.push("--block-time", String(parameters.blockTime));
+  if (parameters.statePath !== undefined) {
+    args.push("--state", parameters.statePath);
+    args.push("--state-interval", String(parameters.stateIntervalSeconds ?? 30));
+  }
   args.push("--silent");
   const binary = resolveAnvilBinary();
   const command = binary.endsWith(".mjs") ? process.execPath : binary;
+  const callerHandlesSignals = parameters.callerHandlesSignals ?? false;
   const child = spawn(command, binary.endsWith(".mjs") ? [binary, ...args] : args, {
     stdio: ["ignore", "ignore", "pipe"],
+    detached: callerHandlesSignals,
   });
   live.add(child);
+  if (callerHandlesSignals) callerManaged.add(child);
+  const graceMs = parameters.statePath !== undefined ? 15_000 : 3000;
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -144,6 +175,7 @@ async function launchOnce(
   child.once("exit", () => {
     exited = true;
     live.delete(child);
+    callerManaged.delete(child);
   });
   child.once("error", (error) => {
     stderr += String(error);
@@ -159,7 +191,7 @@ async function launchOnce(
     }
     const chainId = await answersChainId(rpcUrl);
     if (chainId === parameters.chainId) {
-      return { rpcUrl, port, chainId, stop: () => stopChild(child) };
+      return { rpcUrl, port, chainId, stop: () => stopChild(child, graceMs) };
     }
     if (chainId !== null) {
       await stopChild(child);

@@ -6,9 +6,23 @@
  * Block production: the chains start in automine so deployment (hundreds of transactions) takes
  * a few seconds, then switch to interval mining (`blockTime` seconds per block, default 1) so
  * confirmations and relay delays behave like a real chain. `blockTime: 0` keeps automine.
+ *
+ * Persistent mode (`stateDir`, used by `npm start`): anvil keeps each chain's state in a file
+ * (src/devnet/devnet-state.ts). When the saved manifest and every chain's dump are there and
+ * the restored chains still have the saved deploy blocks, the devnet resumes (same blocks,
+ * hashes, contracts and balances; no deployment; the manifest's rpcUrls are rewritten to the
+ * new ports); otherwise it starts fresh and says why in `freshReason`.
  */
 import { type AnvilInstance, startAnvil } from "./anvil.js";
 import { deployDevnet } from "./deploy.js";
+import {
+  chainStatePath,
+  type DevnetStateMeta,
+  discardState,
+  planRestore,
+  type RestorePlan,
+  writeStateMeta,
+} from "./devnet-state.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { DevnetManifest } from "./manifest.js";
 import { createRelayer, type Relayer } from "./relayer.js";
@@ -48,6 +62,13 @@ export interface RunDevnetOptions {
   failureRate?: number;
   /** Where manifest.json goes; default env DEVNET_DIR or `.devnet`. */
   dir?: string;
+  /** Persistent mode: keep the chains' state here and resume from it (see the file comment). */
+  stateDir?: string;
+  /**
+   * The caller stops the devnet on SIGINT/SIGTERM itself (graceful shutdown of what uses the
+   * chains first); the anvil nodes then ignore the terminal's Ctrl-C. Default false.
+   */
+  callerHandlesSignals?: boolean;
   logger?: DevnetLogger;
 }
 
@@ -56,6 +77,10 @@ export interface RunningDevnet {
   manifestPath: string;
   relayer: Relayer | undefined;
   traffic: TrafficGenerator | undefined;
+  /** Persistent mode: whether the chains were restored from saved state (no deployment). */
+  restored: boolean;
+  /** Persistent mode: why the saved devnet could not be resumed; undefined when restored. */
+  freshReason: string | undefined;
   /** Stops traffic, the relayer and every anvil node; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -114,29 +139,75 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
     return stopped;
   };
 
-  try {
-    const definitions = DEVNET_CHAINS.slice(0, chainCount);
+  const dir = options.dir ?? devnetDir();
+  const definitions = DEVNET_CHAINS.slice(0, chainCount);
+  const names = definitions.map((definition) => definition.name);
+  const { stateDir } = options;
+  const startChains = async (): Promise<void> => {
     const started = await Promise.allSettled(
-      definitions.map((definition) => startAnvil({ chainId: definition.chainId })),
+      definitions.map((definition) =>
+        startAnvil({
+          chainId: definition.chainId,
+          ...(stateDir !== undefined
+            ? { statePath: chainStatePath(stateDir, definition.name) }
+            : {}),
+          ...(options.callerHandlesSignals ? { callerHandlesSignals: true } : {}),
+        }),
+      ),
     );
     for (const result of started) if (result.status === "fulfilled") anvils.push(result.value);
     const failedStart = started.find((result) => result.status === "rejected");
     if (failedStart !== undefined) throw (failedStart as PromiseRejectedResult).reason;
+  };
 
-    const manifest = await deployDevnet({
-      chains: definitions.map((definition, index) => ({
-        name: definition.name,
-        chainId: definition.chainId,
-        rpcUrl: anvils[index]?.rpcUrl ?? "",
-      })),
-      log: (line) => logger.info(line),
-    });
+  try {
+    let plan: RestorePlan | undefined;
+    if (stateDir !== undefined) {
+      plan = await planRestore(dir, stateDir, names);
+      if (plan.restore) {
+        const problem = await startChains().then(
+          () => checkDeployBlocks(anvils, plan as Extract<RestorePlan, { restore: true }>),
+          (error: unknown) => `a chain did not start from its saved state: ${messageOf(error)}`,
+        );
+        if (problem !== null) {
+          await Promise.allSettled(anvils.splice(0).map((anvil) => anvil.stop()));
+          plan = { restore: false, reason: problem };
+        }
+      }
+      if (!plan.restore) await discardState(stateDir, names);
+    }
+
+    let manifest: DevnetManifest;
+    if (plan?.restore === true) {
+      logger.info(`resuming the saved devnet (deployed ${plan.manifest.createdAt})`);
+      manifest = {
+        ...plan.manifest,
+        chains: plan.manifest.chains.map((chain, index) => ({
+          ...chain,
+          rpcUrl: anvils[index]?.rpcUrl ?? "",
+        })),
+      };
+    } else {
+      if (plan !== undefined) logger.info(`starting a fresh devnet: ${plan.reason}`);
+      await startChains();
+      manifest = await deployDevnet({
+        chains: definitions.map((definition, index) => ({
+          name: definition.name,
+          chainId: definition.chainId,
+          rpcUrl: anvils[index]?.rpcUrl ?? "",
+        })),
+        log: (line) => logger.info(line),
+      });
+    }
     if (blockTime > 0) {
       await Promise.all(
         anvils.map((anvil) => rpc(anvil.rpcUrl, "evm_setIntervalMining", [blockTime])),
       );
     }
-    const manifestPath = await writeManifest(manifest, options.dir ?? devnetDir());
+    const manifestPath = await writeManifest(manifest, dir);
+    if (stateDir !== undefined && plan?.restore !== true) {
+      await writeStateMeta(stateDir, await stateMetaOf(manifest));
+    }
 
     if (options.relay ?? true) {
       relayer = createRelayer({
@@ -160,9 +231,61 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
       });
       traffic.start();
     }
-    return { manifest, manifestPath, relayer, traffic, stop };
+    return {
+      manifest,
+      manifestPath,
+      relayer,
+      traffic,
+      restored: plan?.restore === true,
+      freshReason: plan !== undefined && !plan.restore ? plan.reason : undefined,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+async function blockHashAt(rpcUrl: string, blockNumber: number): Promise<string | undefined> {
+  const block = (await rpc(rpcUrl, "eth_getBlockByNumber", [
+    `0x${blockNumber.toString(16)}`,
+    false,
+  ])) as { hash?: string } | null;
+  return block?.hash ?? undefined;
+}
+
+/** Records which deployment the chains' dumps belong to (see devnet-state.ts). */
+async function stateMetaOf(manifest: DevnetManifest): Promise<DevnetStateMeta> {
+  return {
+    version: 1,
+    manifestCreatedAt: manifest.createdAt,
+    chains: await Promise.all(
+      manifest.chains.map(async (chain) => ({
+        name: chain.name,
+        chainId: chain.chainId,
+        deployBlock: chain.deployBlock,
+        deployBlockHash: (await blockHashAt(chain.rpcUrl, chain.deployBlock)) ?? "",
+      })),
+    ),
+  };
+}
+
+/** null when every restored chain has its saved deploy block, else what differs. */
+async function checkDeployBlocks(
+  anvils: readonly AnvilInstance[],
+  plan: Extract<RestorePlan, { restore: true }>,
+): Promise<string | null> {
+  for (const [index, saved] of plan.meta.chains.entries()) {
+    const anvil = anvils[index];
+    if (anvil === undefined) return `chain ${saved.name} did not start`;
+    const hash = await blockHashAt(anvil.rpcUrl, saved.deployBlock).catch(() => undefined);
+    if (hash === undefined || hash !== saved.deployBlockHash) {
+      return `chain ${saved.name} came back without its deploy block ${saved.deployBlock}`;
+    }
+  }
+  return null;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
