@@ -14,6 +14,7 @@ export interface ListBenchmarkReport {
   cpu: string;
   cores: number;
   loadAverage: number[];
+  loadAverageAtEnd: number[];
   records: number;
   connections: number;
   durationSeconds: number;
@@ -95,8 +96,14 @@ export function formatListSection(report: ListBenchmarkReport): string {
   lines.push("## list", "");
   lines.push(`- Command: \`${report.command}\``);
   lines.push(`- Date: ${report.date}`);
+  const busiest = Math.max(report.loadAverage[0] ?? 0, report.loadAverageAtEnd[0] ?? 0);
+  if (busiest > report.cores) {
+    lines.push(
+      `- **Busy machine**: 1-minute load average ${busiest.toFixed(1)} on ${report.cores} cores (other processes were running), so the server and the load generator did not have a core each: absolute numbers are pessimistic and noisy, ratios less so.`,
+    );
+  }
   lines.push(
-    `- Machine: ${report.cpu}, ${report.cores} cores, Node ${report.node}; load average at start ${report.loadAverage.map((l) => l.toFixed(2)).join(" / ")}`,
+    `- Machine: ${report.cpu}, ${report.cores} cores, Node ${report.node}; load average (1/5/15 min) ${report.loadAverage.map((l) => l.toFixed(2)).join(" / ")} at start, ${report.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" / ")} at end`,
   );
   lines.push(
     `- Data: ${int(report.records)} generated records in SQLite; hot addresses: ${report.hotTotals.map((h) => `\`${h.address}\` (${int(h.total)} transfers)`).join(", ")}`,

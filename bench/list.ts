@@ -89,6 +89,7 @@ export async function runListBenchmark(args: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`[bench list] ${line}\n`);
   const started = performance.now();
   const loadAverage = os.loadavg();
+  const loadAverageAtEnd = (): number[] => os.loadavg();
 
   const dataset = await ensureDataset({ ...options, log });
   const sets = buildRequestSets(dataset.sample, options.seed);
@@ -174,12 +175,13 @@ export async function runListBenchmark(args: string[]): Promise<number> {
   }
 
   const report: ListBenchmarkReport = {
-    command: `npm run bench:list -- ${args.join(" ")}`.trim(),
+    command: args.length > 0 ? `npm run bench:list -- ${args.join(" ")}` : "npm run bench:list",
     date: new Date().toISOString(),
     node: process.version,
     cpu: os.cpus()[0]?.model ?? "unknown",
     cores: os.cpus().length,
     loadAverage,
+    loadAverageAtEnd: loadAverageAtEnd(),
     records: options.records,
     connections: options.connections,
     durationSeconds: options.durationSeconds,
