@@ -8,6 +8,9 @@ import { createRouter } from "../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../src/router/fixtures.js";
 import type { RouterRequest } from "../src/router/validate-request.js";
 
+/** The app server's extra route: the same app and plugins, a canned quote instead of the router. */
+export const APP_CANNED_PATH = "/bench/app-canned-quote";
+
 export interface BenchRequest {
   body: RouterRequest;
   /** Whether the best route swaps on either side. */

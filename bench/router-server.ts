@@ -30,9 +30,7 @@ import { createRouterFixture } from "../src/router/fixtures.js";
 import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
 import { openApiKeyRepository } from "../src/store/api-key-store.js";
 import { createStore } from "../src/store/index.js";
-
-/** In app mode: the same app and plugins, a canned quote instead of the router. */
-export const APP_CANNED_PATH = "/bench/app-canned-quote";
+import { APP_CANNED_PATH } from "./router-requests.js";
 
 async function startApp(extraTokens: number) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));

@@ -19,16 +19,17 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { writeResultsSection } from "./list-report.js";
 import { type LoadResult, percentile } from "./load.js";
-import { type BenchRequest, buildRouterRequests } from "./router-requests.js";
+import { APP_CANNED_PATH, type BenchRequest, buildRouterRequests } from "./router-requests.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = fileURLToPath(new URL("./router-server.ts", import.meta.url));
 const PATH = "/api/oracle/router";
 
-const USAGE = `usage: bridge-oracle bench router [--duration S] [--connections C] [--tokens N]
-                                   [--results FILE] [--no-write]
+const USAGE = `usage: bridge-oracle bench router [--duration S] [--rounds R] [--connections C]
+                                   [--tokens N] [--results FILE] [--no-write]
 
-  --duration S     seconds per measured scenario (default 10)
+  --duration S     seconds per scenario and round (default 5)
+  --rounds R       rounds; scenarios alternate within each, medians are reported (default 3)
   --connections C  concurrent connections (default 10)
   --tokens N       extra tokens per chain besides the base ones (default 10)
   --results FILE   markdown file whose "## router" section is replaced (default bench/RESULTS.md)
@@ -117,6 +118,26 @@ async function postLoad(
   };
 }
 
+/** Per metric, the median over the rounds (errors summed). */
+function medianOfRounds(list: readonly LoadResult[]): LoadResult {
+  const median = (pick: (r: LoadResult) => number) => {
+    const sorted = list.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  };
+  return {
+    name: list[0]!.name,
+    requests: list.reduce((n, r) => n + r.requests, 0),
+    seconds: list.reduce((n, r) => n + r.seconds, 0),
+    requestsPerSecond: median((r) => r.requestsPerSecond),
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    mean: median((r) => r.mean),
+    non2xx: list.reduce((n, r) => n + r.non2xx, 0),
+    errors: list.reduce((n, r) => n + r.errors, 0),
+    bytesPerResponse: median((r) => r.bytesPerResponse),
+  };
+}
+
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v.toFixed(2));
 const int = (v: number) => Math.round(v).toLocaleString("en-US");
 
@@ -126,7 +147,8 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     return parseArgs({
       args,
       options: {
-        duration: { type: "string", default: "10" },
+        duration: { type: "string", default: "5" },
+        rounds: { type: "string", default: "3" },
         connections: { type: "string", default: "10" },
         tokens: { type: "string", default: "10" },
         results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
@@ -154,10 +176,12 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   let duration: number;
   let connections: number;
   let tokens: number;
+  let roundCount: number;
   try {
     duration = int10("duration", values.duration, 1, 600);
     connections = int10("connections", values.connections, 1, 1000);
     tokens = int10("tokens", values.tokens, 0, 200);
+    roundCount = int10("rounds", values.rounds, 1, 20);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
     return 1;
@@ -171,8 +195,9 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   );
 
   const results: Record<string, LoadResult> = {};
-  let canned = "";
   const app = await startServer("app", String(tokens));
+  const dir = await mkdtemp(join(os.tmpdir(), "bench-router-canned-"));
+  let baseline: Server | undefined;
   try {
     // A mix response of median size becomes the baseline's canned body.
     const sizes: { size: number; text: string }[] = [];
@@ -187,47 +212,33 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
       sizes.push({ size: text.length, text });
     }
     sizes.sort((a, b) => a.size - b.size);
-    canned = sizes[Math.floor(sizes.length / 2)]!.text;
-    log("warming up the API ...");
+    const cannedPath = join(dir, "canned.json");
+    await writeFile(cannedPath, sizes[Math.floor(sizes.length / 2)]!.text);
+    baseline = await startServer("baseline", cannedPath);
+    log("warming up ...");
     await postLoad("warmup", app, set.mix, connections, 3);
-    for (const [name, requests] of [
-      ["router: mix", set.mix],
-      ["router: direct routes", set.direct],
-      ["router: swap routes", set.swaps],
-    ] as const) {
-      log(`${name} for ${duration} s ...`);
-      results[name] = await postLoad(name, app, requests, connections, duration);
-    }
-    const stackOnly = "app stack, canned quote (no router; diagnostic)";
-    log(`${stackOnly} for ${duration} s ...`);
-    results[stackOnly] = await postLoad(
-      stackOnly,
-      app,
-      set.mix,
-      connections,
-      duration,
-      "/bench/app-canned-quote",
-    );
-  } finally {
-    await app.stop();
-  }
-
-  const dir = await mkdtemp(join(os.tmpdir(), "bench-router-canned-"));
-  const cannedPath = join(dir, "canned.json");
-  await writeFile(cannedPath, canned);
-  const baseline = await startServer("baseline", cannedPath);
-  try {
     await postLoad("warmup", baseline, set.mix, connections, 2);
-    log(`baseline: canned POST for ${duration} s ...`);
-    results["bare Fastify POST, canned quote"] = await postLoad(
-      "bare Fastify POST, canned quote",
-      baseline,
-      set.mix,
-      connections,
-      duration,
-    );
+    // Both servers stay up (only one is loaded at a time) and the scenarios alternate round by
+    // round, so a burst of background load on a shared machine hits every scenario alike.
+    const scenarios: [string, Server, readonly BenchRequest[], string][] = [
+      ["router: mix", app, set.mix, PATH],
+      ["bare Fastify POST, canned quote", baseline, set.mix, PATH],
+      ["router: direct routes", app, set.direct, PATH],
+      ["router: swap routes", app, set.swaps, PATH],
+      ["app stack, canned quote (no router; diagnostic)", app, set.mix, APP_CANNED_PATH],
+    ];
+    const rounds = new Map<string, LoadResult[]>();
+    for (let round = 1; round <= roundCount; round++) {
+      for (const [name, server, requests, path] of scenarios) {
+        log(`round ${round}/${roundCount}: ${name} for ${duration} s ...`);
+        const result = await postLoad(name, server, requests, connections, duration, path);
+        rounds.set(name, [...(rounds.get(name) ?? []), result]);
+      }
+    }
+    for (const [name, list] of rounds) results[name] = medianOfRounds(list);
   } finally {
-    await baseline.stop();
+    await baseline?.stop();
+    await app.stop();
     await rm(dir, { recursive: true, force: true });
   }
 
@@ -246,7 +257,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
       .join(
         ", ",
       )} (native coin included), every bridge kind between every pair of chains; ${set.direct.length} direct-route and ${set.swaps.length} swap-route requests (seeded), every one a 200.`,
-    `- Load: autocannon, ${connections} connections, ${duration} s per scenario after a warm-up, POST with a JSON body and \`Authorization: <key>\`; server and load generator in separate processes. The API as buildApp makes it (LOG_LEVEL=warn) with API-key auth (a key in SQLite, cached), rate limiting (limit high enough never to refuse) and the router route over a static snapshot republished every second. Baseline: a bare Fastify POST route (JSON body parsed) answering a canned quote of the median response size through the same response schema. Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    `- Load: autocannon, ${connections} connections, ${roundCount} rounds of ${duration} s per scenario after a warm-up (scenarios alternate within each round, both servers up; each figure is the median over the rounds), POST with a JSON body and \`Authorization: <key>\`; server and load generator in separate processes. The API as buildApp makes it (LOG_LEVEL=warn) with API-key auth (a key in SQLite, cached), rate limiting (limit high enough never to refuse) and the router route over a static snapshot republished every second. Baseline: a bare Fastify POST route (JSON body parsed) answering a canned quote of the median response size through the same response schema. Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s.`,
     "",
     "| scenario | req/s | p50 ms | p99 ms | mean ms | non-2xx / errors | bytes/response |",
     "|---|---:|---:|---:|---:|---:|---:|",
