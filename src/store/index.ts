@@ -11,7 +11,11 @@ import type { Store, StoreLogger } from "./types.js";
 export { databaseKind, redactDatabaseUrl } from "./database-url.js";
 export { MIGRATIONS, type Migration } from "./migrations/index.js";
 export { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-export { createSqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
+export {
+  createSqliteStore,
+  openSqliteConnection,
+  type SqliteStoreOptions,
+} from "./sqlite/sqlite-store.js";
 export { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
 export * from "./types.js";
 

@@ -28,10 +28,14 @@ export interface SqliteStoreOptions {
   cacheSizeMb?: number;
 }
 
-function openConnection(
+/**
+ * Opens a connection with the store's settings (WAL, busy timeout, synchronous=NORMAL, foreign
+ * keys, page cache). For modules that keep their own connection to the store's file.
+ */
+export function openSqliteConnection(
   path: string,
-  busyTimeoutMs: number,
-  cacheSizeMb: number,
+  busyTimeoutMs = 5000,
+  cacheSizeMb = 512,
 ): Database.Database {
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
@@ -52,13 +56,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const cacheSizeMb = options.cacheSizeMb ?? 512;
   const inMemory = path === ":memory:" || path === "";
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const writer = openConnection(inMemory ? ":memory:" : path, busyTimeoutMs, cacheSizeMb);
+  const writer = openSqliteConnection(inMemory ? ":memory:" : path, busyTimeoutMs, cacheSizeMb);
   let reader = writer;
   try {
     migrateSqlite(writer, MIGRATIONS, logger);
     if (!inMemory) {
       // Readers need less: the OS page cache backs them, and they never hold dirty pages.
-      reader = openConnection(path, busyTimeoutMs, Math.min(cacheSizeMb, 128));
+      reader = openSqliteConnection(path, busyTimeoutMs, Math.min(cacheSizeMb, 128));
       reader.pragma("query_only = ON");
     }
   } catch (error) {
