@@ -18,6 +18,7 @@ import {
   type TestDevnet,
 } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { height, mine } from "./chain-control.js";
 import { configOf, dumpDatabase, indexUntilIdle, openTestIndexer } from "./helpers.js";
 import { deliver, sendTransfer } from "./traffic.js";
 
@@ -64,12 +65,12 @@ function exited(
   });
 }
 
-function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+function waitFor(condition: () => boolean, what: () => string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
     const check = () => {
       if (condition()) resolve();
-      else if (Date.now() > deadline) reject(new Error("timed out waiting"));
+      else if (Date.now() > deadline) reject(new Error(`timed out waiting: ${what()}`));
       else setTimeout(check, 20);
     };
     check();
@@ -97,6 +98,9 @@ describe("indexer: crashes and restarts", () => {
         userIndex: 4 + (i % 4),
       });
       await deliver(manifest, back);
+      // Spread the events over many blocks: many small batches, so kills land inside backfill.
+      await mine(alpha, 12);
+      await mine(beta, 12);
     }
     dir = await mkdtemp(join(tmpdir(), "bridge-oracle-crash-"));
     configPath = join(dir, "indexer.json");
@@ -115,6 +119,11 @@ describe("indexer: crashes and restarts", () => {
 
   it(`behavior: kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async () => {
     const random = prng(SEED);
+    const heads = [
+      await height(connectChain(manifest, "alpha")),
+      await height(connectChain(manifest, "beta")),
+    ];
+    let killedMidBackfill = 0;
     const live = await setupIsolatedDatabase("sqlite");
     dbs.push(live);
     for (let i = 0; i < LOOPS; i++) {
@@ -124,12 +133,18 @@ describe("indexer: crashes and restarts", () => {
         stderr += String(d);
       });
       // Kill somewhere in the indexing that follows start-up (tsx start-up alone takes ~1 s).
-      await waitFor(() => stderr.includes("index info: indexing"));
-      await new Promise((r) => setTimeout(r, Math.floor(random() * 400)));
+      await waitFor(
+        () => stderr.includes("index info: indexing"),
+        () => stderr,
+      );
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
       child.kill("SIGKILL");
       const { signal, code } = await exited(child);
       assert.ok(signal === "SIGKILL" || code === 0, `child ${i}: ${code} ${signal}\n${stderr}`);
+      const cursors = (await dumpDatabase(live.databaseUrl)).cursors as { cursor_block: string }[];
+      if (cursors.some((c, n) => Number(c.cursor_block) < heads[n]!)) killedMidBackfill++;
     }
+    assert.ok(LOOPS < 2 || killedMidBackfill > 0, "no kill landed before the indexer caught up");
     // The last restart runs to the head in-process.
     const restarted = await openTestIndexer(live.databaseUrl, configOf(manifest));
     await indexUntilIdle(restarted.indexer.chains);
@@ -154,7 +169,10 @@ describe("indexer: crashes and restarts", () => {
       stderr += String(d);
     });
     // Signal only once the CLI is indexing (its handlers are installed by then).
-    await waitFor(() => stderr.includes("index info: indexing"));
+    await waitFor(
+      () => stderr.includes("index info: indexing"),
+      () => stderr,
+    );
     await new Promise((r) => setTimeout(r, 300));
     child.kill("SIGTERM");
     const { code } = await exited(child);
