@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { BlockHeader, ChainClient } from "../chain/create-chain-client.js";
+import type { IndexerRepository, StoredBlock } from "../store/indexer-repository.js";
+import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
+
+const h = (n: number, fork = "a") => `0x${fork}${String(n).padStart(63, "0")}`;
+
+function setup(stored: StoredBlock[], canonical: (n: number) => string | undefined) {
+  const client = {
+    getBlockHeader: async (n: number) => {
+      const hash = canonical(n);
+      return hash === undefined
+        ? undefined
+        : ({ number: n, hash, parentHash: "0x", timestamp: 0 } as BlockHeader);
+    },
+  } as unknown as ChainClient;
+  const repository = {
+    blocksDescending: async (_c: number, from: number, limit: number) =>
+      stored
+        .filter((b) => b.number <= from)
+        .sort((a, b) => b.number - a.number)
+        .slice(0, limit),
+  } as unknown as IndexerRepository;
+  return { client, repository };
+}
+
+const blocks = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({
+    number: from + i,
+    hash: h(from + i),
+    parentHash: "0x",
+  }));
+
+describe("findCommonAncestor", () => {
+  it("default: the highest stored block that is still canonical", async () => {
+    const deps = setup(blocks(90, 100), (n) => (n <= 96 ? h(n) : h(n, "b")));
+    const a = await findCommonAncestor({
+      ...deps,
+      chainId: 1,
+      chainName: "x",
+      cursorBlock: 100,
+      startBlock: 0,
+      finalityDepth: 64,
+    });
+    assert.deepEqual(a, { number: 96, hash: h(96) });
+  });
+  it("behavior: a chain that got shorter counts as a mismatch", async () => {
+    const deps = setup(blocks(90, 100), (n) => (n <= 95 ? h(n) : undefined));
+    const a = await findCommonAncestor({
+      ...deps,
+      chainId: 1,
+      chainName: "x",
+      cursorBlock: 100,
+      startBlock: 0,
+      finalityDepth: 64,
+    });
+    assert.equal(a.number, 95);
+  });
+  it("behavior: everything orphaned near the start goes back to before the start block", async () => {
+    const deps = setup(blocks(5, 10), (n) => h(n, "b"));
+    const a = await findCommonAncestor({
+      ...deps,
+      chainId: 1,
+      chainName: "x",
+      cursorBlock: 10,
+      startBlock: 5,
+      finalityDepth: 64,
+    });
+    assert.deepEqual(a, { number: 4, hash: "" });
+  });
+  it("error: no canonical block within finalityDepth stops loudly", async () => {
+    const deps = setup(blocks(80, 100), (n) => (n < 85 ? h(n) : h(n, "b")));
+    await assert.rejects(
+      findCommonAncestor({
+        ...deps,
+        chainId: 1,
+        chainName: "alpha",
+        cursorBlock: 100,
+        startBlock: 0,
+        finalityDepth: 10,
+      }),
+      (e: unknown) =>
+        e instanceof ReorgTooDeepError &&
+        /chain alpha: reorg deeper than finalityDepth 10 below indexed block 100/.test(e.message),
+    );
+  });
+});
