@@ -16,8 +16,12 @@ import { amountSortKey, hashKey } from "./transfer-keys.js";
 import { sameTransferContent, TRANSFER_COLUMNS, transferAddressKeys } from "./transfer-row.js";
 import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./types.js";
 
-/** Records per batch: bounds statement parameters (SQLite 32766, PostgreSQL 65535). */
-export const UPSERT_BATCH_SIZE = 500;
+/**
+ * Records per batch. Statements take whole batches as JSON (SQLite) or arrays (PostgreSQL), so
+ * no parameter limit applies; larger batches mean fewer round trips and stats updates (100k
+ * records into PostgreSQL: 42 s at 500, 25 s at 2000).
+ */
+export const UPSERT_BATCH_SIZE = 2000;
 
 const UPDATE_TRANSFER_SQL =
   "UPDATE transfers SET " +

@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
 import { createStore, MIGRATIONS } from "../../src/store/index.js";
+import { UPSERT_BATCH_SIZE } from "../../src/store/transfer-writes.js";
 import {
   type BridgeTransaction,
   type ListTransfersQuery,
@@ -400,6 +401,27 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
             pageSize,
           );
           assert.deepEqual(ids(got), ids(expected), `${sortOrder} by ${pageSize}`);
+        }
+      }
+    });
+
+    it("behavior: a call larger than one batch is stored completely and in order", async () => {
+      const address = evmAddress(unique("big"));
+      const model = createReferenceModel();
+      const records = Array.from({ length: UPSERT_BATCH_SIZE + 150 }, (_, i) =>
+        makeTransfer({ from_address: address, created_at: timeAt((i * 7919) % 5000) }),
+      );
+      const result = await store.transfers.upsertTransfers(records);
+      model.upsert(records);
+      assert.deepEqual(result, { inserted: records.length, updated: 0, unchanged: 0 });
+      for (const sortOrder of ["asc", "desc"] as const) {
+        const expected = referenceSort(model.rows(), "created_at", sortOrder);
+        for (const offset of [0, 1000, records.length - 30]) {
+          const page = await store.transfers.listTransfers(
+            query(addressMatch(address), { sortOrder, offset, limit: 50 }),
+          );
+          assert.equal(page.total, records.length);
+          assert.deepEqual(ids(page.items), ids(expected.slice(offset, offset + 50)));
         }
       }
     });
