@@ -577,6 +577,19 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       assert.deepEqual(listed, { total: 1, items: [good] });
     });
 
+    if (backend === "sqlite") {
+      it("error: writing through the root store inside its own transaction fails fast", async () => {
+        const record = makeTransfer();
+        await assert.rejects(
+          store.transaction(async () => {
+            await store.transfers.upsertTransfers([record]);
+          }),
+          /would deadlock; use the store passed/,
+        );
+        assert.equal(await store.transfers.getTransfer(record.message_id), undefined);
+      });
+    }
+
     it("error: a transaction's store refuses use after the transaction ended", async () => {
       let escaped: Store | undefined;
       await store.transaction(async (tx) => {

@@ -8,6 +8,7 @@
  * ":memory:" has no file to share, so both roles use one connection there (reads may then see
  * the open transaction's writes): meant for throwaway use only.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -89,12 +90,26 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     reader.prepare("SELECT 1").get();
   }
 
+  // Marks async work running inside one of this store's transactions: a write or transaction()
+  // on the root store from there would queue behind the transaction it runs in and wait forever.
+  const insideTransaction = new AsyncLocalStorage<true>();
+
   function inTransaction<T>(work: Parameters<typeof runInScope<T>>[1]): Promise<T> {
+    if (insideTransaction.getStore()) {
+      return Promise.reject(
+        new Error(
+          "a write or transaction() on the root SQLite store inside one of its transactions would" +
+            " deadlock; use the store passed to the transaction's work",
+        ),
+      );
+    }
     return queue(async () => {
       if (closed) throw new Error("store is closed");
       writer.exec("BEGIN IMMEDIATE");
       try {
-        const result = await runInScope({ kind: "sqlite", connection, depth: 1, ping }, work);
+        const result = await insideTransaction.run(true, () =>
+          runInScope({ kind: "sqlite", connection, depth: 1, ping }, work),
+        );
         writer.exec("COMMIT");
         return result;
       } catch (error) {
