@@ -1,0 +1,269 @@
+/**
+ * `bridge-oracle start` (what `npm start` runs): the whole thing in one process for a first
+ * look: a persistent devnet with traffic, the indexer on its manifest and the API (the same
+ * pieces as `serve`) on SQLite, plus a fresh demo API key. docs/start.md describes it.
+ *
+ * One process, not children: the pieces are libraries already (runDevnet, createIndexer,
+ * startApiService), so one signal handler can stop them in the right order. The anvil nodes are
+ * the only child processes; they run in their own process group, so the terminal's Ctrl-C
+ * reaches this process alone, which stops them last (they write their state on SIGTERM).
+ *
+ * Shutdown order on SIGINT/SIGTERM: the API stops accepting and finishes in-flight requests;
+ * the indexer commits its current batch and stops; traffic and relayer stop; the anvil nodes
+ * dump their state and exit. A second signal exits at once (the nodes are killed on exit).
+ */
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { loadIndexerConfig } from "../config/indexer-config.js";
+import { createStderrLogger, type DevnetLogger, silentLogger } from "../devnet/logger.js";
+import { type RunningDevnet, runDevnet, validateRunDevnetOptions } from "../devnet/run-devnet.js";
+import { devnetDir } from "../devnet/write-manifest.js";
+import { createIndexer } from "../indexer/create-indexer.js";
+import { formatBanner } from "../start/banner.js";
+import { createDemoKey } from "../start/demo-key.js";
+import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
+import { createStore } from "../store/index.js";
+import { openIndexerStore } from "../store/indexer-store.js";
+import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
+
+export const DEFAULT_TRAFFIC_PER_MINUTE = 30;
+
+const USAGE = `usage: bridge-oracle start [--traffic N] [--quiet]
+
+Runs a local devnet (with N random transfers per minute), the indexer and the API in one
+process, prints the explorer URL and a demo API key; Ctrl-C stops everything. The devnet's
+chain state is kept in $DEVNET_DIR/state (default .devnet/state) and the data in DATABASE_URL
+(default ./data/bridge-oracle.db), so the next start resumes where this one stopped.
+Delete both to start over.
+
+options:
+  --traffic N   transfers per minute (default ${DEFAULT_TRAFFIC_PER_MINUTE}; 0 = none)
+  --quiet       no devnet / indexer log lines (relayer, traffic) on stderr
+
+Settings come from the environment as for \`serve\` (PORT, HOST, DATABASE_URL, LOG_LEVEL
+(default warn here), ...); the router always uses the devnet's manifest.
+`;
+
+export interface StartDeps {
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+interface StartOptions {
+  traffic: number;
+  quiet: boolean;
+}
+
+function parseStartArgs(args: string[]): StartOptions | { help: true } | { error: string } {
+  let values: { traffic?: string; quiet?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        traffic: { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    return { error: messageOf(error) };
+  }
+  if (values.help) return { help: true };
+  const text = values.traffic ?? String(DEFAULT_TRAFFIC_PER_MINUTE);
+  const traffic = Number(text);
+  const invalid = /^[0-9]+(\.[0-9]+)?$/.test(text)
+    ? validateRunDevnetOptions({ traffic })
+    : `traffic must be a number, got '${text}'`;
+  if (invalid !== null) return { error: `--traffic: ${invalid}` };
+  return { traffic, quiet: values.quiet ?? false };
+}
+
+export async function run(args: string[], deps: StartDeps = {}): Promise<number> {
+  const parsed = parseStartArgs(args);
+  if ("help" in parsed) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if ("error" in parsed) {
+    process.stderr.write(`${parsed.error}\n\n${USAGE}`);
+    return 1;
+  }
+  const baseEnv = deps.env ?? process.env;
+  // Request logs at info would bury the banner; LOG_LEVEL=info brings them back.
+  const env = { ...baseEnv, LOG_LEVEL: nonEmpty(baseEnv.LOG_LEVEL) ?? "warn" };
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  // Refused before anything starts: a taken port or an unusable database.
+  const portProblem = await portInUse(config.host, config.port);
+  if (portProblem !== null) {
+    process.stderr.write(
+      `cannot listen on ${config.host}:${config.port} (PORT, HOST): ${portProblem}\n`,
+    );
+    return 1;
+  }
+  try {
+    await (await createStore({ databaseUrl: config.databaseUrl })).close();
+  } catch (error) {
+    process.stderr.write(
+      `cannot open the database ${redactUrl(config.databaseUrl)} (DATABASE_URL): ${messageOf(error)}\n`,
+    );
+    return 1;
+  }
+
+  const signals = listenForSignals();
+  let signalled: string | undefined;
+  void signals.first.then((name) => {
+    signalled = name;
+    say(`${name}: stopping (Ctrl-C again to exit at once)`);
+  });
+  const logger: DevnetLogger = parsed.quiet ? silentLogger : createStderrLogger("devnet");
+  const dir = devnetDir(env as NodeJS.ProcessEnv);
+  const closers: (() => Promise<void>)[] = [];
+  const stopAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((error: unknown) => say(`while stopping: ${messageOf(error)}`));
+    }
+  };
+
+  try {
+    say(`starting the devnet in ${dir} ...`);
+    const starting = runDevnet({
+      traffic: parsed.traffic,
+      dir,
+      stateDir: join(dir, "state"),
+      callerHandlesSignals: true,
+      logger,
+    });
+    const first = await Promise.race([starting, signals.first]);
+    if (typeof first === "string") {
+      await starting.then((devnet) => devnet.stop()).catch(() => {});
+      return 0;
+    }
+    const devnet: RunningDevnet = first;
+    closers.push(async () => {
+      say("devnet: stopping traffic, relayer and chains (the chains save their state)");
+      await devnet.stop();
+    });
+
+    await reconcileDevnetData({
+      databaseUrl: config.databaseUrl,
+      manifest: devnet.manifest,
+      restored: devnet.restored,
+      log: say,
+      blockHash,
+    });
+    const demoKey = await createDemoKey(config.databaseUrl);
+    if (signalled !== undefined) return 0;
+
+    const indexerConfig = await loadIndexerConfig(devnet.manifestPath);
+    const indexerStore = await openIndexerStore({ databaseUrl: config.databaseUrl });
+    closers.push(() => indexerStore.close());
+    const indexerLog = parsed.quiet ? silentLogger : createStderrLogger("index");
+    const indexer = createIndexer({
+      config: indexerConfig,
+      store: indexerStore,
+      logger: indexerLog,
+    });
+    const indexerStop = new AbortController();
+    const indexing = indexer.run(indexerStop.signal);
+    closers.push(async () => {
+      say("indexer: committing the current batch");
+      indexerStop.abort();
+      await indexing.catch(() => {});
+    });
+    const indexerFailed = indexing.then(
+      () => undefined,
+      (error: unknown) => messageOf(error),
+    );
+
+    const api: ApiService = await startApiService(
+      { ...config, routerConfig: devnet.manifestPath },
+      env,
+    );
+    closers.push(async () => {
+      say("API: finishing in-flight requests");
+      await api.close();
+    });
+
+    process.stdout.write(
+      `${formatBanner({
+        url: api.url,
+        manifest: devnet.manifest,
+        demoKey,
+        restored: devnet.restored,
+        freshReason: devnet.freshReason,
+        trafficPerMinute: parsed.traffic,
+        databaseUrl: redactUrl(config.databaseUrl),
+        devnetDir: dir,
+      })}\n`,
+    );
+
+    const outcome = await Promise.race([
+      signals.first.then(() => ({ failure: undefined })),
+      indexerFailed.then((failure) => ({ failure })),
+    ]);
+    if (outcome.failure !== undefined) {
+      process.stderr.write(`the indexer stopped: ${outcome.failure}; stopping everything\n`);
+    }
+    await stopAll();
+    say("stopped; the next start resumes from here");
+    return outcome.failure === undefined ? 0 : 1;
+  } catch (error) {
+    const message =
+      error instanceof ApiStartError || error instanceof DevnetDataError
+        ? error.message
+        : `start failed: ${messageOf(error)}`;
+    process.stderr.write(`${message}\n`);
+    await stopAll();
+    return 1;
+  } finally {
+    await stopAll();
+    signals.remove();
+  }
+}
+
+/** null when host:port can be bound now, else why not. */
+function portInUse(host: string, port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", (error) => resolve(messageOf(error)));
+    server.listen(port, host, () => server.close(() => resolve(null)));
+  });
+}
+
+async function blockHash(rpcUrl: string, blockNumber: number): Promise<string | undefined> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getBlockByNumber",
+      params: [`0x${blockNumber.toString(16)}`, false],
+    }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const body = (await response.json()) as { result?: { hash?: string } | null };
+  return body.result?.hash ?? undefined;
+}
+
+function say(message: string): void {
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} start: ${message}\n`);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,208 @@
+/**
+ * `bridge-oracle start` as a real child process (through tsx, like `npm start` runs the build)
+ * on its own DATABASE_URL, DEVNET_DIR and PORT: banner, transfers flowing, a quote with the
+ * printed demo key, SIGINT -> exit 0 with no anvil left, a second start resuming the same chains
+ * and data without duplicates, and a bad setting refused before anything starts.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
+
+const ENTRY = join(import.meta.dirname, "cli-entry.ts");
+
+interface StartedCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+function spawnStart(env: Record<string, string>, args: string[] = []): StartedCli {
+  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "start", ...args], {
+    cwd: join(import.meta.dirname, "..", ".."),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address !== null ? address.port : 0;
+}
+
+/** Waits for the banner; returns the API URL, demo key and the list curl's address. */
+async function bannerOf(cli: StartedCli) {
+  const text = await until("the banner", 60_000, async () => {
+    if (cli.child.exitCode !== null) {
+      throw new Error(`start exited ${cli.child.exitCode}: ${cli.stderr()}`);
+    }
+    return cli.stdout().includes("Ctrl-C stops everything") ? cli.stdout() : undefined;
+  });
+  const url = /explorer\s+(http:\/\/\S+)\/\n/.exec(text)?.[1];
+  const key = /^\s+(bo_[A-Za-z0-9_-]{43})$/m.exec(text)?.[1];
+  const address = /addressOrTxHash=(0x[0-9a-fA-F]{40})/.exec(text)?.[1];
+  const quote = /-d '(\{.*\})'/.exec(text)?.[1];
+  assert.ok(url && key && address && quote, `banner lacks a URL, key, address or quote:\n${text}`);
+  return { text, url, key, address, quote };
+}
+
+async function stopWithSigint(cli: StartedCli): Promise<number | null> {
+  cli.child.kill("SIGINT");
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`no exit after SIGINT: ${cli.stderr()}`)), 40_000),
+  );
+  return Promise.race([cli.exited, timeout]);
+}
+
+/** anvil processes whose command line names this test's directory (their --state files). */
+function anvilsOf(dir: string): string[] {
+  const out = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+  return out.split("\n").filter((line) => line.includes("anvil") && line.includes(dir));
+}
+
+function messageIds(databasePath: string): string[] {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    return (db.prepare("SELECT message_id FROM transfers").all() as { message_id: string }[]).map(
+      (row) => row.message_id,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+describe("bridge-oracle start", () => {
+  let dir: string;
+  let env: Record<string, string>;
+  let running: StartedCli | undefined;
+  let firstRunIds: string[] = [];
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "bridge-oracle-start-"));
+    env = {
+      DATABASE_URL: join(dir, "data", "bridge-oracle.db"),
+      DEVNET_DIR: join(dir, "devnet"),
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+    };
+  });
+
+  after(async () => {
+    running?.child.kill("SIGKILL");
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("default: prints URLs and a demo key, transfers flow, the key quotes, SIGINT exits 0 with no anvil left", {
+    timeout: 120_000,
+  }, async () => {
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    const banner = await bannerOf(running);
+    assert.match(banner.text, /fresh devnet/);
+    assert.match(banner.text, new RegExp(`${banner.url}/docs`));
+    assert.match(
+      banner.text,
+      /curl -s "http:\/\/127\.0\.0\.1:\d+\/api\/oracle\/bridge-transactions/,
+    );
+
+    const list = `${banner.url}/api/oracle/bridge-transactions?addressOrTxHash=${banner.address}&pageNo=1&pageSize=100`;
+    await until("a Success transfer of the banner's address", 60_000, async () => {
+      const body = (await (await fetch(list)).json()) as {
+        data: { data: { status: string }[] } | null;
+      };
+      return body.data?.data.some((t) => t.status === "Success") ? true : undefined;
+    });
+
+    const quote = await fetch(`${banner.url}/api/oracle/router`, {
+      method: "POST",
+      headers: { authorization: banner.key, "content-type": "application/json" },
+      body: banner.quote,
+    });
+    const quoteBody = (await quote.json()) as { code: number; msg: string };
+    assert.equal(quote.status, 200, JSON.stringify(quoteBody));
+    assert.equal(quoteBody.code, 0);
+
+    assert.equal(await stopWithSigint(running), 0, running.stderr());
+    assert.match(running.stderr(), /indexer: committing the current batch/);
+    assert.deepEqual(anvilsOf(dir), []);
+    firstRunIds = messageIds(env.DATABASE_URL as string);
+    assert.ok(firstRunIds.length > 0);
+    assert.equal(new Set(firstRunIds).size, firstRunIds.length, "duplicate message ids");
+    for (const name of ["alpha", "beta", "gamma"]) {
+      assert.ok(existsSync(join(dir, "devnet", "state", `${name}.json`)), `${name} state saved`);
+    }
+  });
+
+  it("behavior: a second start resumes the same chains and data: old records once, new ones arrive", {
+    timeout: 120_000,
+  }, async () => {
+    assert.ok(firstRunIds.length > 0, "needs the first run");
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    const banner = await bannerOf(running);
+    assert.match(banner.text, /resumed devnet/);
+    // The old demo key was revoked; the new one quotes.
+    const quote = await fetch(`${banner.url}/api/oracle/router`, {
+      method: "POST",
+      headers: { authorization: banner.key, "content-type": "application/json" },
+      body: banner.quote,
+    });
+    assert.equal(quote.status, 200);
+
+    await until("new transfers indexed after the restart", 60_000, async () =>
+      messageIds(env.DATABASE_URL as string).length > firstRunIds.length + 5 ? true : undefined,
+    );
+    assert.equal(await stopWithSigint(running), 0, running.stderr());
+    assert.deepEqual(anvilsOf(dir), []);
+    // No reorg: the restored chains had exactly the blocks the database had indexed.
+    assert.doesNotMatch(running.stderr(), /rolls back|reorg/);
+
+    const ids = messageIds(env.DATABASE_URL as string);
+    assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
+    const now = new Set(ids);
+    const missing = firstRunIds.filter((id) => !now.has(id));
+    assert.deepEqual(missing, [], "records of the first run are gone");
+  });
+
+  it("error: PORT=abc exits 1 naming PORT and starts nothing", { timeout: 30_000 }, async () => {
+    const other = join(dir, "bad");
+    const cli = spawnStart({
+      ...env,
+      PORT: "abc",
+      DEVNET_DIR: join(other, "devnet"),
+      DATABASE_URL: join(other, "db.sqlite"),
+    });
+    assert.equal(await cli.exited, 1);
+    assert.match(cli.stderr(), /PORT/);
+    assert.equal(existsSync(other), false, "nothing was created");
+  });
+});
