@@ -8,7 +8,7 @@ import type { AppPlugin } from "../api/app.js";
 import { registerApiKeyAuth } from "../api/plugins/auth.js";
 import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
-import { startServer } from "../api/server.js";
+import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { type RouterService, startRouterService } from "../router/providers/router-service.js";
 import { createStore } from "../store/index.js";
@@ -51,6 +51,59 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     throw error;
   }
 
+  let api: ApiService;
+  try {
+    api = await startApiService(config, deps.env ?? process.env);
+  } catch (error) {
+    if (error instanceof ApiStartError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
+  const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
+  try {
+    const signal = await stopSignal;
+    api.app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    await api.close();
+    api.app.log.info("stopped");
+    return 0;
+  } finally {
+    signals?.remove();
+    await api.close();
+  }
+}
+
+/** A start-up failure of the API; the message is meant for the operator as it is. */
+export class ApiStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ApiStartError";
+  }
+}
+
+export interface ApiService {
+  readonly app: RunningServer["app"];
+  /** http://host:port actually bound. */
+  readonly url: string;
+  readonly store: Store;
+  /**
+   * Stops accepting, finishes in-flight requests, then stops the router's chain state provider
+   * and closes the stores; safe to call more than once.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `serve` runs, listening, for other commands too (`start`): the store (migrated),
+ * the router service, /metrics' indexer status reader, API keys and rate limits. Throws
+ * ApiStartError (with everything it opened closed again) when a piece cannot start.
+ */
+export async function startApiService(
+  config: Config,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ApiService> {
   let store: Store;
   try {
     store = await createStore({
@@ -59,23 +112,21 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
       ...(config.readDatabaseUrl !== undefined ? { readDatabaseUrl: config.readDatabaseUrl } : {}),
     });
   } catch (error) {
-    process.stderr.write(
-      `cannot open the database ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}\n`,
+    throw new ApiStartError(
+      `cannot open the database ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}`,
     );
-    return 1;
   }
 
   let routerService: RouterService;
   try {
     routerService = await startRouterService({
       config,
-      env: deps.env ?? process.env,
+      env,
       logger: createStartupLogger(config),
     });
   } catch (error) {
-    process.stderr.write(`router configuration error: ${errorMessage(error)}\n`);
     await store.close();
-    return 1;
+    throw new ApiStartError(`router configuration error: ${errorMessage(error)}`);
   }
 
   // /metrics reports the indexer's progress per chain from the same database. Without it (an
@@ -89,45 +140,52 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
       return undefined;
     },
   );
-
-  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
-  const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
-  try {
-    let server: Awaited<ReturnType<typeof startServer>>;
-    try {
-      server = await startServer({
-        config,
-        store,
-        plugins: apiPlugins(config),
-        router: routerService.route,
-        ...(indexerStatus !== undefined
-          ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
-          : {}),
-        ...(routerService.readiness !== undefined
-          ? { readinessChecks: [routerService.readiness] }
-          : {}),
-      });
-    } catch (error) {
-      process.stderr.write(
-        `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}\n`,
-      );
-      return 1;
-    }
-    server.app.log.info(
-      { url: server.url, database: redactUrl(config.databaseUrl), store: store.kind },
-      `bridge-oracle API listening on ${server.url}`,
-    );
-    const signal = await stopSignal;
-    server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
-    await server.close();
-    server.app.log.info("stopped");
-    return 0;
-  } finally {
-    signals?.remove();
+  const closeRest = async (): Promise<void> => {
     await routerService.stop();
     await indexerStatus?.close();
     await store.close();
+  };
+
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      config,
+      store,
+      plugins: apiPlugins(config),
+      router: routerService.route,
+      ...(indexerStatus !== undefined
+        ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
+        : {}),
+      ...(routerService.readiness !== undefined
+        ? { readinessChecks: [routerService.readiness] }
+        : {}),
+    });
+  } catch (error) {
+    await closeRest();
+    throw new ApiStartError(
+      `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}`,
+    );
   }
+  server.app.log.info(
+    { url: server.url, database: redactUrl(config.databaseUrl), store: store.kind },
+    `bridge-oracle API listening on ${server.url}`,
+  );
+  let closed: Promise<void> | undefined;
+  return {
+    app: server.app,
+    url: server.url,
+    store,
+    close() {
+      closed ??= (async () => {
+        try {
+          await server.close();
+        } finally {
+          await closeRest();
+        }
+      })();
+      return closed;
+    },
+  };
 }
 
 /**
@@ -147,7 +205,7 @@ function apiPlugins(config: Config): AppPlugin[] {
 }
 
 /** First SIGINT/SIGTERM resolves `first`; a second one exits the process at once. */
-function listenForSignals(): { first: Promise<string>; remove(): void } {
+export function listenForSignals(): { first: Promise<string>; remove(): void } {
   let received = false;
   let resolve: (signal: string) => void = () => {};
   const first = new Promise<string>((r) => {
