@@ -7,6 +7,7 @@ import { type Hex, zeroAddress } from "viem";
 import type { ChainClient } from "../chain/create-chain-client.js";
 import type { TokenMetadataRow } from "../store/indexer-repository.js";
 import type { TokenMetadata } from "./derive-transfer.js";
+import { mapLimit } from "./map-limit.js";
 
 export interface TokenMetadataCache {
   /** Synchronous lookup for the pure reducer; undefined when never loaded. */
@@ -34,15 +35,15 @@ export function createTokenMetadataCache(
         if (t.address.toLowerCase() === zeroAddress) continue;
         if (!cache.has(key(t.chainId, t.address))) missing.set(key(t.chainId, t.address), t);
       }
-      const fresh: TokenMetadataRow[] = [];
-      for (const t of missing.values()) {
-        const client = clients.get(t.chainId);
-        if (client === undefined) continue;
-        const meta = await client.readTokenMetadata(t.address as Hex);
+      const known = [...missing.values()].filter((t) => clients.has(t.chainId));
+      const read = await mapLimit(known, 8, (t) =>
+        clients.get(t.chainId)!.readTokenMetadata(t.address as Hex),
+      );
+      return known.map((t, i) => {
+        const meta = read[i]!;
         cache.set(key(t.chainId, t.address), meta);
-        fresh.push({ chainId: t.chainId, address: t.address.toLowerCase(), ...meta });
-      }
-      return fresh;
+        return { chainId: t.chainId, address: t.address.toLowerCase(), ...meta };
+      });
     },
   };
 }
