@@ -120,7 +120,7 @@ export async function runListBenchmark(args: string[]): Promise<number> {
       baseUrl: app.baseUrl,
       paths: sets.mix,
       connections: options.connections,
-      durationSeconds: 3,
+      durationSeconds: Math.min(3, options.durationSeconds),
     });
     for (const [name, paths] of [
       ["mix", sets.mix],
@@ -159,7 +159,7 @@ export async function runListBenchmark(args: string[]): Promise<number> {
       baseUrl: baseline.baseUrl,
       paths: sets.mix,
       connections: options.connections,
-      durationSeconds: 2,
+      durationSeconds: Math.min(2, options.durationSeconds),
     });
     for (const [name, paths] of [
       ["canned: mix", sets.mix],
