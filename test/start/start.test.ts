@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -191,6 +191,28 @@ describe("bridge-oracle start", () => {
     const now = new Set(ids);
     const missing = firstRunIds.filter((id) => !now.has(id));
     assert.deepEqual(missing, [], "records of the first run are gone");
+  });
+
+  it("behavior: an unreadable chain state starts a fresh devnet and clears the data indexed from the old one", {
+    timeout: 120_000,
+  }, async () => {
+    const before = messageIds(env.DATABASE_URL as string);
+    assert.ok(before.length > 0, "needs the earlier runs");
+    const alpha = join(dir, "devnet", "state", "alpha.json");
+    await writeFile(alpha, (await readFile(alpha, "utf8")).slice(0, 1000));
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    const banner = await bannerOf(running);
+    assert.match(banner.text, /fresh devnet \(the state of chain alpha is unreadable/);
+    assert.match(running.stderr(), /data indexed from it was deleted from the database/);
+    // Without the reset every earlier record would still be there, and more.
+    assert.ok(messageIds(env.DATABASE_URL as string).length < before.length);
+    await until("transfers of the fresh devnet", 60_000, async () =>
+      messageIds(env.DATABASE_URL as string).length > 0 ? true : undefined,
+    );
+    assert.equal(await stopWithSigint(running), 0, running.stderr());
+    assert.ok(existsSync(`${alpha}.discarded`), "the unreadable state is kept aside");
+    const ids = messageIds(env.DATABASE_URL as string);
+    assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
   });
 
   it("error: PORT=abc exits 1 naming PORT and starts nothing", { timeout: 30_000 }, async () => {
