@@ -161,7 +161,7 @@ describe("router quotes execute on the devnet", () => {
   }
 
   /** Executes a quote as an integrator, returns the source receipt and TransferSent. */
-  async function execute(req: RouterRequest, data: RouteQuoteData) {
+  async function execute(data: RouteQuoteData) {
     const source = conns.get(data.signData.chainName)!;
     const user = manifest.accounts[userIndex++ % manifest.accounts.length]!;
     assert.equal(source.chain.bridges[`${data.signData.bridgeType}`], data.signData.bridge);
@@ -187,7 +187,7 @@ describe("router quotes execute on the devnet", () => {
       const label = `${amount} ${st}@${sc} -> ${dt}@${dc}`;
       const data = await quote(req);
       const kind = data.signData.bridgeType;
-      const { receipt, sent, params } = await execute(req, data);
+      const { receipt, sent, params } = await execute(data);
       const dest = conns.get(dc)!;
       const before = await dest.balanceOf(req.destToken as Address, req.to as Address);
       const delivery = await relay(manifest, conns.get(sc)!, dest, kind, receipt, sent);
@@ -211,7 +211,7 @@ describe("router quotes execute on the devnet", () => {
     const data = await quote(req);
     const params = JSON.parse(data.signData.params);
     assert.equal(params.destSwap, true);
-    const { receipt, sent, user, source } = await execute(req, data);
+    const { receipt, sent, user, source } = await execute(data);
     const sourceUsdc = source.token("USDC");
     const senderBefore = await source.balanceOf(sourceUsdc, user.address);
 
