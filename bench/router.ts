@@ -216,8 +216,8 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     await writeFile(cannedPath, sizes[Math.floor(sizes.length / 2)]!.text);
     baseline = await startServer("baseline", cannedPath);
     log("warming up ...");
-    await postLoad("warmup", app, set.mix, connections, 3);
-    await postLoad("warmup", baseline, set.mix, connections, 2);
+    await postLoad("warmup", app, set.mix, connections, Math.min(3, duration));
+    await postLoad("warmup", baseline, set.mix, connections, Math.min(2, duration));
     // Both servers stay up (only one is loaded at a time) and the scenarios alternate round by
     // round, so a burst of background load on a shared machine hits every scenario alike.
     const scenarios: [string, Server, readonly BenchRequest[], string][] = [

@@ -1,0 +1,47 @@
+/**
+ * A miniature run of the router benchmark (1 s per scenario, one round) so that it cannot rot
+ * unnoticed: both server processes start, every request answers 200, and the "router" section
+ * is written with its scenarios and targets.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runRouterBenchmark } from "../../bench/router.js";
+
+describe("bench router", () => {
+  it("default: a short run answers only 200s and writes the router section, keeping others", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bench-router-test-"));
+    try {
+      const results = join(dir, "RESULTS.md");
+      await writeFile(results, "# Benchmark results\n\n## list\n\nkept\n");
+      const code = await runRouterBenchmark([
+        "--duration",
+        "1",
+        "--rounds",
+        "1",
+        "--connections",
+        "2",
+        "--results",
+        results,
+      ]);
+      assert.equal(code, 0, "no non-2xx responses or errors");
+      const text = await readFile(results, "utf8");
+      assert.match(text, /## list\n\nkept/);
+      assert.match(text, /## router/);
+      for (const row of [
+        "router: mix",
+        "router: direct routes",
+        "router: swap routes",
+        "bare Fastify POST, canned quote",
+        "router mix req/s >= 70 % of the bare route's",
+      ]) {
+        assert.ok(text.includes(row), row);
+      }
+      assert.match(text, /15 tokens on alpha, 16 tokens on beta, 15 tokens on gamma/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
