@@ -34,6 +34,13 @@ describe("parseDevnetArgs", () => {
       help: false,
     });
   });
+  it("behavior: --persist keeps the chain state under $DEVNET_DIR/state, stopped by the command", () => {
+    const parsed = parseDevnetArgs(["--persist"]);
+    assert.equal(parsed.ok, true);
+    const options = parsed.ok ? parsed.options : {};
+    assert.match(options.stateDir ?? "", /[/\\]state$/);
+    assert.equal(options.callerHandlesSignals, true);
+  });
   it("behavior: --help is recognised", () => {
     assert.equal(parseDevnetArgs(["--help"]).ok && parseDevnetArgs(["-h"]).ok, true);
   });

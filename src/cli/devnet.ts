@@ -1,11 +1,13 @@
 /**
  * `bridge-oracle devnet [--traffic PER_MINUTE] [--chains N] [--relay-delay MS]
- * [--confirmations N] [--block-time S] [--seed N] [--quiet]`: runs the local devnet until
+ * [--confirmations N] [--block-time S] [--seed N] [--persist] [--quiet]`: runs the local devnet until
  * Ctrl-C (SIGINT) or SIGTERM, then stops traffic, relayer and every anvil node and exits 0.
  * The summary goes to stdout; the relayer's and traffic's log lines go to stderr.
  */
+import { join } from "node:path";
 import { createStderrLogger, silentLogger } from "../devnet/logger.js";
 import { DEVNET_DEFAULTS, type RunDevnetOptions, runDevnet } from "../devnet/run-devnet.js";
+import { devnetDir } from "../devnet/write-manifest.js";
 
 export const DEVNET_USAGE = `usage: bridge-oracle devnet [options]
 
@@ -19,6 +21,8 @@ options:
   --confirmations N  blocks on top of an event before relaying (default ${DEVNET_DEFAULTS.confirmations}; 0 with automine)
   --block-time S     seconds per block, 0 = automine (default ${DEVNET_DEFAULTS.blockTime})
   --seed N           seed of the traffic's random choices
+  --persist          keep the chains' state in $DEVNET_DIR/state and resume from it next time
+                     (the same files \`bridge-oracle start\` uses; see docs/start.md)
   --quiet            no relayer / traffic log lines
 `;
 
@@ -37,7 +41,7 @@ const NUMERIC_FLAGS: Record<string, keyof RunDevnetOptions> = {
 
 /** Parses `--flag value` and `--flag=value`; every value must be a non-negative number. */
 export function parseDevnetArgs(args: string[]): ParsedDevnetArgs {
-  const options: Record<string, number> = {};
+  const options: Record<string, number | string | boolean> = {};
   let quiet = false;
   let help = false;
   for (let i = 0; i < args.length; i++) {
@@ -48,6 +52,12 @@ export function parseDevnetArgs(args: string[]): ParsedDevnetArgs {
     }
     if (arg === "--quiet") {
       quiet = true;
+      continue;
+    }
+    if (arg === "--persist") {
+      // The nodes must outlive the terminal's Ctrl-C long enough to be stopped with SIGTERM,
+      // which makes them write their state.
+      Object.assign(options, { stateDir: join(devnetDir(), "state"), callerHandlesSignals: true });
       continue;
     }
     const [flag = "", inline] = arg.split("=", 2);
@@ -110,6 +120,11 @@ export async function run(args: string[]): Promise<number> {
       ),
       `manifest: ${devnet.manifestPath}`,
       `relayer: ${manifest.relayer.address}; traffic: ${parsed.options.traffic ?? 0} per minute`,
+      ...(parsed.options.stateDir !== undefined
+        ? [
+            `state: ${parsed.options.stateDir} (${devnet.restored ? "resumed" : `fresh: ${devnet.freshReason}`})`,
+          ]
+        : []),
       "press Ctrl-C to stop",
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
