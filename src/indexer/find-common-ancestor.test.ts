@@ -85,4 +85,23 @@ describe("findCommonAncestor", () => {
         /chain alpha: reorg deeper than finalityDepth 10 below indexed block 100/.test(e.message),
     );
   });
+  it("error: a reset node (a restarted devnet against an old database) is named as such", async () => {
+    // Regression: a fresh devnet indexed into the previous run's database stopped with a bare
+    // "reorg deeper than finalityDepth"; the node is simply shorter than the stored chain.
+    const deps = setup(blocks(69, 133), (n) => (n <= 10 ? h(n, "c") : undefined));
+    await assert.rejects(
+      findCommonAncestor({
+        ...deps,
+        chainId: 1,
+        chainName: "alpha",
+        cursorBlock: 133,
+        startBlock: 0,
+        finalityDepth: 64,
+      }),
+      (e: unknown) =>
+        e instanceof ReorgTooDeepError &&
+        /the node has none of the stored blocks 69 to 133: it was reset/.test(e.message) &&
+        /use a fresh database/.test(e.message),
+    );
+  });
 });

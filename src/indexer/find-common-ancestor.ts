@@ -47,20 +47,31 @@ export async function findCommonAncestor(parameters: {
     cursorBlock,
     finalityDepth + 1,
   );
+  let compared = 0;
+  let missing = 0;
   for (const block of stored) {
     if (block.number < floor) break;
     const canonical = await parameters.client.getBlockHeader(block.number);
     if (canonical?.hash === block.hash) return { number: block.number, hash: block.hash };
+    compared++;
+    if (canonical === undefined) missing++;
   }
   // Nothing stored before the start block: if the window reaches below it, start over.
   if (startBlock - 1 >= floor) return { number: startBlock - 1, hash: "" };
   const lowest = stored.at(-1);
+  const range = lowest === undefined ? "" : `${Math.max(floor, lowest.number)} to ${cursorBlock}`;
+  // A node that has none of the compared blocks is far shorter than what was indexed: it was
+  // reset or replaced (typically a restarted devnet against the previous run's database).
+  const reset = compared > 0 && missing === compared;
   throw new ReorgTooDeepError(
     parameters.chainName,
     cursorBlock,
     finalityDepth,
     lowest === undefined
       ? "no stored block to compare"
-      : `no stored block from ${Math.max(floor, lowest.number)} to ${cursorBlock} is canonical`,
+      : reset
+        ? `the node has none of the stored blocks ${range}: it was reset or is another chain, ` +
+          "e.g. a restarted devnet indexed into the previous run's database; use a fresh database"
+        : `no stored block from ${range} is canonical`,
   );
 }
