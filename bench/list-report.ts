@@ -141,7 +141,7 @@ export function formatListSection(report: ListBenchmarkReport): string {
     lines.push(`| ${t.name} | ${t.measured} | ${t.pass ? "yes" : "**no**"} |`);
   lines.push(
     "",
-    "Scenarios: _mix_ = 30 % ordinary-address first pages, 10 % hot-address first pages, 25 % hash / message-id lookups, 10 % pages 100,000 rows deep into a hot address, 15 % the six sort names (snake and camel case) asc/desc on pages 1-3, 10 % hot-address pages 2-51; page sizes 10 and 50. _first pages_: page 1, size 10, default sort, ordinary and hot addresses. _deep pages_: hot addresses at offset 100,000 (pageNo 10001 size 10, pageNo 2001 size 50), default sort. The canned baseline answers the same requests with a real response body of the same kind (page of 10, page of 50, one-record hash result) through the API's response schema.",
+    "Scenarios: _mix_ = 30 % ordinary-address first pages, 10 % hot-address first pages, 25 % hash / message-id lookups, 10 % pages 100,000 rows deep into a hot address, 15 % the six sort names (snake and camel case) asc/desc on pages 1-3, 10 % hot-address pages 2-51; page sizes 10 and 50. _first pages_: page 1, size 10, default sort, ordinary and hot addresses. _deep pages_: hot addresses at offsets 100,000 and 100,010 (pageNo 10001 and 10002, size 10), default sort, compared with _hot first pages_ (same addresses, page 1, size 10). The canned baseline answers the same requests with a real response body of the same kind (page of 10, page of 50, one-record hash result) through the API's response schema.",
     "",
   );
   return lines.join("\n");

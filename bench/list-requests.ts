@@ -39,7 +39,7 @@ export interface RequestSets {
   hotFirstPages: string[];
   /** Hash / message id lookups. */
   hashes: string[];
-  /** Pages DEEP_OFFSET rows into a hot address, default sort, sizes 10 and 50. */
+  /** Pages DEEP_OFFSET rows into a hot address, default sort, size 10. */
   deepPages: string[];
 }
 
@@ -61,11 +61,9 @@ export function buildRequestSets(sample: DatasetSample, seed = 1): RequestSets {
   for (let i = 0; i < 20; i++) firstPages.splice(i * 10, 0, listUrl(hot[i % hot.length]!, 1, 10));
   const hotFirstPages = hot.flatMap((a) => [listUrl(a, 1, 10), listUrl(a.toLowerCase(), 1, 10)]);
   const hashUrls = hashes.map((h) => listUrl(h, 1, 10));
-  const deepPages = hot.flatMap((a) => [
-    deep(a, 10),
-    deep(a, 50),
-    listUrl(a, DEEP_OFFSET / 10 + 2, 10),
-  ]);
+  // Page size 10 like hotFirstPages, so that deep and first pages compare like for like (the
+  // mix has deep pages of size 50 too).
+  const deepPages = hot.flatMap((a) => [deep(a, 10), listUrl(a, DEEP_OFFSET / 10 + 2, 10)]);
 
   const mix: string[] = [];
   for (let i = 0; i < 1000; i++) {
