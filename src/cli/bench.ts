@@ -13,13 +13,15 @@ import { fileURLToPath } from "node:url";
 const BENCHMARKS: Record<string, string | undefined> = {
   list: "list.ts",
   router: "router.ts",
-  index: undefined,
+  index: "index.ts",
 };
 
 const USAGE = `usage: bridge-oracle bench <${Object.keys(BENCHMARKS).join(" | ")}> [options]
 
   list    the bridge-transactions endpoint on 1,000,000 records vs a bare Fastify baseline
           (bridge-oracle bench list --help for its options)
+  index   indexer backfill of >= 100,000 devnet transfers vs the bare eth_getLogs calls, and
+          head-following latency (bridge-oracle bench index --help)
   router  route quotes (POST /api/oracle/router, 3 chains, >= 10 tokens each, direct and swap
           routes) vs a bare Fastify POST route (bridge-oracle bench router --help)
 `;

@@ -1,0 +1,281 @@
+/**
+ * The indexer benchmark (`npm run bench:index`, `bridge-oracle bench index`): fills a devnet with
+ * N transfers (bench/index-generate.ts), then in the same run
+ *   1. times the bare eth_getLogs calls the indexer needs (same chains, addresses, topics and
+ *      block spans; fetch + JSON.parse only) - the ceiling the node allows;
+ *   2. times a full backfill by the real indexer (createIndexer, all chains concurrently, as
+ *      `bridge-oracle index` runs them) into a fresh SQLite database;
+ *   3. repeats the ceiling (the node may have warmed up) and keeps the faster one;
+ *   4. follows the head with 1 s blocks behind the real API (a separate process) and measures,
+ *      per new transfer, the time from its receipt being available to the list endpoint
+ *      returning it.
+ * Writes the "index" section of bench/RESULTS.md. Nothing is cached between runs: every run
+ * generates its own chains and indexes into an empty database.
+ *
+ * Run directly: node --import tsx bench/index.ts [--transfers N] [--per-block N] ...
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
+import { parseIndexerConfig } from "../src/config/indexer-config.js";
+import { createIndexer } from "../src/indexer/create-indexer.js";
+import { openIndexerStore } from "../src/store/indexer-store.js";
+import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
+import { measureFollowLatency } from "./index-latency.js";
+import { formatIndexSection, type IndexBenchmarkReport } from "./index-report.js";
+import { writeResultsSection } from "./list-report.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] [--max-block-range N]
+                                  [--latency-samples N] [--seed S] [--results FILE] [--no-write]
+
+  --transfers N        transfers to generate (default 100000); events are about 2x this
+  --per-block N        transactions per generated block (default 100)
+  --max-block-range N  the indexer's maxBlockRange and the ceiling's span (default 100: with
+                       100 transactions per block about 10,000 logs per eth_getLogs, the
+                       usual provider cap)
+  --latency-samples N  transfers timed while following the head with 1 s blocks (default 20)
+  --seed S             seed of the transfer mix (default 1)
+  --results FILE       markdown file whose "## index" section is replaced (default bench/RESULTS.md)
+  --no-write           print the section instead of writing it
+`;
+
+interface Options {
+  transfers: number;
+  perBlock: number;
+  maxBlockRange: number;
+  latencySamples: number;
+  seed: number;
+  resultsPath: string;
+  write: boolean;
+}
+
+function parseOptions(args: string[]): Options | "help" {
+  const { values } = parseArgs({
+    args,
+    options: {
+      transfers: { type: "string", default: "100000" },
+      "per-block": { type: "string", default: "100" },
+      "max-block-range": { type: "string", default: "100" },
+      "latency-samples": { type: "string", default: "20" },
+      seed: { type: "string", default: "1" },
+      results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
+      "no-write": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+  const int = (name: string, text: string, min: number, max: number): number => {
+    const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max))
+      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  return {
+    transfers: int("transfers", values.transfers, 10, 10_000_000),
+    perBlock: int("per-block", values["per-block"], 1, 5000),
+    maxBlockRange: int("max-block-range", values["max-block-range"], 1, 100_000),
+    latencySamples: int("latency-samples", values["latency-samples"], 0, 1000),
+    seed: int("seed", values.seed, 0, 2 ** 32 - 1),
+    resultsPath: values.results,
+    write: !values["no-write"],
+  };
+}
+
+/** The ceiling: the indexer's eth_getLogs calls, bare (chains concurrently, spans in turn). */
+async function bareGetLogs(
+  generated: GeneratedDevnet,
+  heads: Map<number, number>,
+  span: number,
+): Promise<{ ms: number; events: number; calls: number }> {
+  const started = performance.now();
+  let events = 0;
+  let calls = 0;
+  await Promise.all(
+    generated.manifest.chains.map(async (chain) => {
+      const address = Object.values(chain.bridges);
+      const head = heads.get(chain.chainId)!;
+      for (let from = chain.deployBlock; from <= head; from += span) {
+        const response = await fetch(chain.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "eth_getLogs",
+            params: [
+              {
+                address,
+                topics: [BRIDGE_EVENT_TOPICS],
+                fromBlock: `0x${from.toString(16)}`,
+                toBlock: `0x${Math.min(head, from + span - 1).toString(16)}`,
+              },
+            ],
+          }),
+        });
+        const body = (await response.json()) as { result?: unknown[]; error?: { message: string } };
+        if (body.result === undefined) throw new Error(`eth_getLogs: ${body.error?.message}`);
+        events += body.result.length;
+        calls++;
+      }
+    }),
+  );
+  return { ms: performance.now() - started, events, calls };
+}
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await response.json()) as { result?: unknown }).result;
+}
+
+export async function runIndexBenchmark(args: string[]): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(args);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (options === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const log = (line: string) => process.stderr.write(`bench index: ${line}\n`);
+  const runStarted = Date.now();
+  const loadBefore = os.loadavg();
+  const dir = await mkdtemp(join(os.tmpdir(), "bench-index-"));
+  log(
+    `generating ${options.transfers.toLocaleString("en-US")} transfers (${options.perBlock} per block)`,
+  );
+  const generated = await generateTransfers({
+    transfers: options.transfers,
+    perBlock: options.perBlock,
+    seed: options.seed,
+    log,
+  });
+  try {
+    log(
+      `generated in ${(generated.generationMs / 1000).toFixed(1)} s: ${generated.sends} sends, ` +
+        `${generated.deliveries} deliveries (${generated.failures} failing), ${generated.refunds} refunds`,
+    );
+    const heads = new Map<number, number>();
+    for (const chain of generated.manifest.chains) {
+      heads.set(
+        chain.chainId,
+        Number(BigInt((await rpc(chain.rpcUrl, "eth_blockNumber", [])) as string)),
+      );
+    }
+
+    const ceilingFirst = await bareGetLogs(generated, heads, options.maxBlockRange);
+    log(
+      `bare eth_getLogs: ${ceilingFirst.events} events in ${(ceilingFirst.ms / 1000).toFixed(2)} s`,
+    );
+
+    const databasePath = join(dir, "index.db");
+    const config = parseIndexerConfig({
+      chains: generated.manifest.chains,
+      indexer: { pollIntervalMs: 1000, maxBlockRange: options.maxBlockRange, rpcTimeoutMs: 30_000 },
+    });
+    const store = await openIndexerStore({ databaseUrl: databasePath });
+    const lines: string[] = [];
+    const logger = {
+      info: (m: string) => lines.push(m),
+      warn: (m: string) => lines.push(m),
+      error: (m: string) => lines.push(m),
+    };
+    const indexer = createIndexer({ config, store, logger });
+    const controller = new AbortController();
+    const backfillStarted = performance.now();
+    const running = indexer.run(controller.signal);
+    let failed: unknown;
+    running.catch((error) => {
+      failed = error;
+    });
+    while (
+      failed === undefined &&
+      !indexer.status().every((s) => s.cursorBlock >= heads.get(s.chainId)!)
+    ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const backfillMs = performance.now() - backfillStarted;
+    if (failed !== undefined) throw failed;
+    const indexedEvents = Number(
+      (
+        new Database(databasePath, { readonly: true })
+          .prepare("SELECT count(*) AS n FROM raw_events")
+          .get() as { n: number }
+      ).n,
+    );
+    log(`indexer backfill: ${indexedEvents} events in ${(backfillMs / 1000).toFixed(2)} s`);
+
+    const ceilingSecond = await bareGetLogs(generated, heads, options.maxBlockRange);
+    log(`bare eth_getLogs again: ${(ceilingSecond.ms / 1000).toFixed(2)} s`);
+    const ceiling = ceilingSecond.ms < ceilingFirst.ms ? ceilingSecond : ceilingFirst;
+
+    const latency = await measureFollowLatency({
+      generated,
+      databasePath,
+      samples: options.latencySamples,
+      log,
+    });
+    controller.abort();
+    await running.catch(() => undefined);
+    await store.close();
+
+    const report: IndexBenchmarkReport = {
+      command: `npm run bench:index${args.length > 0 ? ` -- ${args.join(" ")}` : ""}`,
+      date: new Date().toISOString(),
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      cores: os.cpus().length,
+      node: process.version,
+      loadBefore,
+      loadAfter: os.loadavg(),
+      options,
+      generated: {
+        sends: generated.sends,
+        deliveries: generated.deliveries,
+        failures: generated.failures,
+        refunds: generated.refunds,
+        generationMs: generated.generationMs,
+        deployMs: generated.deployMs,
+        blocks: [...heads.values()].reduce((a, b) => a + b, 0),
+      },
+      ceiling: {
+        ms: ceiling.ms,
+        events: ceiling.events,
+        calls: ceiling.calls,
+        firstMs: ceilingFirst.ms,
+        secondMs: ceilingSecond.ms,
+      },
+      indexer: { ms: backfillMs, events: indexedEvents },
+      latency,
+      runMs: Date.now() - runStarted,
+    };
+    if (indexedEvents !== ceiling.events) {
+      log(
+        `WARNING: the indexer stored ${indexedEvents} events, eth_getLogs returned ${ceiling.events}`,
+      );
+    }
+    const section = formatIndexSection(report);
+    if (options.write) {
+      await writeResultsSection(options.resultsPath, "index", section);
+      log(`written to ${options.resultsPath}`);
+    }
+    process.stdout.write(`${section}\n`);
+    return 0;
+  } finally {
+    await generated.devnet.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await runIndexBenchmark(process.argv.slice(2));
