@@ -3,7 +3,7 @@
  * Each node listens on 127.0.0.1 only, on a free port, and dies with this process: `stop()`, the
  * process `exit` event and SIGINT/SIGTERM all kill it, so no anvil is ever orphaned. A node
  * started with `callerHandlesSignals` is left to its caller on signals (which stops it after
- * what still uses it, e.g. `npm start`'s graceful shutdown), but still dies on `exit`.
+ * what still uses it, e.g. `npm start`'s graceful shutdown), and gets SIGTERM on `exit`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -33,7 +33,8 @@ export interface StartAnvilParameters {
    * The caller stops the node itself on SIGINT/SIGTERM (through `stop()`, after what still uses
    * it has finished). The node then runs in its own process group, so a terminal's Ctrl-C does
    * not reach it first, and this module's signal hook leaves it alone; the process `exit` hook
-   * still kills it. Default false: the node dies at once on SIGINT/SIGTERM.
+   * still stops it (SIGTERM: it writes its state, then exits). Default false: the node dies at
+   * once on SIGINT/SIGTERM.
    */
   callerHandlesSignals?: boolean;
 }
@@ -85,10 +86,18 @@ const live = new Set<ChildProcess>();
 const callerManaged = new Set<ChildProcess>();
 let exitHooksInstalled = false;
 
+/**
+ * Kills the nodes at once. A caller-managed node gets SIGTERM instead: it is in its own process
+ * group, so it outlives this process by the moment it takes to write its state file (a forced
+ * exit of `start` keeps a consistent chain state that way) and then exits by itself.
+ */
 function killAllSync(includeCallerManaged = true): void {
   for (const child of live) {
-    if (!includeCallerManaged && callerManaged.has(child)) continue;
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    const managed = callerManaged.has(child);
+    if (!includeCallerManaged && managed) continue;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill(managed ? "SIGTERM" : "SIGKILL");
+    }
     live.delete(child);
     callerManaged.delete(child);
   }

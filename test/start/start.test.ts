@@ -77,8 +77,11 @@ async function bannerOf(cli: StartedCli) {
   return { text, url, key, address, quote };
 }
 
-async function stopWithSigint(cli: StartedCli): Promise<number | null> {
-  cli.child.kill("SIGINT");
+async function stopWithSignal(
+  cli: StartedCli,
+  signal: NodeJS.Signals = "SIGINT",
+): Promise<number | null> {
+  cli.child.kill(signal);
   const timeout = new Promise<never>((_, reject) =>
     setTimeout(() => reject(new Error(`no exit after SIGINT: ${cli.stderr()}`)), 40_000),
   );
@@ -91,12 +94,33 @@ function anvilsOf(dir: string): string[] {
   return out.split("\n").filter((line) => line.includes("anvil") && line.includes(dir));
 }
 
+function anvilPidsOf(dir: string): number[] {
+  const out = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .filter((line) => line.includes("anvil") && line.includes(dir))
+    .map((line) => Number(line.trim().split(/\s+/, 1)[0]));
+}
+
 function messageIds(databasePath: string): string[] {
   const db = new Database(databasePath, { readonly: true });
   try {
     return (db.prepare("SELECT message_id FROM transfers").all() as { message_id: string }[]).map(
       (row) => row.message_id,
     );
+  } finally {
+    db.close();
+  }
+}
+
+function cursorBlocks(databasePath: string): Map<number, number> {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT chain_id, cursor_block FROM indexer_chains").all() as {
+      chain_id: number;
+      cursor_block: number;
+    }[];
+    return new Map(rows.map((row) => [row.chain_id, row.cursor_block]));
   } finally {
     db.close();
   }
@@ -152,7 +176,7 @@ describe("bridge-oracle start", () => {
     assert.equal(quote.status, 200, JSON.stringify(quoteBody));
     assert.equal(quoteBody.code, 0);
 
-    assert.equal(await stopWithSigint(running), 0, running.stderr());
+    assert.equal(await stopWithSignal(running), 0, running.stderr());
     assert.match(running.stderr(), /indexer: committing the current batch/);
     assert.deepEqual(anvilsOf(dir), []);
     firstRunIds = messageIds(env.DATABASE_URL as string);
@@ -181,7 +205,7 @@ describe("bridge-oracle start", () => {
     await until("new transfers indexed after the restart", 60_000, async () =>
       messageIds(env.DATABASE_URL as string).length > firstRunIds.length + 5 ? true : undefined,
     );
-    assert.equal(await stopWithSigint(running), 0, running.stderr());
+    assert.equal(await stopWithSignal(running), 0, running.stderr());
     assert.deepEqual(anvilsOf(dir), []);
     // No reorg: the restored chains had exactly the blocks the database had indexed.
     assert.doesNotMatch(running.stderr(), /rolls back|reorg/);
@@ -209,8 +233,67 @@ describe("bridge-oracle start", () => {
     await until("transfers of the fresh devnet", 60_000, async () =>
       messageIds(env.DATABASE_URL as string).length > 0 ? true : undefined,
     );
-    assert.equal(await stopWithSigint(running), 0, running.stderr());
+    assert.equal(await stopWithSignal(running, "SIGTERM"), 0, running.stderr());
     assert.ok(existsSync(`${alpha}.discarded`), "the unreadable state is kept aside");
+    const ids = messageIds(env.DATABASE_URL as string);
+    assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
+  });
+
+  it("behavior: a second Ctrl-C exits at once, and the chains stop right after", {
+    timeout: 60_000,
+  }, async () => {
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    await bannerOf(running);
+    const forced = running;
+    forced.child.kill("SIGINT");
+    // Two signals sent at once may merge into one; the shutdown (the chains alone take longer
+    // than this to write their state) is still under way when the second one comes.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    forced.child.kill("SIGINT");
+    const code = await forced.exited;
+    assert.ok(code === 130 || forced.child.signalCode === "SIGINT", `exit ${code}`);
+    // The nodes got SIGTERM on exit: they write their state and go by themselves.
+    await until("no anvil left", 15_000, async () =>
+      anvilsOf(dir).length === 0 ? true : undefined,
+    );
+  });
+
+  it("behavior: after a crash the chains come back behind the database and the indexer rolls back to them", {
+    timeout: 120_000,
+  }, async () => {
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    const resumed = await bannerOf(running);
+    assert.match(resumed.text, /resumed devnet/);
+    const before = messageIds(env.DATABASE_URL as string).length;
+    await until("transfers indexed by the run that crashes", 60_000, async () =>
+      messageIds(env.DATABASE_URL as string).length > before + 3 ? true : undefined,
+    );
+    // A crash: the process and its chains die without writing anything (the chains' periodic
+    // save comes every 30 s, after this run is over), so the saved chains are those of the
+    // previous stop and the database is ahead of them.
+    const crashed = running;
+    const anvilPids = anvilPidsOf(dir);
+    crashed.child.kill("SIGKILL");
+    for (const pid of anvilPids) process.kill(pid, "SIGKILL");
+    await crashed.exited;
+    await until("no anvil left", 15_000, async () =>
+      anvilsOf(dir).length === 0 ? true : undefined,
+    );
+    const cutAt = cursorBlocks(env.DATABASE_URL as string);
+
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    const banner = await bannerOf(running);
+    assert.match(banner.text, /resumed devnet/);
+    assert.match(running.stderr(), /the indexer rolls back to the last common block/);
+    // Once the chains have grown past where the database stood, the indexer has rolled back
+    // and indexed the new blocks.
+    await until("the indexer past the blocks of the crashed run", 60_000, async () => {
+      const now = cursorBlocks(env.DATABASE_URL as string);
+      return [...cutAt].every(([chainId, block]) => (now.get(chainId) ?? 0) > block)
+        ? true
+        : undefined;
+    });
+    assert.equal(await stopWithSignal(running), 0, running.stderr());
     const ids = messageIds(env.DATABASE_URL as string);
     assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
   });
