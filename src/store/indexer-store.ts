@@ -6,7 +6,6 @@
  * interface does not expose its SQL executor inside transaction(); once it does, this module
  * becomes a thin adapter over Store.transaction.
  */
-import Database from "better-sqlite3";
 import pg from "pg";
 import type { IndexerStore, IndexerTransaction } from "../indexer/indexer-store.js";
 import type { TransferBackend } from "./backend.js";
@@ -16,6 +15,7 @@ import { createIndexerRepository } from "./indexer-repository.js";
 import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSerialQueue } from "./scoped-store.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite/sqlite-backend.js";
+import { openSqliteConnection } from "./sqlite/sqlite-store.js";
 import { createTransferRepository } from "./transfer-repository.js";
 
 export interface OpenIndexerStoreOptions {
@@ -52,11 +52,9 @@ function openSqlite(databaseUrl: string): ClosableIndexerStore {
   if (path === ":memory:" || path === "") {
     throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
   }
-  const db = new Database(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("busy_timeout = 10000");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
+  // The store's own pragmas, 512 MB page-cache ceiling included: with the default 2 MB, a
+  // backfill's random-key inserts into the transfer and address indexes thrash the cache.
+  const db = openSqliteConnection(path, 10_000);
   const prepare = createStatementCache(db);
   const root = createSqliteBackend(prepare);
   const queue = createSerialQueue();

@@ -13,7 +13,7 @@
  */
 import type { AddressRow, AddressStats, StoredTransfer, TransferBackend } from "./backend.js";
 import { amountSortKey, hashKey } from "./transfer-keys.js";
-import { sameTransferContent, TRANSFER_COLUMNS, transferAddressKeys } from "./transfer-row.js";
+import { sameTransferContent, transferAddressKeys } from "./transfer-row.js";
 import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./types.js";
 
 /**
@@ -23,17 +23,22 @@ import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./ty
  */
 export const UPSERT_BATCH_SIZE = 2000;
 
-const UPDATE_TRANSFER_SQL =
-  "UPDATE transfers SET " +
-  TRANSFER_COLUMNS.filter((column) => column !== "created_at" && column !== "message_key")
-    .map((column) => `${column} = ?`)
-    .join(", ") +
-  " WHERE id = ?";
+/** Key column derived from each field whose change must rewrite it. */
+const KEY_OF_FIELD: Partial<Record<keyof BridgeTransaction, [string, (v: string) => string]>> = {
+  source_tx_hash: ["source_tx_key", hashKey],
+  dest_tx_hash: ["dest_tx_key", hashKey],
+  send_amount: ["send_amount_key", amountSortKey],
+  receive_amount: ["receive_amount_key", amountSortKey],
+};
 
-// Every address row of a transfer carries the same sort values: one statement updates all.
-const UPDATE_ADDRESS_ROWS_SQL =
-  "UPDATE address_transfers SET updated_at = ?, start_time = ?, end_time = ?," +
-  " send_amount_key = ?, receive_amount_key = ? WHERE transfer_id = ?";
+/** The address-row copies of a transfer's sort values, by the transfer field they come from. */
+const ADDRESS_SORT_COLUMNS: [keyof BridgeTransaction, string, (v: string) => string][] = [
+  ["updated_at", "updated_at", (v) => v],
+  ["start_time", "start_time", (v) => v],
+  ["end_time", "end_time", (v) => v],
+  ["send_amount", "send_amount_key", amountSortKey],
+  ["receive_amount", "receive_amount_key", amountSortKey],
+];
 
 const PREDECESSOR_SEQ_SQL =
   "SELECT seq FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) < (?, ?)" +
@@ -184,6 +189,19 @@ export function createTransferWrites(backend: TransferBackend) {
     ]);
   }
 
+  // Statement text per set of changed columns (a handful of shapes: a delivery, a failure, a
+  // reorg...), so the backend's statement cache prepares each once.
+  const updateSqlCache = new Map<string, string>();
+  function updateSql(table: string, columns: readonly string[], where: string): string {
+    const key = `${table}|${columns.join(",")}`;
+    let text = updateSqlCache.get(key);
+    if (text === undefined) {
+      text = `UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE ${where}`;
+      updateSqlCache.set(key, text);
+    }
+    return text;
+  }
+
   async function updateTransfer(
     stored: StoredTransfer,
     next: BridgeTransaction,
@@ -191,26 +209,40 @@ export function createTransferWrites(backend: TransferBackend) {
     // created_at is when the service first stored the record: it never changes, so the
     // record keeps its place (and seq) in every address list.
     const record: BridgeTransaction = { ...next, created_at: stored.record.created_at };
-    const values = TRANSFER_FIELDS.filter((f) => f !== "created_at").map((f) => record[f]);
-    await sql.run(UPDATE_TRANSFER_SQL, [
-      ...values,
-      hashKey(record.source_tx_hash),
-      hashKey(record.dest_tx_hash),
-      amountSortKey(record.send_amount),
-      amountSortKey(record.receive_amount),
-      stored.id,
-    ]);
+    // Only the changed columns are written: an index whose columns are not in the SET list is
+    // not touched at all (a delivery changes 5 of 32 fields; the full SET rewrote 3 + 10
+    // index entries per transfer).
+    const columns: string[] = [];
+    const values: unknown[] = [];
+    for (const field of TRANSFER_FIELDS) {
+      if (field === "created_at" || record[field] === stored.record[field]) continue;
+      columns.push(field);
+      values.push(record[field]);
+      const key = KEY_OF_FIELD[field];
+      if (key !== undefined) {
+        columns.push(key[0]);
+        values.push(key[1](String(record[field])));
+      }
+    }
+    if (columns.length > 0) {
+      await sql.run(updateSql("transfers", columns, "id = ?"), [...values, stored.id]);
+    }
+    // Every address row of a transfer carries the same sort values: one statement updates all.
+    const sortColumns: string[] = [];
+    const sortValues: unknown[] = [];
+    for (const [field, column, toValue] of ADDRESS_SORT_COLUMNS) {
+      if (record[field] === stored.record[field]) continue;
+      sortColumns.push(column);
+      sortValues.push(toValue(String(record[field])));
+    }
+    if (sortColumns.length > 0) {
+      await sql.run(updateSql("address_transfers", sortColumns, "transfer_id = ?"), [
+        ...sortValues,
+        stored.id,
+      ]);
+    }
     const oldKeys = transferAddressKeys(stored.record);
     const newKeys = transferAddressKeys(record);
-    const sortValues = addressRow("", stored.id, record);
-    await sql.run(UPDATE_ADDRESS_ROWS_SQL, [
-      sortValues.updatedAt,
-      sortValues.startTime,
-      sortValues.endTime,
-      sortValues.sendAmountKey,
-      sortValues.receiveAmountKey,
-      stored.id,
-    ]);
     for (const key of oldKeys) {
       if (!newKeys.includes(key)) await removeAddressRow(key, stored.id);
     }
