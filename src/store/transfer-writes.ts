@@ -13,7 +13,7 @@
  */
 import type { AddressRow, AddressStats, StoredTransfer, TransferBackend } from "./backend.js";
 import { amountSortKey, hashKey } from "./transfer-keys.js";
-import { sameTransferContent, transferAddressKeys } from "./transfer-row.js";
+import { isNumberField, sameTransferContent, transferAddressKeys } from "./transfer-row.js";
 import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./types.js";
 
 /**
@@ -22,6 +22,24 @@ import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./ty
  * records into PostgreSQL: 42 s at 500, 25 s at 2000).
  */
 export const UPSERT_BATCH_SIZE = 2000;
+
+/** Rows per multi-row UPDATE: 200 x (2 per changed column + 1) parameters, far below limits. */
+const UPDATE_CHUNK = 200;
+
+interface UpdatePlan {
+  id: number;
+  stored: BridgeTransaction;
+  /** The new record with the stored created_at. */
+  record: BridgeTransaction;
+  /** Changed transfers columns and their values. */
+  columns: string[];
+  values: unknown[];
+  /** Changed address_transfers sort columns and their values. */
+  sortColumns: string[];
+  sortValues: unknown[];
+  /** No numeric column changes (PostgreSQL types CASE results from untyped parameters as text). */
+  textOnly: boolean;
+}
 
 /** Key column derived from each field whose change must rewrite it. */
 const KEY_OF_FIELD: Partial<Record<keyof BridgeTransaction, [string, (v: string) => string]>> = {
@@ -202,53 +220,117 @@ export function createTransferWrites(backend: TransferBackend) {
     return text;
   }
 
-  async function updateTransfer(
-    stored: StoredTransfer,
-    next: BridgeTransaction,
-  ): Promise<AddressRow[]> {
+  /** What an update of `stored` to `next` writes: the changed columns only. */
+  function planUpdate(stored: StoredTransfer, next: BridgeTransaction): UpdatePlan {
     // created_at is when the service first stored the record: it never changes, so the
     // record keeps its place (and seq) in every address list.
     const record: BridgeTransaction = { ...next, created_at: stored.record.created_at };
     // Only the changed columns are written: an index whose columns are not in the SET list is
     // not touched at all (a delivery changes 5 of 32 fields; the full SET rewrote 3 + 10
     // index entries per transfer).
-    const columns: string[] = [];
-    const values: unknown[] = [];
+    const plan: UpdatePlan = {
+      id: stored.id,
+      stored: stored.record,
+      record,
+      columns: [],
+      values: [],
+      sortColumns: [],
+      sortValues: [],
+      textOnly: true,
+    };
     for (const field of TRANSFER_FIELDS) {
       if (field === "created_at" || record[field] === stored.record[field]) continue;
-      columns.push(field);
-      values.push(record[field]);
+      plan.columns.push(field);
+      plan.values.push(record[field]);
+      if (isNumberField(field)) plan.textOnly = false;
       const key = KEY_OF_FIELD[field];
       if (key !== undefined) {
-        columns.push(key[0]);
-        values.push(key[1](String(record[field])));
+        plan.columns.push(key[0]);
+        plan.values.push(key[1](String(record[field])));
       }
     }
-    if (columns.length > 0) {
-      await sql.run(updateSql("transfers", columns, "id = ?"), [...values, stored.id]);
-    }
-    // Every address row of a transfer carries the same sort values: one statement updates all.
-    const sortColumns: string[] = [];
-    const sortValues: unknown[] = [];
+    // Every address row of a transfer carries the same sort values.
     for (const [field, column, toValue] of ADDRESS_SORT_COLUMNS) {
       if (record[field] === stored.record[field]) continue;
-      sortColumns.push(column);
-      sortValues.push(toValue(String(record[field])));
+      plan.sortColumns.push(column);
+      plan.sortValues.push(toValue(String(record[field])));
     }
-    if (sortColumns.length > 0) {
-      await sql.run(updateSql("address_transfers", sortColumns, "transfer_id = ?"), [
-        ...sortValues,
-        stored.id,
+    return plan;
+  }
+
+  /** One row's update, statement by statement; returns address rows to add (new addresses). */
+  async function updateOne(plan: UpdatePlan): Promise<AddressRow[]> {
+    if (plan.columns.length > 0) {
+      await sql.run(updateSql("transfers", plan.columns, "id = ?"), [...plan.values, plan.id]);
+    }
+    if (plan.sortColumns.length > 0) {
+      await sql.run(updateSql("address_transfers", plan.sortColumns, "transfer_id = ?"), [
+        ...plan.sortValues,
+        plan.id,
       ]);
     }
-    const oldKeys = transferAddressKeys(stored.record);
-    const newKeys = transferAddressKeys(record);
+    const oldKeys = transferAddressKeys(plan.stored);
+    const newKeys = transferAddressKeys(plan.record);
     for (const key of oldKeys) {
-      if (!newKeys.includes(key)) await removeAddressRow(key, stored.id);
+      if (!newKeys.includes(key)) await removeAddressRow(key, plan.id);
     }
-    const added = newKeys
+    return newKeys
       .filter((key) => !oldKeys.includes(key))
-      .map((key) => addressRow(key, stored.id, record));
+      .map((key) => addressRow(key, plan.id, plan.record));
+  }
+
+  /**
+   * Many rows that change the same text columns, in one statement per table and chunk:
+   * `SET col = CASE id WHEN ? THEN ? ... END ... WHERE id IN (...)`. Plain SQL that both
+   * backends run as is (text parameters only, hence textOnly), replacing two statements per
+   * row: the common case of a backfill, where every delivery updates its send's record.
+   */
+  async function updateMany(plans: readonly UpdatePlan[]): Promise<void> {
+    const first = plans[0]!;
+    const tables: [string, string, readonly string[], (p: UpdatePlan) => unknown[]][] = [
+      ["transfers", "id", first.columns, (p) => p.values],
+      ["address_transfers", "transfer_id", first.sortColumns, (p) => p.sortValues],
+    ];
+    for (const [table, idColumn, columns, valuesOf] of tables) {
+      if (columns.length === 0) continue;
+      for (let at = 0; at < plans.length; at += UPDATE_CHUNK) {
+        const part = plans.slice(at, at + UPDATE_CHUNK);
+        const whens = part.map(() => "WHEN ? THEN ?").join(" ");
+        const text =
+          `UPDATE ${table} SET ` +
+          columns.map((c) => `${c} = CASE ${idColumn} ${whens} END`).join(", ") +
+          ` WHERE ${idColumn} IN (${part.map(() => "?").join(", ")})`;
+        const params: unknown[] = [];
+        columns.forEach((_, i) => {
+          for (const p of part) params.push(p.id, valuesOf(p)[i]);
+        });
+        for (const p of part) params.push(p.id);
+        await sql.run(text, params);
+      }
+    }
+  }
+
+  /** Applies the plans; returns address rows to add. Equal shapes go through updateMany. */
+  async function applyUpdates(plans: readonly UpdatePlan[]): Promise<AddressRow[]> {
+    const added: AddressRow[] = [];
+    const groups = new Map<string, UpdatePlan[]>();
+    for (const plan of plans) {
+      const sameAddresses =
+        plan.record.from_address === plan.stored.from_address &&
+        plan.record.to_address === plan.stored.to_address;
+      if (!plan.textOnly || !sameAddresses) {
+        added.push(...(await updateOne(plan)));
+        continue;
+      }
+      const key = `${plan.columns.join(",")}|${plan.sortColumns.join(",")}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [plan]);
+      else group.push(plan);
+    }
+    for (const group of groups.values()) {
+      if (group.length === 1) await updateOne(group[0]!);
+      else await updateMany(group);
+    }
     return added;
   }
 
@@ -269,6 +351,7 @@ export function createTransferWrites(backend: TransferBackend) {
       ]);
     }
     const addressRows: AddressRow[] = [];
+    const updates: UpdatePlan[] = [];
     for (const record of records) {
       const key = hashKey(record.message_id);
       const id = insertedIds.get(key);
@@ -284,8 +367,9 @@ export function createTransferWrites(backend: TransferBackend) {
         continue;
       }
       result.updated++;
-      addressRows.push(...(await updateTransfer(previous, record)));
+      updates.push(planUpdate(previous, record));
     }
+    addressRows.push(...(await applyUpdates(updates)));
     await placeAddressRows(addressRows);
   }
 
