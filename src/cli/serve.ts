@@ -12,6 +12,7 @@ import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { type RouterService, startRouterService } from "../router/providers/router-service.js";
 import { createStore } from "../store/index.js";
+import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
 import type { Store, StoreLogger } from "../store/types.js";
 
@@ -156,9 +157,13 @@ export async function startApiService(
       ...(indexerStatus !== undefined
         ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
         : {}),
-      ...(routerService.readiness !== undefined
-        ? { readinessChecks: [routerService.readiness] }
-        : {}),
+      readinessChecks: [
+        ...(routerService.readiness !== undefined ? [routerService.readiness] : []),
+        // The chains' indexing status once an indexer has written to this database.
+        ...(indexerStatus !== undefined
+          ? [indexerReadinessCheck(() => indexerStatus.indexer.getIndexerStatus())]
+          : []),
+      ],
     });
   } catch (error) {
     await closeRest();

@@ -5,6 +5,7 @@
  */
 import type { Registry } from "prom-client";
 import { Gauge } from "prom-client";
+import { ApiError } from "../errors.js";
 import type { IndexerChainStatus } from "./indexer-repository.js";
 
 export interface IndexerReadinessOptions {
@@ -61,6 +62,30 @@ export function summariseIndexerStatus(
     }
   }
   return { ready: problems.length === 0, reason: problems.join("; "), chains };
+}
+
+/**
+ * A /readyz check (the shape of the API's ReadinessCheck) named "indexer": reports the summary
+ * when the database has indexer chain rows and every chain is ready; rejects with 503 50301
+ * naming the chain otherwise. No rows (no indexer ever ran on this database): resolves with
+ * undefined, so /readyz shows no indexer key and readiness is the database's alone.
+ */
+export function indexerReadinessCheck(
+  read: () => Promise<readonly IndexerChainStatus[]>,
+  options: IndexerReadinessOptions = {},
+): { readonly name: string; check(): Promise<IndexerSummary | undefined> } {
+  return {
+    name: "indexer",
+    async check() {
+      const rows = await read();
+      if (rows.length === 0) return undefined;
+      const summary = summariseIndexerStatus(rows, options);
+      if (!summary.ready) {
+        throw new ApiError("chainStateUnavailable", `not ready: indexer: ${summary.reason}`);
+      }
+      return summary;
+    },
+  };
 }
 
 /**
