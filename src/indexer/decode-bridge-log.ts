@@ -18,6 +18,7 @@ import {
 import type { RawLog } from "../chain/create-chain-client.js";
 import type { BridgeKind } from "../devnet/manifest.js";
 import type { BridgeEvent, EventArgs } from "./bridge-event.js";
+import { createAddressChecksummer } from "./checksum-address.js";
 
 type ArgType = "bytes32" | "address" | "uint256";
 
@@ -43,16 +44,7 @@ for (const [i, item] of BRIDGE_EVENTS_ABI.entries()) {
 }
 
 /** EIP-55 forms of recently seen addresses (the same few tokens and users recur constantly). */
-const checksums = new Map<string, string>();
-function checksum(lower: string): string {
-  let out = checksums.get(lower);
-  if (out === undefined) {
-    if (checksums.size >= 50_000) checksums.clear();
-    out = getAddress(lower);
-    checksums.set(lower, out);
-  }
-  return out;
-}
+const checksum = createAddressChecksummer();
 
 const WORD = /^[0-9a-fA-F]{64}$/;
 

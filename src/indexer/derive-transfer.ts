@@ -8,11 +8,15 @@
  * Success, else a failure or refund makes it Failed, else Processing; only events on the chain
  * and bridge the send names count as its outcome (a look-alike elsewhere is ignored).
  */
-import { getAddress, zeroAddress } from "viem";
+import { zeroAddress } from "viem";
 import { formatAmount } from "../amount.js";
 import type { BridgeTransaction, TransferStatus } from "../store/types.js";
 import { type BridgeEvent, compareEvents } from "./bridge-event.js";
 import type { BridgeRegistry } from "./bridge-registry.js";
+import { createAddressChecksummer } from "./checksum-address.js";
+
+/** Memoised EIP-55 (a pure function of its input, so one memo serves every caller). */
+const checksum = createAddressChecksummer();
 
 export interface TokenMetadata {
   symbol: string;
@@ -95,31 +99,31 @@ export function deriveTransferFields(
 
   return {
     message_id: send.messageId.toLowerCase(),
-    source_contract: getAddress(send.address),
+    source_contract: checksum(send.address),
     dest_contract: destContract ?? "",
     source_tx_hash: send.txHash.toLowerCase(),
     // The destination transaction: the delivery's or the failure's (a refund happens on the
     // source chain, so it is not a destination transaction).
     dest_tx_hash: (delivery ?? failure)?.txHash.toLowerCase() ?? "",
-    from_address: getAddress(String(a.sender)),
-    to_address: getAddress(String(a.recipient)),
+    from_address: checksum(String(a.sender)),
+    to_address: checksum(String(a.recipient)),
     send_amount: amount(a.sendAmount, sourceToken.decimals),
     min_receive_amount: amount(a.minReceiveAmount, destToken.decimals),
     receive_amount:
       delivery === undefined ? "" : amount(delivery.args.receiveAmount, destToken.decimals),
     source_chain_name: registry.chainName(send.chainId) ?? "",
     dest_chain_name: destChainId === undefined ? "" : (registry.chainName(destChainId) ?? ""),
-    source_token_address: getAddress(String(a.sourceToken)),
+    source_token_address: checksum(String(a.sourceToken)),
     source_token_decimals: sourceToken.decimals,
     source_token_symbol: sourceToken.symbol,
-    dest_token_address: getAddress(String(a.destToken)),
+    dest_token_address: checksum(String(a.destToken)),
     dest_token_decimals: destToken.decimals,
     dest_token_symbol: destToken.symbol,
-    dest_bridge_token: getAddress(String(a.destBridgeToken)),
+    dest_bridge_token: checksum(String(a.destBridgeToken)),
     dest_bridge_token_decimals: destBridgeToken.decimals,
     dest_bridge_token_amount: amount(a.destBridgeAmount, destBridgeToken.decimals),
     // decisions.md 4: fees are in the source bridge token.
-    fee_address: getAddress(String(a.sourceBridgeToken)),
+    fee_address: checksum(String(a.sourceBridgeToken)),
     fee_decimals: sourceBridgeToken.decimals,
     fee_symbol: sourceBridgeToken.symbol,
     xproto_fee: amount(a.xprotoFee, sourceBridgeToken.decimals),
