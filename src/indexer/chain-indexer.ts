@@ -292,6 +292,12 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           events.map((e) => e.messageId),
           deriveContext(),
           stamp(),
+          {
+            chainId: chain.chainId,
+            fromBlock: from,
+            toBlock,
+            events,
+          },
         );
       }),
     );

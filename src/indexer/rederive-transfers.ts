@@ -12,15 +12,39 @@ export interface RederiveResult {
   deleted: number;
 }
 
+/**
+ * A batch whose events were just inserted in the same transaction: its chain and block range
+ * and the events themselves. Invariant (the cursor moves only in committed batches and a
+ * rollback deletes everything above the ancestor): before the batch, no event of this chain
+ * in the range was stored, so the stored events outside the range plus these are all of them.
+ */
+export interface FreshBatch {
+  chainId: number;
+  fromBlock: number;
+  toBlock: number;
+  events: readonly BridgeEvent[];
+}
+
 export async function rederiveTransfers(
   tx: IndexerTransaction,
   messageIds: readonly string[],
   context: DeriveContext,
   now: string,
+  batch?: FreshBatch,
 ): Promise<RederiveResult> {
   const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))].sort();
   if (ids.length === 0) return { upserted: 0, deleted: 0 };
-  const events = await tx.indexer.eventsOfMessages(ids);
+  const events =
+    batch === undefined
+      ? await tx.indexer.eventsOfMessages(ids)
+      : [
+          ...(await tx.indexer.eventsOfMessages(ids, {
+            chainId: batch.chainId,
+            fromBlock: batch.fromBlock,
+            toBlock: batch.toBlock,
+          })),
+          ...batch.events,
+        ];
   const existing = await tx.indexer.getTransfers(ids);
   const byId = new Map<string, BridgeEvent[]>();
   for (const e of events) {

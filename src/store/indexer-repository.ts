@@ -87,7 +87,14 @@ export interface IndexerRepository {
   insertEvents(events: readonly BridgeEvent[]): Promise<void>;
   /** Deletes the chain's events above a block; returns the message ids they belonged to. */
   deleteEventsAbove(chainId: number, blockNumber: number): Promise<string[]>;
-  eventsOfMessages(messageIds: readonly string[]): Promise<BridgeEvent[]>;
+  /**
+   * Stored events of the message ids; `except` leaves out one chain's block range (a batch
+   * that already holds those events in memory need not read and parse them back).
+   */
+  eventsOfMessages(
+    messageIds: readonly string[],
+    except?: { chainId: number; fromBlock: number; toBlock: number },
+  ): Promise<BridgeEvent[]>;
 
   loadTokenMetadata(): Promise<TokenMetadataRow[]>;
   saveTokenMetadata(rows: readonly TokenMetadataRow[]): Promise<void>;
@@ -280,12 +287,18 @@ export function createIndexerRepository(
       return rows.map((r) => String(r.message_id));
     },
 
-    async eventsOfMessages(messageIds) {
+    async eventsOfMessages(messageIds, except) {
       const out: BridgeEvent[] = [];
+      const exclusion =
+        except === undefined
+          ? ""
+          : " AND NOT (chain_id = ? AND block_number >= ? AND block_number <= ?)";
+      const exclusionParams =
+        except === undefined ? [] : [except.chainId, except.fromBlock, except.toBlock];
       for (const part of chunks(messageIds)) {
         const rows = await sql.all(
-          `SELECT * FROM raw_events WHERE message_id IN (${placeholders(part.length)})`,
-          part,
+          `SELECT * FROM raw_events WHERE message_id IN (${placeholders(part.length)})${exclusion}`,
+          [...part, ...exclusionParams],
         );
         for (const r of rows) {
           out.push({
