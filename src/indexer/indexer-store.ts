@@ -2,12 +2,23 @@
  * What the indexer needs from the store: its own repository and the transfers repository, both
  * bound to one transaction per batch. `createIndexerStore` adapts a Store.
  */
+import type { StoredTransfer } from "../store/backend.js";
 import type { IndexerRepository } from "../store/indexer-repository.js";
-import type { TransferMaintenanceRepository } from "../store/types.js";
+import type { BridgeTransaction, UpsertResult } from "../store/types.js";
+
+/** The transfer write path inside the batch's transaction (src/store/transfer-writes.ts). */
+export interface IndexerTransferWrites {
+  /** `known`: stored rows of these message ids read in this transaction (absent: not stored). */
+  upsertTransfers(
+    records: readonly BridgeTransaction[],
+    known?: ReadonlyMap<string, StoredTransfer>,
+  ): Promise<UpsertResult>;
+  deleteTransfers(messageIds: readonly string[]): Promise<number>;
+}
 
 export interface IndexerTransaction {
   indexer: IndexerRepository;
-  transfers: TransferMaintenanceRepository;
+  transfers: IndexerTransferWrites;
 }
 
 export interface IndexerStore {

@@ -45,7 +45,7 @@ export async function rederiveTransfers(
           })),
           ...batch.events,
         ];
-  const existing = await tx.indexer.getTransfers(ids);
+  const stored = await tx.indexer.getStoredTransfers(ids);
   const byId = new Map<string, BridgeEvent[]>();
   for (const e of events) {
     const list = byId.get(e.messageId);
@@ -55,15 +55,15 @@ export async function rederiveTransfers(
   const upserts = [];
   const deletes: string[] = [];
   for (const id of ids) {
-    const stored = existing.get(id);
-    const record = deriveTransfer(byId.get(id) ?? [], context, stored, now);
+    const existing = stored.get(id)?.record;
+    const record = deriveTransfer(byId.get(id) ?? [], context, existing, now);
     if (record === undefined) {
-      if (stored !== undefined) deletes.push(id);
-    } else if (record !== stored) {
+      if (existing !== undefined) deletes.push(id);
+    } else if (record !== existing) {
       upserts.push(record);
     }
   }
-  if (upserts.length > 0) await tx.transfers.upsertTransfers(upserts);
+  if (upserts.length > 0) await tx.transfers.upsertTransfers(upserts, stored);
   if (deletes.length > 0) await tx.transfers.deleteTransfers(deletes);
   return { upserted: upserts.length, deleted: deletes.length };
 }

@@ -8,7 +8,7 @@ import type { Hex } from "viem";
 import type { BridgeEventName } from "../chain/bridge-events-abi.js";
 import type { BridgeKind } from "../devnet/manifest.js";
 import type { BridgeEvent, EventArgs } from "../indexer/bridge-event.js";
-import type { SqlExecutor } from "./backend.js";
+import type { SqlExecutor, StoredTransfer } from "./backend.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
 import type { BridgeTransaction } from "./types.js";
@@ -100,6 +100,8 @@ export interface IndexerRepository {
   saveTokenMetadata(rows: readonly TokenMetadataRow[]): Promise<void>;
 
   getTransfers(messageIds: readonly string[]): Promise<Map<string, BridgeTransaction>>;
+  /** The same rows with their internal ids (key: hashKey(message_id)), for the write path. */
+  getStoredTransfers(messageIds: readonly string[]): Promise<Map<string, StoredTransfer>>;
 }
 
 /** Chunk size for IN (...) lists: well under both backends' parameter limits. */
@@ -340,7 +342,12 @@ export function createIndexerRepository(
     },
 
     async getTransfers(messageIds) {
-      const out = new Map<string, BridgeTransaction>();
+      const stored = await this.getStoredTransfers(messageIds);
+      return new Map([...stored].map(([key, s]) => [key, s.record]));
+    },
+
+    async getStoredTransfers(messageIds) {
+      const out = new Map<string, StoredTransfer>();
       for (const part of chunks(messageIds.map(hashKey))) {
         const rows = await sql.all(
           `SELECT * FROM transfers WHERE message_key IN (${placeholders(part.length)})`,
@@ -348,7 +355,7 @@ export function createIndexerRepository(
         );
         for (const r of rows) {
           const record = transferFromRow(r);
-          out.set(hashKey(record.message_id), record);
+          out.set(hashKey(record.message_id), { id: Number(r.id), record });
         }
       }
       return out;

@@ -16,7 +16,7 @@ import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSerialQueue } from "./scoped-store.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite/sqlite-backend.js";
 import { openSqliteConnection } from "./sqlite/sqlite-store.js";
-import { createTransferRepository } from "./transfer-repository.js";
+import { createTransferWrites } from "./transfer-writes.js";
 
 export interface OpenIndexerStoreOptions {
   /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
@@ -31,8 +31,8 @@ export interface ClosableIndexerStore extends IndexerStore {
 function transactionOn(backend: TransferBackend, kind: "sqlite" | "postgres"): IndexerTransaction {
   return {
     indexer: createIndexerRepository(backend.sql, kind),
-    // Already inside the batch's transaction: the upsert is atomic with everything else.
-    transfers: createTransferRepository({ reader: backend, atomically: (fn) => fn(backend) }),
+    // Already inside the batch's transaction: the writes are atomic with everything else.
+    transfers: createTransferWrites(backend),
   };
 }
 

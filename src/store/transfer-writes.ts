@@ -334,11 +334,18 @@ export function createTransferWrites(backend: TransferBackend) {
     return added;
   }
 
-  async function upsertBatch(records: BridgeTransaction[], result: UpsertResult): Promise<void> {
+  async function upsertBatch(
+    records: BridgeTransaction[],
+    result: UpsertResult,
+    known: ReadonlyMap<string, StoredTransfer> | undefined,
+  ): Promise<void> {
     const keys = records.map((r) => hashKey(r.message_id));
-    let stored = new Map(
-      (await bulk.findByMessageKeys(keys)).map((s) => [hashKey(s.record.message_id), s]),
-    );
+    let stored =
+      known === undefined
+        ? new Map(
+            (await bulk.findByMessageKeys(keys)).map((s) => [hashKey(s.record.message_id), s]),
+          )
+        : new Map(keys.flatMap((k) => (known.has(k) ? [[k, known.get(k)!] as const] : [])));
     const fresh = records.filter((_, i) => !stored.has(keys[i]!));
     const insertedIds = await bulk.insertTransfers(fresh);
     const lost = fresh.filter((r) => !insertedIds.has(hashKey(r.message_id)));
@@ -373,10 +380,17 @@ export function createTransferWrites(backend: TransferBackend) {
     await placeAddressRows(addressRows);
   }
 
-  /** Call inside a transaction. */
-  async function upsertTransfers(records: readonly BridgeTransaction[]): Promise<UpsertResult> {
+  /**
+   * Call inside a transaction. `known`: the stored rows of these records' message ids (key:
+   * hashKey(message_id)), read earlier in the same transaction by a caller that needed them
+   * anyway (the indexer); absent keys mean "not stored". Spares reading them a second time.
+   */
+  async function upsertTransfers(
+    records: readonly BridgeTransaction[],
+    known?: ReadonlyMap<string, StoredTransfer>,
+  ): Promise<UpsertResult> {
     const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
-    for (const batch of batches(records)) await upsertBatch(batch, result);
+    for (const batch of batches(records)) await upsertBatch(batch, result, known);
     return result;
   }
 
