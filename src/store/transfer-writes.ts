@@ -281,8 +281,9 @@ export function createTransferWrites(backend: TransferBackend) {
 
   /**
    * Many rows that change the same text columns, in one statement per table and chunk:
-   * `SET col = CASE id WHEN ? THEN ? ... END ... WHERE id IN (...)`. Plain SQL that both
-   * backends run as is (text parameters only, hence textOnly), replacing two statements per
+   * `UPDATE t SET col = v.column2, ... FROM (VALUES (?, ?, ...), ...) AS v WHERE t.id =
+   * CAST(v.column1 AS BIGINT)`. Plain SQL both backends run as is (VALUES columns are named
+   * column1.. on both; text parameters only, hence textOnly), replacing two statements per
    * row: the common case of a backfill, where every delivery updates its send's record.
    */
   async function updateMany(plans: readonly UpdatePlan[]): Promise<void> {
@@ -293,18 +294,16 @@ export function createTransferWrites(backend: TransferBackend) {
     ];
     for (const [table, idColumn, columns, valuesOf] of tables) {
       if (columns.length === 0) continue;
+      const row = `(${["?", ...columns.map(() => "?")].join(", ")})`;
       for (let at = 0; at < plans.length; at += UPDATE_CHUNK) {
         const part = plans.slice(at, at + UPDATE_CHUNK);
-        const whens = part.map(() => "WHEN ? THEN ?").join(" ");
         const text =
           `UPDATE ${table} SET ` +
-          columns.map((c) => `${c} = CASE ${idColumn} ${whens} END`).join(", ") +
-          ` WHERE ${idColumn} IN (${part.map(() => "?").join(", ")})`;
+          columns.map((c, i) => `${c} = v.column${i + 2}`).join(", ") +
+          ` FROM (VALUES ${part.map(() => row).join(", ")}) AS v` +
+          ` WHERE ${table}.${idColumn} = CAST(v.column1 AS BIGINT)`;
         const params: unknown[] = [];
-        columns.forEach((_, i) => {
-          for (const p of part) params.push(p.id, valuesOf(p)[i]);
-        });
-        for (const p of part) params.push(p.id);
+        for (const p of part) params.push(String(p.id), ...valuesOf(p));
         await sql.run(text, params);
       }
     }
