@@ -143,7 +143,10 @@ describe("bridge-oracle start", () => {
   });
 
   after(async () => {
+    // After a failed assertion the last start may still run; its chains are in their own
+    // process group and would outlive it, so they are killed by pid too.
     running?.child.kill("SIGKILL");
+    for (const pid of anvilPidsOf(dir)) process.kill(pid, "SIGKILL");
     await rm(dir, { recursive: true, force: true });
   });
 
