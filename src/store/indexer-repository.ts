@@ -126,6 +126,44 @@ function placeholders(n: number): string {
   return Array.from({ length: n }, () => "?").join(", ");
 }
 
+/**
+ * `column IN (list)` with one parameter whatever the list's length: a JSON array on SQLite,
+ * an array on PostgreSQL. One statement text per query, so SQLite prepares it once (varying
+ * `(?, ?, ...)` lists were prepared anew for nearly every batch).
+ */
+function inList(dialect: "sqlite" | "postgres", column: string): string {
+  return dialect === "sqlite"
+    ? `${column} IN (SELECT value FROM json_each(?))`
+    : `${column} = ANY(?)`;
+}
+
+function listParam(dialect: "sqlite" | "postgres", values: readonly string[]): unknown {
+  return dialect === "sqlite" ? JSON.stringify(values) : values;
+}
+
+/** Rows per list query: bounds statement and result sizes, no parameter limit involved. */
+const LIST_CHUNK = 2000;
+
+const EVENT_COLUMNS = [
+  "chain_id",
+  "tx_hash",
+  "log_index",
+  "block_number",
+  "block_hash",
+  "block_time",
+  "address",
+  "kind",
+  "event_name",
+  "message_id",
+  "args",
+];
+
+/** SQLite: events as one JSON array of rows (`WHERE true`: INSERT ... SELECT ... ON CONFLICT). */
+const INSERT_EVENTS_JSON_SQL =
+  `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) SELECT ` +
+  EVENT_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ") +
+  " FROM json_each(?) WHERE true ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING";
+
 /** A fixed key for pg_advisory_xact_lock: "bridge-oracle indexer". */
 const INDEXER_LOCK_KEY = 727_100_001;
 
@@ -254,6 +292,29 @@ export function createIndexerRepository(
     },
 
     async insertEvents(events) {
+      if (dialect === "sqlite") {
+        // One statement text for any number of events (see inList).
+        for (const part of chunks(events, LIST_CHUNK)) {
+          await sql.run(INSERT_EVENTS_JSON_SQL, [
+            JSON.stringify(
+              part.map((e) => [
+                e.chainId,
+                e.txHash,
+                e.logIndex,
+                e.blockNumber,
+                e.blockHash,
+                e.blockTime,
+                e.address,
+                e.kind,
+                e.name,
+                e.messageId,
+                JSON.stringify(e.args),
+              ]),
+            ),
+          ]);
+        }
+        return;
+      }
       for (const part of chunks(events, ROWS_PER_INSERT)) {
         await sql.run(
           "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time," +
@@ -297,10 +358,10 @@ export function createIndexerRepository(
           : " AND NOT (chain_id = ? AND block_number >= ? AND block_number <= ?)";
       const exclusionParams =
         except === undefined ? [] : [except.chainId, except.fromBlock, except.toBlock];
-      for (const part of chunks(messageIds)) {
+      for (const part of chunks(messageIds, LIST_CHUNK)) {
         const rows = await sql.all(
-          `SELECT * FROM raw_events WHERE message_id IN (${placeholders(part.length)})${exclusion}`,
-          [...part, ...exclusionParams],
+          `SELECT * FROM raw_events WHERE ${inList(dialect, "message_id")}${exclusion}`,
+          [listParam(dialect, part), ...exclusionParams],
         );
         for (const r of rows) {
           out.push({
@@ -348,10 +409,10 @@ export function createIndexerRepository(
 
     async getStoredTransfers(messageIds) {
       const out = new Map<string, StoredTransfer>();
-      for (const part of chunks(messageIds.map(hashKey))) {
+      for (const part of chunks(messageIds.map(hashKey), LIST_CHUNK)) {
         const rows = await sql.all(
-          `SELECT * FROM transfers WHERE message_key IN (${placeholders(part.length)})`,
-          part,
+          `SELECT * FROM transfers WHERE ${inList(dialect, "message_key")}`,
+          [listParam(dialect, part)],
         );
         for (const r of rows) {
           const record = transferFromRow(r);

@@ -23,8 +23,8 @@ import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./ty
  */
 export const UPSERT_BATCH_SIZE = 2000;
 
-/** Rows per multi-row UPDATE: 200 x (2 per changed column + 1) parameters, far below limits. */
-const UPDATE_CHUNK = 200;
+/** Rows per multi-row UPDATE (the largest: 200 x (changed columns + 1) parameters, far below limits). */
+const UPDATE_SIZES = [8, 32, 200];
 
 interface UpdatePlan {
   id: number;
@@ -294,19 +294,39 @@ export function createTransferWrites(backend: TransferBackend) {
     ];
     for (const [table, idColumn, columns, valuesOf] of tables) {
       if (columns.length === 0) continue;
-      const row = `(${["?", ...columns.map(() => "?")].join(", ")})`;
-      for (let at = 0; at < plans.length; at += UPDATE_CHUNK) {
-        const part = plans.slice(at, at + UPDATE_CHUNK);
-        const text =
-          `UPDATE ${table} SET ` +
-          columns.map((c, i) => `${c} = v.column${i + 2}`).join(", ") +
-          ` FROM (VALUES ${part.map(() => row).join(", ")}) AS v` +
-          ` WHERE ${table}.${idColumn} = CAST(v.column1 AS BIGINT)`;
+      for (let at = 0; at < plans.length; ) {
+        const left = plans.length - at;
+        // A few fixed statement sizes, padded with rows matching no id (-1), so SQLite
+        // prepares each shape once instead of once per distinct row count.
+        const size = UPDATE_SIZES.find((n) => n >= left) ?? UPDATE_SIZES.at(-1)!;
+        const part = plans.slice(at, at + size);
+        at += part.length;
         const params: unknown[] = [];
         for (const p of part) params.push(String(p.id), ...valuesOf(p));
-        await sql.run(text, params);
+        for (let i = part.length; i < size; i++) params.push("-1", ...columns.map(() => ""));
+        await sql.run(updateFromValuesSql(table, idColumn, columns, size), params);
       }
     }
+  }
+
+  function updateFromValuesSql(
+    table: string,
+    idColumn: string,
+    columns: readonly string[],
+    rows: number,
+  ): string {
+    const key = `values|${table}|${columns.join(",")}|${rows}`;
+    let text = updateSqlCache.get(key);
+    if (text === undefined) {
+      const row = `(${["?", ...columns.map(() => "?")].join(", ")})`;
+      text =
+        `UPDATE ${table} SET ` +
+        columns.map((c, i) => `${c} = v.column${i + 2}`).join(", ") +
+        ` FROM (VALUES ${Array.from({ length: rows }, () => row).join(", ")}) AS v` +
+        ` WHERE ${table}.${idColumn} = CAST(v.column1 AS BIGINT)`;
+      updateSqlCache.set(key, text);
+    }
+    return text;
   }
 
   /** Applies the plans; returns address rows to add. Equal shapes go through updateMany. */
