@@ -213,8 +213,14 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
 
   // Answer 404 / 405 before the body is read: a POST with an odd body to a wrong path should
   // hear "wrong path", not 415 or 413.
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.is404) return notFound(request, reply);
+  // Callback style (no promise per request). The reply is sent here; not calling done() ends
+  // the hook chain, as returning the reply from an async hook does.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.is404) {
+      notFound(request, reply);
+      return;
+    }
+    done();
   });
   app.setNotFoundHandler(notFound);
 }

@@ -130,6 +130,10 @@ export function createApiMetrics(
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
+  const seriesById = new Map<
+    string,
+    { count: { inc(): void }; duration: { observe(value: number): void } }
+  >();
   const quotes = new Counter({
     name: METRIC_NAMES.quotes,
     help: "Route quotes served, by bridge kind (0 lock-and-mint, 1 liquidity pool, 2 messaging)",
@@ -190,9 +194,18 @@ export function createApiMetrics(
       quotes.inc({ bridge_type: String(bridgeType) });
     },
     observeRequest(route, method, statusCode, seconds) {
-      const labels = { route, method, status_code: String(statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
+      // The labelled children per (route, method, status), found once: prom-client otherwise
+      // hashes the label object on every inc/observe. Bounded by the route table (unmatched
+      // paths share one label), so the memo is too.
+      const id = `${route} ${method} ${statusCode}`;
+      let series = seriesById.get(id);
+      if (series === undefined) {
+        const labels = { route, method, status_code: String(statusCode) };
+        series = { count: requests.labels(labels), duration: duration.labels(labels) };
+        seriesById.set(id, series);
+      }
+      series.count.inc();
+      series.duration.observe(seconds);
     },
     async render() {
       await refreshIndexer();
