@@ -57,6 +57,9 @@ export interface CreateApiKeyCacheParameters {
 export const API_KEY_REFRESH_INTERVAL_MS = 500;
 export const API_KEY_LAST_USED_FLUSH_INTERVAL_MS = 10_000;
 
+/** Bound of the presented-key memo of authenticate(). */
+const AUTHENTICATED_KEYS_REMEMBERED = 10_000;
+
 export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiKeyCache {
   const { repository, logger } = parameters;
   const refreshIntervalMs = parameters.refreshIntervalMs ?? API_KEY_REFRESH_INTERVAL_MS;
@@ -64,6 +67,13 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
   const now = parameters.now ?? Date.now;
 
   let byHash = new Map<string, ApiKeyIdentity>();
+  /**
+   * Presented key -> its identity (null: unknown), so a client repeating its key pays the
+   * SHA-256 once per key-set version rather than per request. Replaced together with byHash,
+   * so a revoked key stops working at the same reload as before; bounded, so a client sending
+   * endless made-up keys cannot grow it (it is emptied when full).
+   */
+  let byKey = new Map<string, ApiKeyIdentity | null>();
   let version: number | undefined;
   /** key id -> latest use (ms) seen since the last flush */
   let pendingUses = new Map<number, number>();
@@ -79,8 +89,10 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
     for (const key of keys) {
       next.set(key.hash, { id: key.id, name: key.name, prefix: key.prefix });
     }
-    // One assignment: a request sees either the old set or the new one, never a mix.
+    // One assignment each, in one synchronous step: a request sees either the old set or the
+    // new one, never a mix.
     byHash = next;
+    byKey = new Map();
   }
 
   async function load(): Promise<void> {
@@ -164,8 +176,14 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
       // A Map lookup on the SHA-256 of the presented key. Timing-safe comparison is not needed:
       // timing could at most reveal how a stored *hash* compares with the hash of a guess, and
       // knowing a hash does not help find a 256-bit key that produces it.
-      const identity = byHash.get(hashApiKey(key));
-      if (identity !== undefined) pendingUses.set(identity.id, now());
+      let identity = byKey.get(key);
+      if (identity === undefined) {
+        identity = byHash.get(hashApiKey(key)) ?? null;
+        if (byKey.size >= AUTHENTICATED_KEYS_REMEMBERED) byKey.clear();
+        byKey.set(key, identity);
+      }
+      if (identity === null) return undefined;
+      pendingUses.set(identity.id, now());
       return identity;
     },
 
