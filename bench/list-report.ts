@@ -114,7 +114,7 @@ export function formatListSection(report: ListBenchmarkReport): string {
     `- Generate: ${dataset.generate.reused ? "reused cached JSONL" : `${dataset.generate.seconds.toFixed(1)} s`}; load (import, one transaction): ${dataset.load.reused ? `reused database (its import took ${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s)` : `${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s`}`,
   );
   lines.push(
-    `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin). Whole run: ${report.totalSeconds.toFixed(0)} s.`,
+    `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; API and baseline servers both up, each API scenario run right before its baseline scenario so load changes on the shared machine hit both sides of a ratio; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin). Whole run: ${report.totalSeconds.toFixed(0)} s.`,
   );
   lines.push(
     "",
