@@ -63,7 +63,7 @@ export async function measureFollowLatency(parameters: {
     }
     latencies.sort((a, b) => a - b);
     parameters.log(
-      `follow latency: ${latencies.length} samples, median ${latencies[Math.floor(latencies.length / 2)]?.toFixed(0)} ms, ` +
+      `follow latency: ${latencies.length} samples, median ${latencies[Math.ceil(latencies.length / 2) - 1]?.toFixed(0)} ms, ` +
         `max ${latencies.at(-1)?.toFixed(0)} ms, ${missing} missing`,
     );
     return { samples, sortedMs: latencies, missing };

@@ -195,6 +195,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     const indexer = createIndexer({ config, store, logger });
     const controller = new AbortController();
     const backfillStarted = performance.now();
+    const cpuBefore = process.cpuUsage();
     const running = indexer.run(controller.signal);
     let failed: unknown;
     running.catch((error) => {
@@ -207,6 +208,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       await new Promise((r) => setTimeout(r, 10));
     }
     const backfillMs = performance.now() - backfillStarted;
+    const cpu = process.cpuUsage(cpuBefore);
     if (failed !== undefined) throw failed;
     const indexedEvents = Number(
       (
@@ -256,7 +258,12 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
         firstMs: ceilingFirst.ms,
         secondMs: ceilingSecond.ms,
       },
-      indexer: { ms: backfillMs, events: indexedEvents },
+      indexer: {
+        ms: backfillMs,
+        events: indexedEvents,
+        cpuUserMs: cpu.user / 1000,
+        cpuSystemMs: cpu.system / 1000,
+      },
       latency,
       runMs: Date.now() - runStarted,
     };
