@@ -101,27 +101,39 @@ describe("bridge-oracle serve", () => {
       const env = {
         PORT: String(port),
         DATABASE_URL: join(dir, "db.sqlite"),
+        // An empty devnet dir: a developer's running devnet must not add a router to /readyz.
+        DEVNET_DIR: dir,
         LOG_LEVEL: "silent",
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: "1",
       };
       const exitCode = run([], { env });
-      const body = await waitFor(async () => {
-        const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-        return response.status === 200 ? await response.json() : undefined;
-      });
-      assert.deepEqual(body, { code: 0, msg: "success", data: { status: "ok", database: "ok" } });
-      // Rate limits are wired (probes are exempt, so polling /readyz used none of the budget).
-      const list = await fetch(`http://127.0.0.1:${port}${LIST}`);
-      assert.equal(list.status, 200);
-      assert.equal(list.headers.get("x-ratelimit-limit"), "1");
-      const limited = await fetch(`http://127.0.0.1:${port}${LIST}`);
-      assert.equal(limited.status, 429);
-      assert.equal(((await limited.json()) as { code: number }).code, 42901);
-      assert.ok(limited.headers.get("retry-after"));
-      process.kill(process.pid, "SIGTERM");
-      assert.equal(await exitCode, 0);
-      await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
-      assert.equal(process.listenerCount("SIGTERM"), 0, "signal handlers removed");
+      let stopped = false;
+      try {
+        const body = await waitFor(async () => {
+          const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+          return response.status === 200 ? await response.json() : undefined;
+        });
+        assert.deepEqual(body, { code: 0, msg: "success", data: { status: "ok", database: "ok" } });
+        // Rate limits are wired (probes are exempt, so polling /readyz used none of the budget).
+        const list = await fetch(`http://127.0.0.1:${port}${LIST}`);
+        assert.equal(list.status, 200);
+        assert.equal(list.headers.get("x-ratelimit-limit"), "1");
+        const limited = await fetch(`http://127.0.0.1:${port}${LIST}`);
+        assert.equal(limited.status, 429);
+        assert.equal(((await limited.json()) as { code: number }).code, 42901);
+        assert.ok(limited.headers.get("retry-after"));
+        process.kill(process.pid, "SIGTERM");
+        stopped = true;
+        assert.equal(await exitCode, 0);
+        await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+        assert.equal(process.listenerCount("SIGTERM"), 0, "signal handlers removed");
+      } finally {
+        // A failed assertion above must not leave the server running and the test hanging.
+        if (!stopped) {
+          process.kill(process.pid, "SIGTERM");
+          await exitCode;
+        }
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
