@@ -53,15 +53,14 @@ const CHECKSUM_VERDICTS_REMEMBERED = 10_000;
  * EIP-55 checksum (mixed case with a wrong checksum is a typo, and money would go astray).
  */
 export function isEvmAddress(text: string): boolean {
+  const known = checksumVerdicts.get(text);
+  if (known !== undefined) return known;
   if (!ADDRESS_PATTERN.test(text)) return false;
   const hex = text.slice(2);
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
-  let valid = checksumVerdicts.get(text);
-  if (valid === undefined) {
-    valid = getAddress(text.toLowerCase()) === text;
-    if (checksumVerdicts.size >= CHECKSUM_VERDICTS_REMEMBERED) checksumVerdicts.clear();
-    checksumVerdicts.set(text, valid);
-  }
+  const valid = getAddress(text.toLowerCase()) === text;
+  if (checksumVerdicts.size >= CHECKSUM_VERDICTS_REMEMBERED) checksumVerdicts.clear();
+  checksumVerdicts.set(text, valid);
   return valid;
 }
 

@@ -134,6 +134,7 @@ export function createApiMetrics(
     string,
     { count: { inc(): void }; duration: { observe(value: number): void } }
   >();
+  const quoteSeries = new Map<string, { inc(): void }>();
   const quotes = new Counter({
     name: METRIC_NAMES.quotes,
     help: "Route quotes served, by bridge kind (0 lock-and-mint, 1 liquidity pool, 2 messaging)",
@@ -191,7 +192,13 @@ export function createApiMetrics(
   return {
     registry,
     recordQuote(bridgeType) {
-      quotes.inc({ bridge_type: String(bridgeType) });
+      const label = String(bridgeType);
+      let series = quoteSeries.get(label);
+      if (series === undefined) {
+        series = quotes.labels({ bridge_type: label });
+        quoteSeries.set(label, series);
+      }
+      series.inc();
     },
     observeRequest(route, method, statusCode, seconds) {
       // The labelled children per (route, method, status), found once: prom-client otherwise
