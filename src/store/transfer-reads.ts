@@ -73,12 +73,49 @@ const EXACT_ADDRESS_WHERE =
   " JOIN address_transfers a ON a.address_id = s.address_id WHERE s.address_key = ?)" +
   " AND (t.from_address = ? OR t.to_address = ?))";
 
+const STATS_SQL = "SELECT address_id, total FROM address_stats WHERE address_key = ?";
+const ADDRESS_ASC_PAGE_SQL =
+  `SELECT ${T_COLUMNS} FROM address_transfers a JOIN transfers t ON t.id = a.transfer_id` +
+  " WHERE a.address_id = ? AND a.seq > ? AND a.seq <= ? ORDER BY a.seq ASC";
+const ADDRESS_DESC_PAGE_SQL =
+  `SELECT ${T_COLUMNS} FROM address_stats s` +
+  " JOIN address_transfers a ON a.address_id = s.address_id" +
+  " JOIN transfers t ON t.id = a.transfer_id" +
+  " WHERE s.address_id = ? AND a.seq > s.total - ? AND a.seq <= s.total - ?" +
+  " ORDER BY a.seq DESC";
+const GET_SQL = `SELECT ${T_COLUMNS} FROM transfers t WHERE t.message_key = ?`;
+
+/**
+ * The SQL texts that vary (by WHERE, sort, direction, page size), each built once and then
+ * reused as the same string: the backends' statement caches hash and compare the text on every
+ * call, which costs next to nothing for a string seen before and a pass over ~900 characters
+ * for a freshly concatenated one. Bounded by the few WHERE constants x 6 sorts x 2 directions
+ * x the page sizes 1..MAX_SQL_LIMIT.
+ */
+function createSqlTexts() {
+  const byWhere = new Map<string, Map<string, string>>();
+  return (where: string, variant: string, build: () => string): string => {
+    let texts = byWhere.get(where);
+    if (texts === undefined) {
+      texts = new Map();
+      byWhere.set(where, texts);
+    }
+    let text = texts.get(variant);
+    if (text === undefined) {
+      text = build();
+      texts.set(variant, text);
+    }
+    return text;
+  };
+}
+
 export function createTransferReads(backend: TransferBackend) {
   const { sql } = backend;
+  const sqlText = createSqlTexts();
 
   async function count(where: string, params: unknown[]): Promise<number> {
     const rows = await sql.all<{ total: unknown }>(
-      `SELECT count(*) AS total FROM transfers t WHERE ${where}`,
+      sqlText(where, "count", () => `SELECT count(*) AS total FROM transfers t WHERE ${where}`),
       params,
     );
     return Number(rows[0]?.total ?? 0);
@@ -94,13 +131,16 @@ export function createTransferReads(backend: TransferBackend) {
     params: unknown[],
     query: ListTransfersQuery,
   ): Promise<ListTransfersResult> {
-    const column = SORT_COLUMNS[query.sortField];
-    const dir = DIRECTIONS[query.sortOrder];
-    const rows = await sql.all<Record<string, unknown>>(
-      `SELECT ${T_COLUMNS} FROM transfers t WHERE ${where}` +
-        ` ORDER BY t.${column} ${dir}, t.id ${dir} ${limitClause(query.limit)} OFFSET ?`,
-      [...params, query.offset],
-    );
+    const { sortField, sortOrder, limit } = query;
+    const text = sqlText(where, `${sortField} ${sortOrder} ${limit}`, () => {
+      const column = SORT_COLUMNS[sortField];
+      const dir = DIRECTIONS[sortOrder];
+      return (
+        `SELECT ${T_COLUMNS} FROM transfers t WHERE ${where}` +
+        ` ORDER BY t.${column} ${dir}, t.id ${dir} ${limitClause(limit)} OFFSET ?`
+      );
+    });
+    const rows = await sql.all<Record<string, unknown>>(text, [...params, query.offset]);
     const items = rows.map(recordFromRow);
     if (items.length > 0 && items.length < query.limit) {
       return { total: query.offset + items.length, items };
@@ -110,40 +150,29 @@ export function createTransferReads(backend: TransferBackend) {
   }
 
   async function listByAddress(key: string, query: ListTransfersQuery) {
-    const stats = await sql.all<{ address_id: unknown; total: unknown }>(
-      "SELECT address_id, total FROM address_stats WHERE address_key = ?",
-      [key],
-    );
+    const stats = await sql.all<{ address_id: unknown; total: unknown }>(STATS_SQL, [key]);
     const total = Number(stats[0]?.total ?? 0);
     const id = Number(stats[0]?.address_id ?? 0);
     if (query.offset >= total) return { total, items: [] };
     const { offset, limit } = query;
     let rows: Record<string, unknown>[];
     if (query.sortField === "created_at" && query.sortOrder === "asc") {
-      rows = await sql.all(
-        `SELECT ${T_COLUMNS} FROM address_transfers a JOIN transfers t ON t.id = a.transfer_id` +
-          " WHERE a.address_id = ? AND a.seq > ? AND a.seq <= ? ORDER BY a.seq ASC",
-        [id, offset, offset + limit],
-      );
+      rows = await sql.all(ADDRESS_ASC_PAGE_SQL, [id, offset, offset + limit]);
     } else if (query.sortField === "created_at") {
-      rows = await sql.all(
-        `SELECT ${T_COLUMNS} FROM address_stats s` +
-          " JOIN address_transfers a ON a.address_id = s.address_id" +
-          " JOIN transfers t ON t.id = a.transfer_id" +
-          " WHERE s.address_id = ? AND a.seq > s.total - ? AND a.seq <= s.total - ?" +
-          " ORDER BY a.seq DESC",
-        [id, offset + limit, offset],
-      );
+      rows = await sql.all(ADDRESS_DESC_PAGE_SQL, [id, offset + limit, offset]);
     } else {
-      const column = SORT_COLUMNS[query.sortField];
-      const dir = DIRECTIONS[query.sortOrder];
-      rows = await sql.all(
-        `SELECT ${T_COLUMNS} FROM (SELECT a.transfer_id, a.${column} AS sort_value` +
+      const { sortField, sortOrder } = query;
+      const text = sqlText("address", `${sortField} ${sortOrder} ${limit}`, () => {
+        const column = SORT_COLUMNS[sortField];
+        const dir = DIRECTIONS[sortOrder];
+        return (
+          `SELECT ${T_COLUMNS} FROM (SELECT a.transfer_id, a.${column} AS sort_value` +
           " FROM address_transfers a WHERE a.address_id = ?" +
           ` ORDER BY a.${column} ${dir}, a.transfer_id ${dir} ${limitClause(limit)} OFFSET ?) p` +
-          ` JOIN transfers t ON t.id = p.transfer_id ORDER BY p.sort_value ${dir}, p.transfer_id ${dir}`,
-        [id, offset],
-      );
+          ` JOIN transfers t ON t.id = p.transfer_id ORDER BY p.sort_value ${dir}, p.transfer_id ${dir}`
+        );
+      });
+      rows = await sql.all(text, [id, offset]);
     }
     return { total, items: rows.map(recordFromRow) };
   }
@@ -172,9 +201,7 @@ export function createTransferReads(backend: TransferBackend) {
   }
 
   async function getTransfer(messageId: string): Promise<BridgeTransaction | undefined> {
-    const rows = await sql.all(`SELECT ${T_COLUMNS} FROM transfers t WHERE t.message_key = ?`, [
-      hashKey(messageId),
-    ]);
+    const rows = await sql.all(GET_SQL, [hashKey(messageId)]);
     return rows[0] === undefined ? undefined : recordFromRow(rows[0]);
   }
 
