@@ -10,6 +10,9 @@
  * those are refunded on the source; ~3 % are never delivered (stay Processing). Every send,
  * delivery and refund is counted back from the chain's logs, so a reverted transaction shows.
  */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type Address,
   decodeEventLog,
@@ -177,7 +180,9 @@ function encodeTopic(abi: readonly unknown[], name: string): Hex {
 
 export async function generateTransfers(options: GenerateOptions): Promise<GeneratedDevnet> {
   const started = Date.now();
-  const devnet = await runDevnet({ chains: 3, blockTime: 0, relay: false, traffic: 0 });
+  // Its own manifest directory: the developer's .devnet (and a resumable `npm start`) stays intact.
+  const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-bench-index-"));
+  const devnet = await runDevnet({ chains: 3, blockTime: 0, relay: false, traffic: 0, dir });
   const deployMs = Date.now() - started;
   const { manifest } = devnet;
   const next = random(options.seed);
