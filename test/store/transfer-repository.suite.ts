@@ -166,6 +166,31 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       assert.deepEqual(one.items, [a]);
     });
 
+    it("behavior: hash pages report the true total whether full, partial, or past the end", async () => {
+      // One source transaction that sent four messages: total must not be read off the page.
+      const shared = hexHash(unique("multi"));
+      const records = Array.from({ length: 4 }, () => makeTransfer({ source_tx_hash: shared }));
+      await store.transfers.upsertTransfers(records);
+      const match: TransferMatch = { kind: "evmHash", value: shared };
+      const pages = [];
+      for (const [offset, limit, length] of [
+        [0, 2, 2],
+        [2, 2, 2],
+        [0, 3, 3],
+        [3, 3, 1],
+        [4, 2, 0],
+        [10, 2, 0],
+        [0, 4, 4],
+        [1, 100, 3],
+      ] as const) {
+        const page = await store.transfers.listTransfers(query(match, { offset, limit }));
+        assert.equal(page.total, 4, `offset ${offset} limit ${limit}`);
+        assert.equal(page.items.length, length, `offset ${offset} limit ${limit}`);
+        pages.push(page);
+      }
+      assert.deepEqual(ids([...pages[0]!.items, ...pages[1]!.items]), ids(pages[6]!.items));
+    });
+
     it("behavior: `other` matches each of the five fields exactly and case-sensitively", async () => {
       const value = unique("So1anaXyZ");
       const records = [
