@@ -9,6 +9,7 @@
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
+import type { BridgeParams } from "../chain/bridge-params.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { BridgeKind, DevnetManifest, ManifestAccount } from "./manifest.js";
@@ -66,23 +67,6 @@ export interface TrafficGenerator {
   /** Sends one transfer now from a free account (also what each scheduled tick does). */
   sendOne(): Promise<TrafficTransfer | null>;
 }
-
-type BridgeParams = {
-  destChainId: bigint;
-  sourceToken: Address;
-  destToken: Address;
-  amount: bigint;
-  fee: bigint;
-  to: Address;
-  sourceSwap: boolean;
-  sourceSwapFee: bigint;
-  sourceBridgeToken: Address;
-  sourceMinAmount: bigint;
-  destSwap: boolean;
-  destSwapFee: bigint;
-  destBridgeToken: Address;
-  destMinAmount: bigint;
-};
 
 const same = (a: Address, b: Address): boolean => a.toLowerCase() === b.toLowerCase();
 const KIND_ORDER: readonly BridgeKind[] = [0, 1, 2];

@@ -3,6 +3,8 @@
  * state providers use stateRequirements and the StateSnapshot types, tests and the benchmark use
  * the fixture and toBridgeParams.
  */
+
+export type { BridgeParams } from "../chain/bridge-params.js";
 export { findBestRoute, isBetterRoute, type RouteFailure, type RouteResult } from "./best-route.js";
 export { bridgeFee, totalFee } from "./bridge-fee.js";
 export {
@@ -24,7 +26,6 @@ export {
   priceRoute,
 } from "./price-route.js";
 export {
-  type BridgeParams,
   buildQuoteData,
   type QuoteParams,
   type RouteQuoteData,

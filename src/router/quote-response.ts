@@ -4,6 +4,7 @@
  */
 import type { Address } from "viem";
 import { formatAmount, toBaseUnits } from "../amount.js";
+import type { BridgeParams } from "../chain/bridge-params.js";
 import type { Registry } from "../config/registry.js";
 import type { BridgeKind } from "../devnet/manifest.js";
 import type { PricedRoute } from "./price-route.js";
@@ -99,24 +100,6 @@ export function buildQuoteData(
       params: JSON.stringify(params),
     },
   };
-}
-
-/** contracts/interfaces/IBridge.sol BridgeParams, amounts in base units (viem tuple object). */
-export interface BridgeParams {
-  destChainId: bigint;
-  sourceToken: Address;
-  destToken: Address;
-  amount: bigint;
-  fee: bigint;
-  to: Address;
-  sourceSwap: boolean;
-  sourceSwapFee: bigint;
-  sourceBridgeToken: Address;
-  sourceMinAmount: bigint;
-  destSwap: boolean;
-  destSwapFee: bigint;
-  destBridgeToken: Address;
-  destMinAmount: bigint;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { BridgeParams } from "../../src/chain/bridge-params.js";
 import { type AnvilInstance, startAnvil } from "../../src/devnet/anvil.js";
 import { type DevnetChainSpec, deployDevnet } from "../../src/devnet/deploy.js";
 import type {
@@ -120,22 +121,7 @@ export function connectChain(manifest: DevnetManifest, name: string): ChainConne
 }
 
 /** contracts/interfaces/IBridge.sol BridgeParams, amounts in base units. */
-export interface BridgeParamsValue {
-  destChainId: bigint;
-  sourceToken: Address;
-  destToken: Address;
-  amount: bigint;
-  fee: bigint;
-  to: Address;
-  sourceSwap: boolean;
-  sourceSwapFee: bigint;
-  sourceBridgeToken: Address;
-  sourceMinAmount: bigint;
-  destSwap: boolean;
-  destSwapFee: bigint;
-  destBridgeToken: Address;
-  destMinAmount: bigint;
-}
+export type BridgeParamsValue = BridgeParams;
 
 export interface TransferSentValue {
   messageId: Hex;
