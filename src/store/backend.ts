@@ -37,6 +37,24 @@ export interface AddressStats {
   lastId: number;
 }
 
+/** address_stats rows (either backend) keyed by address_key. */
+export function addressStatsByKey(
+  rows: readonly Record<string, unknown>[],
+): Map<string, AddressStats> {
+  return new Map(
+    rows.map((row): [string, AddressStats] => [
+      String(row.address_key),
+      {
+        addressId: Number(row.address_id),
+        addressKey: String(row.address_key),
+        total: Number(row.total),
+        lastCreatedAt: String(row.last_created_at),
+        lastId: Number(row.last_id),
+      },
+    ]),
+  );
+}
+
 export interface StoredTransfer {
   id: number;
   record: BridgeTransaction;

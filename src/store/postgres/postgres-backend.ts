@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import type { AddressStats, SqlExecutor, TransferBackend } from "../backend.js";
+import { addressStatsByKey, type SqlExecutor, type TransferBackend } from "../backend.js";
 import {
   isNumberField,
   TRANSFER_COLUMNS,
@@ -112,18 +112,7 @@ export function createPostgresBackend(
       },
       async lockAddressStats(keys) {
         const { rows } = await query(LOCK_STATS_SQL, [keys]);
-        return new Map(
-          rows.map((row): [string, AddressStats] => [
-            String(row.address_key),
-            {
-              addressId: Number(row.address_id),
-              addressKey: String(row.address_key),
-              total: Number(row.total),
-              lastCreatedAt: String(row.last_created_at),
-              lastId: Number(row.last_id),
-            },
-          ]),
-        );
+        return addressStatsByKey(rows);
       },
       async writeAddressStats(stats) {
         if (stats.length === 0) return;

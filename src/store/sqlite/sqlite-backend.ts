@@ -5,7 +5,12 @@
  * multi-row statement and keeps one statement shape.
  */
 import type Database from "better-sqlite3";
-import type { AddressRow, AddressStats, SqlExecutor, TransferBackend } from "../backend.js";
+import {
+  type AddressRow,
+  addressStatsByKey,
+  type SqlExecutor,
+  type TransferBackend,
+} from "../backend.js";
 import { hashKey } from "../transfer-keys.js";
 import { TRANSFER_COLUMNS, transferFromRow, transferRowValues } from "../transfer-row.js";
 
@@ -170,18 +175,7 @@ export function createSqliteBackend(
         const json = JSON.stringify(keys);
         prepare(CREATE_STATS_SQL).run(json);
         const rows = prepare(READ_STATS_SQL).all(json) as Record<string, unknown>[];
-        return new Map(
-          rows.map((row): [string, AddressStats] => [
-            String(row.address_key),
-            {
-              addressId: Number(row.address_id),
-              addressKey: String(row.address_key),
-              total: Number(row.total),
-              lastCreatedAt: String(row.last_created_at),
-              lastId: Number(row.last_id),
-            },
-          ]),
-        );
+        return addressStatsByKey(rows);
       },
       async writeAddressStats(stats) {
         assertOpen();
