@@ -158,6 +158,23 @@ const EVENT_COLUMNS = [
   "args",
 ];
 
+/** One raw_events row's values in EVENT_COLUMNS order. */
+function rawEventValues(e: BridgeEvent): unknown[] {
+  return [
+    e.chainId,
+    e.txHash,
+    e.logIndex,
+    e.blockNumber,
+    e.blockHash,
+    e.blockTime,
+    e.address,
+    e.kind,
+    e.name,
+    e.messageId,
+    JSON.stringify(e.args),
+  ];
+}
+
 /** SQLite: events as one JSON array of rows (`WHERE true`: INSERT ... SELECT ... ON CONFLICT). */
 const INSERT_EVENTS_JSON_SQL =
   `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) SELECT ` +
@@ -295,45 +312,16 @@ export function createIndexerRepository(
       if (dialect === "sqlite") {
         // One statement text for any number of events (see inList).
         for (const part of chunks(events, LIST_CHUNK)) {
-          await sql.run(INSERT_EVENTS_JSON_SQL, [
-            JSON.stringify(
-              part.map((e) => [
-                e.chainId,
-                e.txHash,
-                e.logIndex,
-                e.blockNumber,
-                e.blockHash,
-                e.blockTime,
-                e.address,
-                e.kind,
-                e.name,
-                e.messageId,
-                JSON.stringify(e.args),
-              ]),
-            ),
-          ]);
+          await sql.run(INSERT_EVENTS_JSON_SQL, [JSON.stringify(part.map(rawEventValues))]);
         }
         return;
       }
       for (const part of chunks(events, ROWS_PER_INSERT)) {
         await sql.run(
-          "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time," +
-            " address, kind, event_name, message_id, args) VALUES " +
+          `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) VALUES ` +
             rows(part.length, 11) +
             " ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING",
-          part.flatMap((e) => [
-            e.chainId,
-            e.txHash,
-            e.logIndex,
-            e.blockNumber,
-            e.blockHash,
-            e.blockTime,
-            e.address,
-            e.kind,
-            e.name,
-            e.messageId,
-            JSON.stringify(e.args),
-          ]),
+          part.flatMap(rawEventValues),
         );
       }
     },
