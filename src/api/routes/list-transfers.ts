@@ -1,6 +1,6 @@
 /**
  * `GET /api/oracle/bridge-transactions` (interface.md 4.1, decisions.md 3). No API key.
- * Rate limiting attaches through the route's `config.rateLimit` / the app's `plugins` hook.
+ * Rate limiting (registerRateLimit) applies to it; a valid API key (optional here) raises the limit.
  */
 import type { FastifyInstance } from "fastify";
 import type { Store } from "../../store/types.js";
