@@ -31,6 +31,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Whether the route needs an API key (auth.ts). Default "optional". */
     apiKey?: ApiKeyRequirement;
+    /** The route never judges keys: even an unknown key passes (e.g. /metrics scrapes). */
+    apiKeyIgnored?: boolean;
   }
   interface FastifyRequest {
     /** The caller's key when a valid one was sent, else undefined (auth.ts). */
@@ -126,6 +128,7 @@ export async function registerApiKeyAuth(
 /** Why the request is refused, or undefined when it may proceed. */
 function refusal(request: FastifyRequest): ApiError | undefined {
   if (request.apiKey !== undefined || request.is404) return undefined;
+  if (request.routeOptions.config.apiKeyIgnored === true) return undefined;
   const key = apiKeyFromAuthorization(request.headers.authorization);
   if (key !== undefined) {
     return new ApiError(

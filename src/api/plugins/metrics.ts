@@ -18,6 +18,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { IndexerChainStatus } from "../../store/indexer-repository.js";
+import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 
 export const METRICS_PATH = "/metrics";
@@ -94,10 +95,6 @@ export interface ApiMetrics {
 }
 
 declare module "fastify" {
-  interface FastifyContextConfig {
-    /** The route drops the Authorization header before auth judges it (metrics.ts). */
-    apiKeyIgnored?: boolean;
-  }
   interface FastifyInstance {
     /** This app's Prometheus metrics (metrics.ts). */
     metrics: ApiMetrics;
@@ -273,13 +270,8 @@ export async function registerMetrics(
   app.get(METRICS_PATH, {
     schema: metricsRouteSchema,
     logLevel: "warn",
+    // A scraper's stray Authorization header is never judged (auth.ts honours apiKeyIgnored).
     config: { rateLimitExempt: true, apiKeyIgnored: true },
-    // Runs after the global auth hook identified the caller and before its preParsing refusal:
-    // without a key to judge, the auth plugin lets the scrape through.
-    onRequest: (request, _reply, done) => {
-      delete request.headers.authorization;
-      done();
-    },
     handler: async (_request: FastifyRequest, reply: FastifyReply) => {
       const { contentType, body } = await metrics.render();
       return reply.type(contentType).send(body);

@@ -24,8 +24,7 @@ import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import { ErrorCode, type ErrorKind } from "../../errors.js";
 import { errorEnvelopeRef } from "../schemas/envelope.js";
-import type {} from "./auth.js"; // FastifyContextConfig.apiKey
-import type {} from "./metrics.js"; // FastifyContextConfig.apiKeyIgnored
+import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 
 export const OPENAPI_PATH = "/openapi.json";
