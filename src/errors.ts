@@ -45,3 +45,8 @@ export class ApiError extends Error {
 export function invalidParameter(name: string, rule: string): ApiError {
   return new ApiError("invalidParameter", `${name} ${rule}`);
 }
+
+/** The message of anything thrown, for a one-line report (no stack). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/env.js";
+import { errorMessage } from "../errors.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../keys/api-key.js";
 import {
   ApiKeyNameTakenError,
@@ -58,7 +59,7 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
       repository = await openApiKeyRepository({ databaseUrl: config.databaseUrl });
     } catch (error) {
       io.stderr(
-        `cannot open the database ${redactDatabaseUrl(config.databaseUrl)}: ${messageOf(error)}\n`,
+        `cannot open the database ${redactDatabaseUrl(config.databaseUrl)}: ${errorMessage(error)}\n`,
       );
       return 1;
     }
@@ -77,7 +78,7 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
     } else if (error instanceof ConfigError) {
       io.stderr(`configuration error: ${error.message}\n`);
     } else {
-      io.stderr(`keys ${subcommand} failed: ${messageOf(error)}\n`);
+      io.stderr(`keys ${subcommand} failed: ${errorMessage(error)}\n`);
     }
     return 1;
   } finally {
@@ -101,7 +102,7 @@ function parseCommand(subcommand: string, args: string[]): Command {
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(`keys ${subcommand}: ${messageOf(error)}`);
+    throw new UsageError(`keys ${subcommand}: ${errorMessage(error)}`);
   }
   switch (subcommand) {
     case "create": {
@@ -241,8 +242,4 @@ function formatTable(rows: readonly (readonly string[])[]): string {
     )
     .join("\n")
     .concat("\n");
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

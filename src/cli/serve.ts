@@ -10,6 +10,7 @@ import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { errorMessage } from "../errors.js";
 import { type RouterService, startRouterService } from "../router/providers/router-service.js";
 import { createStore } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
@@ -250,8 +251,4 @@ function createStartupLogger(config: Config): StoreLogger {
     );
   };
   return { info: write(30), warn: write(40) };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

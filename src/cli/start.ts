@@ -20,6 +20,7 @@ import { loadIndexerConfig } from "../config/indexer-config.js";
 import { createStderrLogger, type DevnetLogger, silentLogger } from "../devnet/logger.js";
 import { type RunningDevnet, runDevnet, validateRunDevnetOptions } from "../devnet/run-devnet.js";
 import { devnetDir } from "../devnet/write-manifest.js";
+import { errorMessage } from "../errors.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { formatBanner } from "../start/banner.js";
 import { createDemoKey } from "../start/demo-key.js";
@@ -67,7 +68,7 @@ function parseStartArgs(args: string[]): StartOptions | { help: true } | { error
       },
     }));
   } catch (error) {
-    return { error: messageOf(error) };
+    return { error: errorMessage(error) };
   }
   if (values.help) return { help: true };
   const text = values.traffic ?? String(DEFAULT_TRAFFIC_PER_MINUTE);
@@ -114,7 +115,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     await (await createStore({ databaseUrl: config.databaseUrl })).close();
   } catch (error) {
     process.stderr.write(
-      `cannot open the database ${redactUrl(config.databaseUrl)} (DATABASE_URL): ${messageOf(error)}\n`,
+      `cannot open the database ${redactUrl(config.databaseUrl)} (DATABASE_URL): ${errorMessage(error)}\n`,
     );
     return 1;
   }
@@ -130,7 +131,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
   const closers: (() => Promise<void>)[] = [];
   const stopAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
-      await close().catch((error: unknown) => say(`while stopping: ${messageOf(error)}`));
+      await close().catch((error: unknown) => say(`while stopping: ${errorMessage(error)}`));
     }
   };
 
@@ -182,7 +183,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     });
     const indexerFailed = indexing.then(
       () => undefined,
-      (error: unknown) => messageOf(error),
+      (error: unknown) => errorMessage(error),
     );
 
     const api: ApiService = await startApiService(
@@ -221,7 +222,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     const message =
       error instanceof ApiStartError || error instanceof DevnetDataError
         ? error.message
-        : `start failed: ${messageOf(error)}`;
+        : `start failed: ${errorMessage(error)}`;
     process.stderr.write(`${message}\n`);
     await stopAll();
     return 1;
@@ -235,7 +236,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
 function portInUse(host: string, port: number): Promise<string | null> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", (error) => resolve(messageOf(error)));
+    server.once("error", (error) => resolve(errorMessage(error)));
     server.listen(port, host, () => server.close(() => resolve(null)));
   });
 }
@@ -262,8 +263,4 @@ function say(message: string): void {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -11,6 +11,7 @@
  */
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { errorMessage } from "../errors.js";
 import type { DevnetManifest } from "./manifest.js";
 import { readManifest } from "./write-manifest.js";
 
@@ -42,7 +43,7 @@ export async function planRestore(
   } catch (error) {
     return isMissing(error)
       ? { restore: false, reason: "no saved devnet yet" }
-      : { restore: false, reason: `the saved manifest is unreadable (${messageOf(error)})` };
+      : { restore: false, reason: `the saved manifest is unreadable (${errorMessage(error)})` };
   }
   let meta: DevnetStateMeta;
   try {
@@ -52,7 +53,7 @@ export async function planRestore(
       restore: false,
       reason: isMissing(error)
         ? "no saved chain state (the last devnet did not run in persistent mode)"
-        : `${STATE_META_FILE} is unreadable (${messageOf(error)})`,
+        : `${STATE_META_FILE} is unreadable (${errorMessage(error)})`,
     };
   }
   if (meta.version !== 1 || meta.manifestCreatedAt !== manifest.createdAt) {
@@ -75,7 +76,7 @@ export async function planRestore(
         restore: false,
         reason: isMissing(error)
           ? `the state of chain ${name} was never saved (${path})`
-          : `the state of chain ${name} is unreadable (${path}: ${messageOf(error)})`,
+          : `the state of chain ${name} is unreadable (${path}: ${errorMessage(error)})`,
       };
     }
   }
@@ -114,8 +115,4 @@ async function exists(path: string): Promise<boolean> {
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

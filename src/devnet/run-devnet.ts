@@ -13,6 +13,8 @@
  * hashes, contracts and balances; no deployment; the manifest's rpcUrls are rewritten to the
  * new ports); otherwise it starts fresh and says why in `freshReason`.
  */
+
+import { errorMessage } from "../errors.js";
 import { type AnvilInstance, startAnvil } from "./anvil.js";
 import { deployDevnet } from "./deploy.js";
 import {
@@ -167,7 +169,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
       if (plan.restore) {
         const problem = await startChains().then(
           () => checkDeployBlocks(anvils, plan as Extract<RestorePlan, { restore: true }>),
-          (error: unknown) => `a chain did not start from its saved state: ${messageOf(error)}`,
+          (error: unknown) => `a chain did not start from its saved state: ${errorMessage(error)}`,
         );
         if (problem !== null) {
           await Promise.allSettled(anvils.splice(0).map((anvil) => anvil.stop()));
@@ -284,8 +286,4 @@ async function checkDeployBlocks(
     }
   }
   return null;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

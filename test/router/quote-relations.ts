@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { canonicalDecimal, toBaseUnits } from "../../src/amount.js";
 import type { Registry, RegistryToken } from "../../src/config/registry.js";
-import type { RouteQuoteData } from "../../src/router/quote-response.js";
+import type { QuoteParams, RouteQuoteData } from "../../src/router/quote-response.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
 
 export const PARAMS_FIELDS = [
@@ -28,22 +28,8 @@ export const PARAMS_FIELDS = [
 const BOOLEAN_FIELDS = new Set(["sourceSwap", "destSwap"]);
 const DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/;
 
-export interface DecodedParams {
-  destChainId: string;
-  sourceToken: string;
-  destToken: string;
-  amount: string;
-  fee: string;
-  to: string;
-  sourceSwap: boolean;
-  sourceSwapFee: string;
-  sourceBridgeToken: string;
-  sourceMinAmount: string;
-  destSwap: boolean;
-  destSwapFee: string;
-  destBridgeToken: string;
-  destMinAmount: string;
-}
+/** params decoded from its JSON string: the router's own QuoteParams shape. */
+export type DecodedParams = QuoteParams;
 
 /** Asserts every relation and returns the decoded params. */
 export function assertQuoteRelations(

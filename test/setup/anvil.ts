@@ -28,6 +28,7 @@ import type {
   ManifestAccount,
   ManifestChain,
 } from "../../src/devnet/manifest.js";
+import { buildBridgeMessage, type TransferSentArgs } from "../../src/devnet/relayer-messages.js";
 
 export interface TestDevnet {
   manifest: DevnetManifest;
@@ -123,23 +124,8 @@ export function connectChain(manifest: DevnetManifest, name: string): ChainConne
 /** contracts/interfaces/IBridge.sol BridgeParams, amounts in base units. */
 export type BridgeParamsValue = BridgeParams;
 
-export interface TransferSentValue {
-  messageId: Hex;
-  sender: Address;
-  recipient: Address;
-  destChainId: bigint;
-  sourceToken: Address;
-  sendAmount: bigint;
-  sourceBridgeToken: Address;
-  bridgeAmount: bigint;
-  destBridgeToken: Address;
-  destBridgeAmount: bigint;
-  destToken: Address;
-  minReceiveAmount: bigint;
-  bridgeFee: bigint;
-  xprotoFee: bigint;
-  subsidy: bigint;
-}
+/** Decoded IBridge.TransferSent arguments (the relayer's type). */
+export type TransferSentValue = TransferSentArgs;
 
 /**
  * What an integrator does with a quote: approve the bridge for `amount` of the source token
@@ -182,19 +168,8 @@ export async function sendBridge(
 }
 
 /** The BridgeMessage the relayer hands the destination for a TransferSent (kinds 0 and 1). */
-export function messageOf(sent: TransferSentValue, source: ManifestChain, kind: BridgeKind) {
-  return {
-    messageId: sent.messageId,
-    srcChainId: BigInt(source.bridgeChainIds[`${kind}`]),
-    sender: sent.sender,
-    recipient: sent.recipient,
-    destBridgeToken: sent.destBridgeToken,
-    amount: sent.destBridgeAmount + sent.subsidy,
-    destSwap: sent.destToken.toLowerCase() !== sent.destBridgeToken.toLowerCase(),
-    destToken: sent.destToken,
-    destMinAmount: sent.minReceiveAmount,
-  };
-}
+/** The BridgeMessage the relayer builds from a TransferSent (the relayer's own function). */
+export const messageOf = buildBridgeMessage;
 
 /**
  * Relays a transfer as the relayer account does: `bridge.deliver(message)` for kinds 0 and 1,
