@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Config } from "../config/env.js";
 import { ApiError } from "../errors.js";
 import type { Store } from "../store/types.js";
+import { lazyChildLogger } from "./lazy-logger.js";
 import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
@@ -62,6 +63,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             ...(options.logDestination !== undefined ? { stream: options.logDestination } : {}),
           },
         }),
+    // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     // `/api/oracle/bridge-transactions/` is the same resource; integrators add slashes freely.
     routerOptions: { ignoreTrailingSlash: true },

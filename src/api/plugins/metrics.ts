@@ -16,10 +16,11 @@
  * credentials for a proxy in front are not API keys), and it is logged only at warn and above.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { IndexerChainStatus } from "../../store/indexer-repository.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
+import { createRequestStats } from "./request-stats.js";
 
 export const METRICS_PATH = "/metrics";
 
@@ -113,30 +114,28 @@ export function createApiMetrics(
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
 
-  const labelNames = ["route", "method", "status_code"] as const;
-  const requests = new Counter({
-    name: METRIC_NAMES.httpRequests,
-    help: "HTTP requests answered, by route pattern, method and status code",
-    labelNames,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: METRIC_NAMES.httpDuration,
-    help: "Time from receiving a request to the end of its response, in seconds",
-    labelNames,
+  // Per-request series live in plain arrays (request-stats.ts); prom-client reads them on scrape.
+  const requestStats = createRequestStats({
+    counterName: METRIC_NAMES.httpRequests,
+    counterHelp: "HTTP requests answered, by route pattern, method and status code",
+    histogramName: METRIC_NAMES.httpDuration,
+    histogramHelp: "Time from receiving a request to the end of its response, in seconds",
     buckets: DURATION_BUCKETS,
-    registers: [registry],
   });
-  const seriesById = new Map<
-    string,
-    { count: { inc(): void }; duration: { observe(value: number): void } }
-  >();
-  const quoteSeries = new Map<string, { inc(): void }>();
-  const quotes = new Counter({
+  for (const metric of requestStats.metrics()) {
+    registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
+  }
+  // Quotes by bridge kind: counted in a Map, copied into the counter when scraped.
+  const quoteCounts = new Map<string, number>();
+  new Counter({
     name: METRIC_NAMES.quotes,
     help: "Route quotes served, by bridge kind (0 lock-and-mint, 1 liquidity pool, 2 messaging)",
     labelNames: ["bridge_type"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [bridgeType, count] of quoteCounts) this.inc({ bridge_type: bridgeType }, count);
+    },
   });
 
   const collect = options.collectIndexerStatus;
@@ -190,27 +189,9 @@ export function createApiMetrics(
     registry,
     recordQuote(bridgeType) {
       const label = String(bridgeType);
-      let series = quoteSeries.get(label);
-      if (series === undefined) {
-        series = quotes.labels({ bridge_type: label });
-        quoteSeries.set(label, series);
-      }
-      series.inc();
+      quoteCounts.set(label, (quoteCounts.get(label) ?? 0) + 1);
     },
-    observeRequest(route, method, statusCode, seconds) {
-      // The labelled children per (route, method, status), found once: prom-client otherwise
-      // hashes the label object on every inc/observe. Bounded by the route table (unmatched
-      // paths share one label), so the memo is too.
-      const id = `${route} ${method} ${statusCode}`;
-      let series = seriesById.get(id);
-      if (series === undefined) {
-        const labels = { route, method, status_code: String(statusCode) };
-        series = { count: requests.labels(labels), duration: duration.labels(labels) };
-        seriesById.set(id, series);
-      }
-      series.count.inc();
-      series.duration.observe(seconds);
-    },
+    observeRequest: requestStats.observe,
     async render() {
       await refreshIndexer();
       return { contentType: registry.contentType, body: await registry.metrics() };
