@@ -1,13 +1,14 @@
 /**
  * A server process for the router benchmark, run by bench/router.ts in its own process:
  *
- *   node --import tsx bench/router-server.ts app EXTRA_TOKENS
+ *   node --import tsx bench/router-server.ts app EXTRA_TOKENS [no-memo]
  *     the real API (buildApp) with API-key auth (a key created in a temporary SQLite database),
  *     rate limiting (a limit high enough never to refuse, so the counter still runs) and the
  *     router route over the fixture snapshot (a static provider republishing it each second,
  *     as the chain provider does for idle chains): no chain needed. Prints {"port","key"}.
  *     Also POST /bench/app-canned-quote: the same app stack answering one precomputed quote,
- *     to tell the router's own cost from the app's.
+ *     to tell the router's own cost from the app's. With `no-memo` the router's per-snapshot
+ *     quote memo is off, so every request is validated and priced.
  *   node --import tsx bench/router-server.ts baseline CANNED_JSON
  *     a bare Fastify server whose POST /api/oracle/router parses the JSON body and answers a
  *     canned quote envelope of the same size through the route's response schema. Prints
@@ -32,7 +33,7 @@ import { openApiKeyRepository } from "../src/store/api-key-store.js";
 import { createStore } from "../src/store/index.js";
 import { APP_CANNED_PATH } from "./router-requests.js";
 
-async function startApp(extraTokens: number) {
+async function startApp(extraTokens: number, memoizeQuotes: boolean) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
   const databaseUrl = join(dir, "bench.db");
   const store = await createStore({ databaseUrl });
@@ -48,7 +49,7 @@ async function startApp(extraTokens: number) {
   const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
   const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
-  const router = createRouter({ registry: fixture.registry });
+  const router = createRouter({ registry: fixture.registry, memoizeQuotes });
   // The app stack without the router: a quote computed once, answered as is (diagnostic).
   const sample = router.quote(
     {
@@ -104,16 +105,18 @@ async function startBaseline(cannedPath: string): Promise<FastifyInstance> {
 }
 
 async function main(): Promise<void> {
-  const [mode, arg] = process.argv.slice(2);
+  const [mode, arg, flag] = process.argv.slice(2);
   if ((mode !== "app" && mode !== "baseline") || arg === undefined) {
-    process.stderr.write("usage: router-server.ts app EXTRA_TOKENS | baseline CANNED_JSON\n");
+    process.stderr.write(
+      "usage: router-server.ts app EXTRA_TOKENS [no-memo] | baseline CANNED_JSON\n",
+    );
     process.exit(2);
   }
   let app: FastifyInstance;
   let close: () => Promise<void>;
   let key: string | undefined;
   if (mode === "app") {
-    const started = await startApp(Number(arg));
+    const started = await startApp(Number(arg), flag !== "no-memo");
     ({ app, key } = started);
     close = started.close;
   } else {

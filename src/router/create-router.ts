@@ -29,7 +29,17 @@ export interface RouterDeps {
   registry: Registry;
   /** Slippage tolerance for destMinAmount / sourceMinAmount, basis points 0..10000. */
   slippageBps?: number;
+  /**
+   * Remember each snapshot's successful quotes by their six request strings (default true), so
+   * a request repeated within one snapshot (a wallet refreshing its quote screen) is answered
+   * without validating and pricing again. The answer is the one a fresh computation would give:
+   * same strings, same snapshot, same result; staleness is still checked on every request.
+   */
+  memoizeQuotes?: boolean;
 }
+
+/** Successful quotes remembered per snapshot at most (a snapshot lives one block or so). */
+export const QUOTES_MEMOIZED_PER_SNAPSHOT = 10_000;
 
 export interface QuoteOptions {
   /** With maxStateAgeMs: chain state read longer ago than that is stale (50301). */
@@ -45,9 +55,18 @@ export type QuoteFailure = {
   route?: RouteFailure;
 };
 
-export type QuoteResult =
-  | { ok: true; data: RouteQuoteData; request: ValidatedRouterRequest; priced: PricedRoute }
-  | QuoteFailure;
+/**
+ * A successful quote. When memoized, the same object answers repeated requests: it and its `data`
+ * (the response) are frozen then; `request` and `priced` are shared router state, read only.
+ */
+export interface QuoteSuccess {
+  ok: true;
+  data: RouteQuoteData;
+  request: ValidatedRouterRequest;
+  priced: PricedRoute;
+}
+
+export type QuoteResult = QuoteSuccess | QuoteFailure;
 
 export interface Router {
   readonly registry: Registry;
@@ -82,6 +101,8 @@ export function createRouter(deps: RouterDeps): Router {
   }
   const slippage = BigInt(slippageBps);
   const index = createRouteIndex(registry);
+  const memoize = deps.memoizeQuotes ?? true;
+  const memo = new WeakMap<StateSnapshot, Map<string, QuoteSuccess>>();
   const prepared = new WeakMap<
     StateSnapshot,
     Map<readonly CandidateRoute[], readonly PrepareRouteResult[]>
@@ -164,6 +185,13 @@ export function createRouter(deps: RouterDeps): Router {
     validate: (body) => validateRouterRequest(body, registry),
     bestRoute,
     quote(body, snapshot, options = {}) {
+      const key = memoize ? memoKey(body) : undefined;
+      let remembered: Map<string, QuoteSuccess> | undefined;
+      if (key !== undefined) {
+        remembered = memo.get(snapshot);
+        const hit = remembered?.get(key);
+        if (hit !== undefined) return staleness(hit.request, snapshot, options) ?? hit;
+      }
       const validation = validateRouterRequest(body, registry);
       if (!validation.ok) return validation;
       const request = validation.value;
@@ -178,7 +206,47 @@ export function createRouter(deps: RouterDeps): Router {
           route: result,
         };
       }
-      return { ok: true, data: buildQuoteData(request, result.best), request, priced: result.best };
+      const success: QuoteSuccess = {
+        ok: true,
+        data: buildQuoteData(request, result.best),
+        request,
+        priced: result.best,
+      };
+      if (key !== undefined) {
+        if (remembered === undefined) {
+          remembered = new Map();
+          memo.set(snapshot, remembered);
+        }
+        if (remembered.size < QUOTES_MEMOIZED_PER_SNAPSHOT) {
+          Object.freeze(success.data.signData);
+          Object.freeze(success.data);
+          remembered.set(key, Object.freeze(success));
+        }
+      }
+      return success;
     },
   };
+}
+
+/**
+ * The memo key of a request body: its six fields joined by NUL, or undefined unless all six are
+ * strings. Only successful (hence valid) requests are remembered, and a valid field contains no
+ * NUL, so a remembered key has exactly five separators: a body whose fields carry NULs of their
+ * own can never match one, and always goes through validation.
+ */
+function memoKey(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  const { sourceChain, sourceToken, destChain, destToken, amount, to } = b;
+  if (
+    typeof sourceChain !== "string" ||
+    typeof sourceToken !== "string" ||
+    typeof destChain !== "string" ||
+    typeof destToken !== "string" ||
+    typeof amount !== "string" ||
+    typeof to !== "string"
+  ) {
+    return undefined;
+  }
+  return `${sourceChain}\0${sourceToken}\0${destChain}\0${destToken}\0${amount}\0${to}`;
 }

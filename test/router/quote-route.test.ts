@@ -89,6 +89,18 @@ describe("POST /api/oracle/router", () => {
     assert.equal(p.destChainId, "40102");
   });
 
+  it("behavior: a repeated request gets the same bytes, headers and metrics as the first", async () => {
+    const body = request("alpha", "ETH", "gamma", "GOV", "1.5");
+    const first = await post(body);
+    const second = await post({ ...body });
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(second.body, first.body);
+    assert.equal(second.headers["content-type"], "application/json; charset=utf-8");
+    assert.equal(second.headers["content-type"], first.headers["content-type"]);
+    assert.equal(second.headers["content-length"], first.headers["content-length"]);
+    assertQuoteRelations(fixture.registry, body, second.json().data);
+  });
+
   it("behavior: swap routes on either side and both; request strings repeated exactly", async () => {
     const cases: [RouterRequest, boolean, boolean][] = [
       [request("alpha", "ETH", "gamma", "GOV", "1.5"), true, true],
