@@ -13,6 +13,7 @@ import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
+import { createResponseCache } from "./response-cache.js";
 import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
@@ -115,7 +116,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { readinessTimeoutMs: options.readinessTimeoutMs }
       : {}),
   });
-  registerListTransfersRoute(app, { store });
+  registerListTransfersRoute(app, {
+    store,
+    ...(config.listCacheMb > 0
+      ? { cache: createResponseCache({ maxChars: config.listCacheMb * 1024 * 1024 }) }
+      : {}),
+  });
   registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;

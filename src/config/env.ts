@@ -35,6 +35,11 @@ export interface Config {
   readonly routerSlippageBps: number;
   /** ROUTER_MAX_STATE_AGE_MS: quotes from chain state older than this answer 503 50301. */
   readonly routerMaxStateAgeMs: number;
+  /**
+   * LIST_CACHE_MB: the list endpoint's response cache, MiB of response text (counted in
+   * characters); 0 turns it off. Used with SQLite only (src/api/response-cache.ts).
+   */
+  readonly listCacheMb: number;
 }
 
 export const CONFIG_DEFAULTS = {
@@ -47,6 +52,7 @@ export const CONFIG_DEFAULTS = {
   rateLimitKeyPerMinute: 1200,
   routerSlippageBps: 50,
   routerMaxStateAgeMs: 15_000,
+  listCacheMb: 64,
 } as const satisfies Partial<Config>;
 
 export class ConfigError extends Error {
@@ -98,6 +104,14 @@ export function loadConfig(env: Env = process.env): Config {
       1000,
       3_600_000,
       "milliseconds",
+    ),
+    listCacheMb: readInteger(
+      env,
+      "LIST_CACHE_MB",
+      CONFIG_DEFAULTS.listCacheMb,
+      0,
+      65_536,
+      "MiB of cached list responses, 0 = off",
     ),
   });
 }

@@ -159,6 +159,18 @@ export interface Store {
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * A number that changes whenever data this store's reads can see may have changed, for caches
+   * of read results (the list endpoint's response cache). Undefined when the store cannot tell
+   * (PostgreSQL, a transaction-scoped store): then nothing may be cached. See
+   * `changeVisibilityMs` for how soon a commit by another connection moves it.
+   */
+  readonly changeCounter?: () => number | undefined;
+  /**
+   * At most this many milliseconds pass between another connection's or process's commit and
+   * `changeCounter` moving. Commits through this store itself move it at once.
+   */
+  readonly changeVisibilityMs?: number;
   close(): Promise<void>;
 }
 

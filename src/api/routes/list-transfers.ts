@@ -1,22 +1,68 @@
 /**
  * `GET /api/oracle/bridge-transactions` (interface.md 4.1, decisions.md 3). No API key.
  * Rate limiting (registerRateLimit) applies to it; a valid API key (optional here) raises the limit.
+ *
+ * With a response cache (response-cache.ts) and a store that has a change counter (SQLite), an
+ * answer is served from the cache while the data it was read from is unchanged; the cached text
+ * is the very text the route would serialise, so a client cannot tell the two apart.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Store } from "../../store/types.js";
+import type { ResponseCache } from "../response-cache.js";
 import { listTransfersRouteSchema } from "../schemas/list-transfers.js";
 import { parseListTransfersQuery } from "../schemas/list-transfers-query.js";
 
 export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
 
-export function registerListTransfersRoute(app: FastifyInstance, deps: { store: Store }): void {
+const JSON_UTF8 = "application/json; charset=utf-8";
+
+export interface ListTransfersRouteDeps {
+  store: Store;
+  /** Caches answers by URL when the store has a change counter; none by default. */
+  cache?: ResponseCache;
+}
+
+export function registerListTransfersRoute(
+  app: FastifyInstance,
+  deps: ListTransfersRouteDeps,
+): void {
+  const { store, cache } = deps;
+  const changeCounter = cache === undefined ? undefined : store.changeCounter;
+
   app.get(LIST_TRANSFERS_PATH, {
     schema: listTransfersRouteSchema,
     // The querystring schema documents; parseListTransfersQuery validates, with better messages
     // and rules Ajv cannot say (repeated parameters, trim-then-classify).
     validatorCompiler: () => (value) => ({ value }),
-    handler: (request) =>
-      listBridgeTransactions(deps.store, request.query as Record<string, unknown>),
+    handler:
+      cache === undefined || changeCounter === undefined
+        ? (request) => listBridgeTransactions(store, request.query as Record<string, unknown>)
+        : (request, reply) => cachedList(request, reply, store, cache, changeCounter),
+  });
+}
+
+function cachedList(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: Store,
+  cache: ResponseCache,
+  changeCounter: () => number | undefined,
+): FastifyReply | Promise<FastifyReply> {
+  // The counter BEFORE the read: a commit landing during the read leaves this answer tagged
+  // with the older counter, which no later lookup matches.
+  const version = changeCounter();
+  if (version === undefined) {
+    return listBridgeTransactions(store, request.query as Record<string, unknown>).then((body) =>
+      reply.send(body),
+    );
+  }
+  const key = request.url;
+  const hit = cache.get(key, version);
+  if (hit !== undefined) return reply.type(JSON_UTF8).send(hit);
+  return listBridgeTransactions(store, request.query as Record<string, unknown>).then((body) => {
+    const text = reply.serialize(body) as string;
+    cache.set(key, version, text);
+    return reply.type(JSON_UTF8).send(text);
   });
 }
 

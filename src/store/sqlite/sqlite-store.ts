@@ -27,7 +27,14 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Page cache limit of the writer, MiB (a ceiling, allocated only as used). Default 512. */
   cacheSizeMb?: number;
+  /**
+   * How often `changeCounter` looks for commits by other connections (the indexer's, another
+   * process's), in milliseconds. Default 50.
+   */
+  changePollMs?: number;
 }
+
+export const DEFAULT_CHANGE_POLL_MS = 50;
 
 /**
  * Opens a connection with the store's settings (WAL, busy timeout, synchronous=NORMAL, foreign
@@ -85,6 +92,23 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const queue = createSerialQueue();
   let closed = false;
 
+  // changeCounter: commits through this store's writer bump it at once; commits by any other
+  // connection show in the reader's PRAGMA data_version, polled every changePollMs (one cheap
+  // read of the WAL index, off the request path).
+  const changePollMs = options.changePollMs ?? DEFAULT_CHANGE_POLL_MS;
+  let changes = 0;
+  const dataVersion = reader.prepare("PRAGMA data_version").pluck();
+  let lastDataVersion = dataVersion.get() as number;
+  const changePoll = setInterval(() => {
+    if (closed) return;
+    const now = dataVersion.get() as number;
+    if (now !== lastDataVersion) {
+      lastDataVersion = now;
+      changes++;
+    }
+  }, changePollMs);
+  changePoll.unref();
+
   async function ping(): Promise<void> {
     if (closed) throw new Error("store is closed");
     reader.prepare("SELECT 1").get();
@@ -111,6 +135,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
           runInScope({ kind: "sqlite", connection, depth: 1, ping }, work),
         );
         writer.exec("COMMIT");
+        changes++;
         return result;
       } catch (error) {
         if (writer.inTransaction) writer.exec("ROLLBACK");
@@ -127,8 +152,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     }),
     transaction: (work) => inTransaction((store) => work(store)),
     ping,
+    changeCounter: () => changes,
+    changeVisibilityMs: changePollMs,
     async close() {
       if (closed) return;
+      clearInterval(changePoll);
       // Wait for queued transactions, then close both connections.
       await queue(async () => {
         closed = true;
