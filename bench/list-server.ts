@@ -2,8 +2,9 @@
  * A server process for the list benchmark, run by bench/list.ts in its own process so that the
  * server and the load generator (autocannon) each get a core:
  *
- *   node --import tsx bench/list-server.ts app DATABASE_PATH
- *     the real API (buildApp) on a SQLite database;
+ *   node --import tsx bench/list-server.ts app DATABASE_PATH [no-cache]
+ *     the real API (buildApp) on a SQLite database, with its response cache (the default) or,
+ *     with `no-cache`, without it (LIST_CACHE_MB=0: every request queries the database);
  *   node --import tsx bench/list-server.ts baseline CANNED_JSON
  *     a bare Fastify server: GET /api/oracle/bridge-transactions answers a canned envelope of
  *     the same size as the real one (chosen by pageSize and whether the query is a hash) with
@@ -27,8 +28,15 @@ export interface CannedBodies {
   hash: unknown;
 }
 
-async function startApp(databasePath: string): Promise<{ app: FastifyInstance; store: Store }> {
-  const config = loadConfig({ DATABASE_URL: databasePath, LOG_LEVEL: "warn" });
+async function startApp(
+  databasePath: string,
+  cache: boolean,
+): Promise<{ app: FastifyInstance; store: Store }> {
+  const config = loadConfig({
+    DATABASE_URL: databasePath,
+    LOG_LEVEL: "warn",
+    ...(cache ? {} : { LIST_CACHE_MB: "0" }),
+  });
   const store = await createStore({ databaseUrl: databasePath });
   return { app: await buildApp({ config, store }), store };
 }
@@ -50,15 +58,17 @@ async function startBaseline(cannedPath: string): Promise<FastifyInstance> {
 }
 
 async function main(): Promise<void> {
-  const [mode, path] = process.argv.slice(2);
+  const [mode, path, flag] = process.argv.slice(2);
   if ((mode !== "app" && mode !== "baseline") || path === undefined) {
-    process.stderr.write("usage: list-server.ts app DATABASE_PATH | baseline CANNED_JSON\n");
+    process.stderr.write(
+      "usage: list-server.ts app DATABASE_PATH [no-cache] | baseline CANNED_JSON\n",
+    );
     process.exit(2);
   }
   let store: Store | undefined;
   let app: FastifyInstance;
   if (mode === "app") {
-    ({ app, store } = await startApp(path));
+    ({ app, store } = await startApp(path, flag !== "no-cache"));
   } else {
     app = await startBaseline(path);
   }

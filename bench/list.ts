@@ -98,6 +98,9 @@ export async function runListBenchmark(args: string[]): Promise<number> {
   // Both servers stay up and each API scenario runs right next to its baseline, so a change in
   // the machine's load (it is shared) hits both sides of a ratio alike.
   const app = await startServerProcess("app", dataset.databasePath);
+  // The same API without its response cache: every request queries SQLite. The database's own
+  // costs (deep pages, totals, unloaded latency) are measured here.
+  const uncached = await startServerProcess("app", dataset.databasePath, "no-cache");
   let baseline: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   const results: Record<string, LoadResult> = {};
   let hotTotals: { address: string; total: number }[];
@@ -131,41 +134,55 @@ export async function runListBenchmark(args: string[]): Promise<number> {
     });
     await runLoad({
       name: "warmup",
+      baseUrl: uncached.baseUrl,
+      ...warmup,
+      durationSeconds: Math.min(3, options.durationSeconds),
+    });
+    await runLoad({
+      name: "warmup",
       baseUrl: base.baseUrl,
       ...warmup,
       durationSeconds: Math.min(2, options.durationSeconds),
     });
     const runs: [name: string, server: typeof app, paths: readonly string[]][] = [
       ["mix", app, sets.mix],
+      ["mix, cache off", uncached, sets.mix],
       ["canned: mix", base, sets.mix],
       ["first pages", app, sets.firstPages],
+      ["first pages, cache off", uncached, sets.firstPages],
       ["canned: first pages", base, sets.firstPages],
       ["hash lookups", app, sets.hashes],
+      ["hash lookups, cache off", uncached, sets.hashes],
       ["canned: hash lookups", base, sets.hashes],
       ["hello world", base, ["/hello"]],
-      ["hot first pages", app, sets.hotFirstPages],
-      ["deep pages", app, sets.deepPages],
+      ["hot first pages, cache off", uncached, sets.hotFirstPages],
+      ["deep pages, cache off", uncached, sets.deepPages],
     ];
     for (const [name, server, paths] of runs) {
-      log(`${server === app ? "API" : "baseline"}: ${name} for ${options.durationSeconds} s ...`);
+      log(`${server === base ? "baseline" : "API"}: ${name} for ${options.durationSeconds} s ...`);
       results[name] = await runLoad({ name, baseUrl: server.baseUrl, paths, ...scenario });
     }
-    log("API: unloaded latency probes ...");
+    log("API (cache off): unloaded latency probes ...");
     const ordinaryFirst = sets.firstPages
       .filter((p) => !sets.hotFirstPages.includes(p))
       .slice(0, 100);
     probes = {
-      "ordinary first page": await probeLatency(app.baseUrl, ordinaryFirst, 3),
-      "hot first page (total 100,000+)": await probeLatency(app.baseUrl, sets.hotFirstPages, 75),
+      "ordinary first page": await probeLatency(uncached.baseUrl, ordinaryFirst, 3),
+      "hot first page (total 100,000+)": await probeLatency(
+        uncached.baseUrl,
+        sets.hotFirstPages,
+        75,
+      ),
       [`deep page (${DEEP_OFFSET.toLocaleString("en-US")} rows in)`]: await probeLatency(
-        app.baseUrl,
+        uncached.baseUrl,
         sets.deepPages,
         50,
       ),
-      "hash lookup": await probeLatency(app.baseUrl, sets.hashes.slice(0, 100), 3),
+      "hash lookup": await probeLatency(uncached.baseUrl, sets.hashes.slice(0, 100), 3),
     };
   } finally {
     await app.stop();
+    await uncached.stop();
     await baseline?.stop();
   }
 

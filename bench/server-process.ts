@@ -14,13 +14,15 @@ export interface ServerProcess {
 
 const SERVER_SCRIPT = fileURLToPath(new URL("./list-server.ts", import.meta.url));
 
+/** `flags`: extra arguments of list-server.ts (e.g. "no-cache" for the app). */
 export async function startServerProcess(
   mode: "app" | "baseline",
   path: string,
+  ...flags: string[]
 ): Promise<ServerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", SERVER_SCRIPT, mode, path],
+    ["--import", "tsx", SERVER_SCRIPT, mode, path, ...flags],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
