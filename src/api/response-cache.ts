@@ -9,7 +9,8 @@
  * with the older counter, so it can only be served while nothing has changed since. A store
  * without a counter (PostgreSQL) is never cached.
  *
- * Bounded by the total length of the texts it holds; the least recently used entries go first.
+ * Bounded by the total length of the texts it holds; the oldest entries go first (a hit does not
+ * reorder: a plain lookup is all a hit costs, and the cache empties on every write anyway).
  */
 
 export interface ResponseCacheOptions {
@@ -40,8 +41,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     throw new RangeError(`maxChars must be a non-negative integer, got ${maxChars}`);
   }
   const maxEntryChars = options.maxEntryChars ?? Math.floor(maxChars / 16);
-  // Map iteration order is insertion order: re-inserting on a hit makes the first key the least
-  // recently used.
+  // Map iteration order is insertion order: the first key is the oldest.
   const entries = new Map<string, string>();
   let version = Number.NaN;
   let chars = 0;
@@ -65,8 +65,6 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         return undefined;
       }
       hits++;
-      entries.delete(key);
-      entries.set(key, text);
       return text;
     },
     set(key, readAt, text) {
