@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import fc from "fast-check";
+import pg from "pg";
 import { createResponseCache } from "../../src/api/response-cache.js";
 import { loadConfig } from "../../src/config/env.js";
 import { createStore } from "../../src/store/index.js";
@@ -81,104 +82,141 @@ describe("response cache (unit)", () => {
   });
 });
 
-describe("list endpoint with the response cache (SQLite)", () => {
-  let db: IsolatedDatabase;
-  let store: Store;
-  const alice = makeTransfer();
-  const url = `${LIST}?addressOrTxHash=${alice.from_address}&pageNo=1&pageSize=10`;
-  const hashUrl = `${LIST}?addressOrTxHash=${alice.source_tx_hash}&pageNo=1&pageSize=10`;
-
-  before(async () => {
-    db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
-    await store.transfers.upsertTransfers([alice]);
-  });
-  after(async () => {
-    await store.close();
-    await db.cleanup();
-  });
-
-  async function withApp(
-    env: Record<string, string>,
-    fn: (app: Awaited<ReturnType<typeof buildTestApp>>["app"]) => Promise<void>,
-  ) {
-    const { app } = await buildTestApp(store, {
-      config: loadConfig({ LOG_LEVEL: "warn", ...env }),
-    });
+/** Waits until `check` passes (it throws until then), at most `ms`. */
+async function eventually(ms: number, check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
     try {
-      await fn(app);
-    } finally {
-      await app.close();
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+}
 
-  it("default: a cached answer is byte-identical to a fresh one, headers included", async () => {
-    await withApp({}, async (cached) => {
-      await withApp({ LIST_CACHE_MB: "0" }, async (fresh) => {
-        for (const path of [url, hashUrl, `${url}&sortName=sendAmount&sortOrder=ASC`]) {
-          const first = await cached.inject({ url: path });
-          const second = await cached.inject({ url: path });
-          const uncached = await fresh.inject({ url: path });
-          assert.equal(first.statusCode, 200, first.body);
-          assert.equal(second.body, first.body);
-          assert.equal(uncached.body, first.body);
-          assert.equal(second.headers["content-type"], uncached.headers["content-type"]);
-          assert.equal(second.headers["content-length"], uncached.headers["content-length"]);
+/** A write by a connection that is not the store's (no store code at all). */
+async function rawUpdate(db: IsolatedDatabase, sql: string, messageId: string): Promise<void> {
+  if (db.backend === "sqlite") {
+    const raw = new Database(db.databaseUrl);
+    try {
+      raw.prepare(sql.replace("$1", "?")).run(messageId);
+    } finally {
+      raw.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: db.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(sql, [messageId]);
+  } finally {
+    await client.end();
+  }
+}
+
+for (const backend of ["sqlite", "postgres"] as const)
+  describe(`list endpoint with the response cache (${backend})`, () => {
+    let db: IsolatedDatabase;
+    let store: Store;
+    const alice = makeTransfer();
+    const url = `${LIST}?addressOrTxHash=${alice.from_address}&pageNo=1&pageSize=10`;
+    const hashUrl = `${LIST}?addressOrTxHash=${alice.source_tx_hash}&pageNo=1&pageSize=10`;
+
+    before(async () => {
+      db = await setupIsolatedDatabase(backend);
+      store = await createStore({ databaseUrl: db.databaseUrl });
+      await store.transfers.upsertTransfers([alice]);
+    });
+    after(async () => {
+      await store.close();
+      await db.cleanup();
+    });
+
+    async function withApp(
+      env: Record<string, string>,
+      fn: (app: Awaited<ReturnType<typeof buildTestApp>>["app"]) => Promise<void>,
+    ) {
+      const { app } = await buildTestApp(store, {
+        config: loadConfig({ LOG_LEVEL: "warn", ...env }),
+      });
+      try {
+        await fn(app);
+      } finally {
+        await app.close();
+      }
+    }
+
+    it("default: a cached answer is byte-identical to a fresh one, headers included", async () => {
+      await withApp({}, async (cached) => {
+        await withApp({ LIST_CACHE_MB: "0" }, async (fresh) => {
+          for (const path of [url, hashUrl, `${url}&sortName=sendAmount&sortOrder=ASC`]) {
+            const first = await cached.inject({ url: path });
+            const second = await cached.inject({ url: path });
+            const uncached = await fresh.inject({ url: path });
+            assert.equal(first.statusCode, 200, first.body);
+            assert.equal(second.body, first.body);
+            assert.equal(uncached.body, first.body);
+            assert.equal(second.headers["content-type"], uncached.headers["content-type"]);
+            assert.equal(second.headers["content-length"], uncached.headers["content-length"]);
+          }
+        });
+      });
+    });
+
+    it("behavior: a write through the API's own store shows at once", async () => {
+      await withApp({}, async (app) => {
+        assert.equal((await app.inject({ url })).json().data.total, 1);
+        await store.transfers.upsertTransfers([makeTransfer({ from_address: alice.from_address })]);
+        assert.equal((await app.inject({ url })).json().data.total, 2);
+        const updated = { ...alice, status: "Failed" as const, updated_at: "2026-06-01 00:00:00" };
+        await store.transfers.upsertTransfers([updated]);
+        const hash = (await app.inject({ url: hashUrl })).json().data;
+        assert.equal(hash.data[0].status, "Failed");
+      });
+    });
+
+    it("behavior: a write by another connection or process shows within its visibility bound", async () => {
+      // SQLite: the polling interval of PRAGMA data_version; PostgreSQL: the NOTIFY round trip.
+      const bound = store.changeVisibilityMs ?? 2000;
+      assert.ok(bound <= 2000);
+      await withApp({}, async (app) => {
+        // Until the store can tell changes apart, nothing is cached (PostgreSQL: LISTEN pending).
+        await eventually(2000, async () => assert.notEqual(store.changeCounter?.(), undefined));
+        const before = (await app.inject({ url })).json().data.total as number;
+        assert.equal((await app.inject({ url })).json().data.total, before); // cached now
+        // Another store (as the indexer's connection, or another process) adds a transfer.
+        const other = await createStore({ databaseUrl: db.databaseUrl });
+        try {
+          const pending = makeProcessingTransfer({ from_address: alice.from_address });
+          await other.transfers.upsertTransfers([pending]);
+        } finally {
+          await other.close();
+        }
+        await eventually(bound + 50, async () => {
+          assert.equal((await app.inject({ url })).json().data.total, before + 1);
+        });
+        // And a raw connection's write (no store code at all) too.
+        await rawUpdate(
+          db,
+          "UPDATE transfers SET status = 'Failed' WHERE message_id = $1",
+          alice.message_id,
+        );
+        await eventually(bound + 50, async () => {
+          assert.equal((await app.inject({ url: hashUrl })).json().data.data[0].status, "Failed");
+        });
+      });
+    });
+
+    it("error: bad queries are answered 400 every time, never from the cache", async () => {
+      await withApp({}, async (app) => {
+        for (let i = 0; i < 2; i++) {
+          const response = await app.inject({
+            url: `${LIST}?addressOrTxHash=${alice.from_address}&pageNo=0`,
+          });
+          assert.equal(response.statusCode, 400);
+          assert.equal(response.json().code, 40001);
         }
       });
     });
   });
-
-  it("behavior: a write through the API's own store shows at once", async () => {
-    await withApp({}, async (app) => {
-      assert.equal((await app.inject({ url })).json().data.total, 1);
-      await store.transfers.upsertTransfers([makeTransfer({ from_address: alice.from_address })]);
-      assert.equal((await app.inject({ url })).json().data.total, 2);
-      const updated = { ...alice, status: "Failed" as const, updated_at: "2026-06-01 00:00:00" };
-      await store.transfers.upsertTransfers([updated]);
-      const hash = (await app.inject({ url: hashUrl })).json().data;
-      assert.equal(hash.data[0].status, "Failed");
-    });
-  });
-
-  it("behavior: a write by another connection shows within changeVisibilityMs", async () => {
-    assert.ok(store.changeVisibilityMs !== undefined && store.changeVisibilityMs <= 1000);
-    await withApp({}, async (app) => {
-      const before = (await app.inject({ url })).json().data.total as number;
-      assert.equal((await app.inject({ url })).json().data.total, before); // cached now
-      // Another connection (as the indexer's, or another process's) adds a transfer.
-      const other = await createStore({ databaseUrl: db.databaseUrl });
-      try {
-        const pending = makeProcessingTransfer({ from_address: alice.from_address });
-        await other.transfers.upsertTransfers([pending]);
-      } finally {
-        await other.close();
-      }
-      await new Promise((resolve) => setTimeout(resolve, (store.changeVisibilityMs ?? 0) + 30));
-      assert.equal((await app.inject({ url })).json().data.total, before + 1);
-      // And a raw connection's write (no store code at all) too.
-      const raw = new Database(db.databaseUrl);
-      try {
-        raw
-          .prepare("UPDATE transfers SET status = 'Failed' WHERE message_id = ?")
-          .run(alice.message_id);
-      } finally {
-        raw.close();
-      }
-      await new Promise((resolve) => setTimeout(resolve, (store.changeVisibilityMs ?? 0) + 30));
-      assert.equal((await app.inject({ url: hashUrl })).json().data.data[0].status, "Failed");
-    });
-  });
-
-  it("error: bad queries are answered 400 every time, never from the cache", async () => {
-    await withApp({}, async (app) => {
-      for (let i = 0; i < 2; i++) {
-        const response = await app.inject({
-          url: `${LIST}?addressOrTxHash=${alice.from_address}&pageNo=0`,
-        });
-        assert.equal(response.statusCode, 400);
-        assert.equal(response.json().code, 40001);
-      }
-    });
-  });
-});

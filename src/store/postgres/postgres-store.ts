@@ -11,6 +11,7 @@ import { MIGRATIONS } from "../migrations/index.js";
 import { runInScope, type TransactionConnection } from "../scoped-store.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
+import { createChangeListener } from "./change-listener.js";
 import { migratePostgres } from "./migrate.js";
 import { createPostgresBackend } from "./postgres-backend.js";
 
@@ -52,6 +53,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   logger?.info({ url: redactDatabaseUrl(options.databaseUrl) }, "postgres store open");
 
+  // Cached list answers need to hear about every commit before they are read again. With a read
+  // replica they cannot: a notification from the primary can arrive before the replica has
+  // replayed the commit, and a refill from the replica would then cache the old data as new.
+  const changes =
+    readPool === pool
+      ? createChangeListener({ databaseUrl: options.databaseUrl, logger })
+      : undefined;
+
   async function ping(): Promise<void> {
     await pool.query("SELECT 1");
   }
@@ -71,6 +80,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await client.query("BEGIN");
       const result = await runInScope({ kind: "postgres", connection, depth: 1, ping }, work);
       await client.query("COMMIT");
+      changes?.bump();
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {
@@ -91,7 +101,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     }),
     transaction: (work) => inTransaction((store) => work(store)),
     ping,
+    ...(changes === undefined ? {} : { changeCounter: changes.counter }),
     async close() {
+      await changes?.close();
       await pool.end();
       if (readPool !== pool) await readPool.end();
     },
