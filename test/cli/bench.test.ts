@@ -83,7 +83,10 @@ describe("bridge-oracle bench", () => {
     assert.match(text, /\| hash lookups \| [0-9,]+ \|/);
     assert.match(text, /\| hash lookups, cache off \| [0-9,]+ \|/);
     assert.match(text, /\| deep pages, cache off \| [0-9,]+ \|/);
-    assert.match(text, /hash lookup req\/s >= 50 % of hello world's \| \d+ % with the response cache/);
+    assert.match(
+      text,
+      /hash lookup req\/s >= 50 % of hello world's \| \d+ % with the response cache/,
+    );
     assert.match(text, /\| hello world \| [0-9,]+ \|/);
     assert.match(text, /Intel|AMD|ARM|cores/);
   });
