@@ -14,6 +14,7 @@ import { loadConfig } from "../../src/config/env.js";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { eventually } from "../setup/eventually.js";
 import { makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 import { buildTestApp } from "./setup.js";
 
@@ -81,19 +82,6 @@ describe("response cache (unit)", () => {
     assert.equal(off.get("k", 1), undefined);
   });
 });
-
-/** Waits until `check` passes (it throws until then), at most `ms`. */
-async function eventually(ms: number, check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-}
 
 /** A write by a connection that is not the store's (no store code at all). */
 async function rawUpdate(db: IsolatedDatabase, sql: string, messageId: string): Promise<void> {

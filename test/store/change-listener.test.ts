@@ -9,19 +9,8 @@ import pg from "pg";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { eventually } from "../setup/eventually.js";
 import { makeTransfer } from "../setup/transfer-fixtures.js";
-
-async function eventually(ms: number, check: () => void | Promise<void>): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-}
 
 describe("PostgreSQL change counter", () => {
   let db: IsolatedDatabase;
