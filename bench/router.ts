@@ -1,25 +1,13 @@
-/**
- * The router benchmark (`npm run bench:router`, `bridge-oracle bench router`): quotes/s and
- * latency of POST /api/oracle/router through the real app (auth with a key, rate limiting, the
- * router over a fixture snapshot of three chains with >= 10 tokens each: no chain needed), for
- * direct routes, swap routes and a mix, next to a bare Fastify POST route answering a canned
- * quote of the same size, in the same run; server and load generator in separate processes.
- * Writes the "router" section of bench/RESULTS.md.
- *
- * Run directly: node --import tsx bench/router.ts [--duration S] [--connections C]
- */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { writeResultsSection } from "./list-report.js";
 import { type LoadResult, percentile } from "./load.js";
 import { APP_CANNED_PATH, type BenchRequest, buildRouterRequests } from "./router-requests.js";
+import { startServerScript } from "./server-process.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = fileURLToPath(new URL("./router-server.ts", import.meta.url));
@@ -47,37 +35,9 @@ async function startServer(
   arg: string,
   ...flags: string[]
 ): Promise<Server> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", SERVER, mode, arg, ...flags],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const first = await new Promise<{ port: number; key?: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${mode} server did not start`)), 60_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${mode} server exited with code ${code}`));
-    });
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      resolve(JSON.parse(line));
-    });
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${first.port}`,
-    key: first.key,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  const started = await startServerScript(SERVER, [mode, arg, ...flags], mode);
+  const key = started.info.key;
+  return { ...started, key: typeof key === "string" ? key : undefined };
 }
 
 async function postLoad(

@@ -1,6 +1,7 @@
 /**
- * Starts bench/list-server.ts in a child process and waits for the port it prints. The child is
- * stopped with SIGTERM by stop(), and killed if it has not exited 5 s later.
+ * Starts a benchmark server script (bench/list-server.ts, bench/router-server.ts) in a child
+ * process and waits for the port it prints. The child is stopped with SIGTERM by stop(), and
+ * killed if it has not exited 5 s later.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -20,30 +21,39 @@ export async function startServerProcess(
   path: string,
   ...flags: string[]
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", SERVER_SCRIPT, mode, path, ...flags],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  return startServerScript(SERVER_SCRIPT, [mode, path, ...flags], mode);
+}
+
+/**
+ * Runs `node --import tsx SCRIPT ...args` and waits for the first line it prints, a JSON object
+ * with at least `port` (the rest is returned as `info`).
+ */
+export async function startServerScript(
+  script: string,
+  args: readonly string[],
+  label: string,
+): Promise<ServerProcess & { info: Record<string, unknown> }> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
+  const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${mode} server did not start in 60 s`)),
+      () => reject(new Error(`${label} server did not start in 60 s`)),
       60_000,
     );
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`${mode} server exited with code ${code} before listening`));
+      reject(new Error(`${label} server exited with code ${code} before listening`));
     });
     lines.once("line", (line) => {
       clearTimeout(timer);
-      resolve((JSON.parse(line) as { port: number }).port);
+      resolve(JSON.parse(line) as Record<string, unknown>);
     });
   });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${info.port}`,
+    info,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, "exit");
