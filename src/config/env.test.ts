@@ -32,6 +32,7 @@ describe("loadConfig", () => {
         routerConfig: undefined,
         routerSlippageBps: 50,
         routerMaxStateAgeMs: 15000,
+        listCacheMb: 64,
       },
     );
     assert.equal(CONFIG_DEFAULTS.port, 8080);
@@ -64,6 +65,18 @@ describe("loadConfig", () => {
     assert.equal(config.trustProxy, true);
     assert.equal(config.rateLimitAnonymousPerMinute, 0);
     assert.equal(config.rateLimitKeyPerMinute, 5000);
+  });
+
+  it("behavior: LIST_CACHE_MB sizes the list response cache; 0 turns it off", () => {
+    assert.equal(loadConfig({ LIST_CACHE_MB: "0" }).listCacheMb, 0);
+    assert.equal(loadConfig({ LIST_CACHE_MB: "512" }).listCacheMb, 512);
+    for (const value of ["-1", "1.5", "65537", "lots"]) {
+      configError(
+        { LIST_CACHE_MB: value },
+        "LIST_CACHE_MB",
+        /^LIST_CACHE_MB must be an integer from 0 to 65536 \(MiB of cached list responses, 0 = off\)/,
+      );
+    }
   });
 
   it("behavior: empty and blank values count as unset", () => {
