@@ -21,7 +21,15 @@ export interface RegistryBridge {
   bridgeChainId: string;
 }
 
+/** What a registry is built from (plain data: it can be sent to a worker thread). */
+export interface RegistrySource {
+  chains: RegistryChain[];
+  bridges: RegistryBridge[];
+}
+
 export interface BridgeRegistry {
+  /** Its chains (name, id, native symbol only) and bridges. */
+  readonly source: RegistrySource;
   chainName(chainId: number): string | undefined;
   nativeSymbol(chainId: number): string | undefined;
   /** EVM chain id of the chain named `schemeId` in `kind`'s scheme. */
@@ -43,6 +51,14 @@ export function createBridgeRegistry(
     bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b.kind]),
   );
   return {
+    source: {
+      chains: chains.map((c) => ({
+        name: c.name,
+        chainId: c.chainId,
+        nativeSymbol: c.nativeSymbol,
+      })),
+      bridges: bridges.map((b) => ({ ...b })),
+    },
     chainName: (id) => chainById.get(id)?.name,
     nativeSymbol: (id) => chainById.get(id)?.nativeSymbol,
     chainIdInScheme: (kind, schemeId) => byScheme.get(`${kind}:${BigInt(schemeId).toString()}`),
