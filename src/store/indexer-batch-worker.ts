@@ -41,6 +41,8 @@ export interface BatchWorkerReply {
 
 const { path, registry: source } = workerData as BatchWorkerData;
 const connection = openIndexerSqlite(path);
+// Checkpoints run on their own thread (src/store/indexer-checkpoint-worker.ts), beside the writes.
+connection.db.pragma("wal_autocheckpoint = 0");
 const registry = createBridgeRegistry(source.chains, source.bridges);
 const tokens = new Map<string, TokenMetadata>();
 const tokenKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;

@@ -23,12 +23,13 @@ export interface BatchWriter {
 }
 
 /**
- * The worker's entry: the compiled .js next to this module, or under tsx (tests, benches run
- * from sources) the .ts, loaded through tsx's loader (a worker does not inherit `--import tsx`).
+ * A worker whose entry is `name` in this folder: the compiled .js, or under tsx (tests, benches
+ * run from sources) the .ts, loaded through tsx's loader (a worker does not inherit
+ * `--import tsx`).
  */
-function spawnWorker(data: BatchWorkerData): Worker {
+function spawnWorker(name: string, data: unknown): Worker {
   const fromSources = import.meta.url.endsWith(".ts");
-  const entry = new URL(`./indexer-batch-worker.${fromSources ? "ts" : "js"}`, import.meta.url);
+  const entry = new URL(`./${name}.${fromSources ? "ts" : "js"}`, import.meta.url);
   if (!fromSources) return new Worker(entry, { workerData: data });
   const tsx = import.meta.resolve("tsx/esm/api");
   const bootstrap =
@@ -56,6 +57,7 @@ export function startBatchWriter(
   let nextId = 1;
   const pending = new Map<number, (reply: BatchWorkerReply) => void>();
   let waiting: Waiting[] = [];
+  const checkpoints = startCheckpointer(path);
 
   function failAll(error: string) {
     for (const settle of pending.values()) settle({ id: 0, error });
@@ -65,7 +67,10 @@ export function startBatchWriter(
 
   function current(): Worker {
     if (worker !== undefined) return worker;
-    const started = spawnWorker({ path, registry });
+    const started = spawnWorker("indexer-batch-worker", {
+      path,
+      registry,
+    } satisfies BatchWorkerData);
     started.on("message", (reply: BatchWorkerReply) => {
       const settle = pending.get(reply.id);
       if (settle === undefined) return;
@@ -100,11 +105,14 @@ export function startBatchWriter(
     const reply = await request({ batches: group.map((w) => w.batch) }).catch(
       (error: unknown): BatchWorkerReply => ({ id: 0, error: errorMessage(error) }),
     );
+    let committed = false;
     group.forEach((w, i) => {
       const error = reply.error ?? reply.errors?.[i];
+      committed ||= error === undefined;
       if (error === undefined) w.resolve();
       else w.reject(new Error(error));
     });
+    if (committed) checkpoints.request();
   }
 
   return {
@@ -117,10 +125,74 @@ export function startBatchWriter(
     },
     async close() {
       const running = worker;
-      if (running === undefined) return;
-      await request({ close: true });
+      if (running !== undefined) {
+        await request({ close: true });
+        worker = undefined;
+        await running.terminate();
+      }
+      await checkpoints.close();
+    },
+  };
+}
+
+/**
+ * The checkpoint worker (src/store/indexer-checkpoint-worker.ts), started on the first request.
+ * At most one checkpoint runs; requests made meanwhile make one more run after it.
+ */
+function startCheckpointer(path: string) {
+  let worker: Worker | undefined;
+  /** Settles each message sent, in order (the worker answers every message). */
+  const replies: (() => void)[] = [];
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  function post(message: "checkpoint" | "close"): Promise<void> {
+    if (worker === undefined) {
+      const started = spawnWorker("indexer-checkpoint-worker", { path });
+      started.on("message", () => {
+        replies.shift()?.();
+        if (replies.length === 0) started.unref();
+      });
+      // A checkpointer that dies is replaced at the next request; the WAL only grows meanwhile.
+      started.on("error", () => undefined);
+      started.on("exit", () => {
+        if (worker === started) worker = undefined;
+        for (const settle of replies.splice(0)) settle();
+      });
+      worker = started;
+    }
+    const target = worker;
+    target.ref();
+    return new Promise((resolve) => {
+      replies.push(resolve);
+      target.postMessage(message);
+    });
+  }
+
+  function request(): void {
+    if (running !== undefined) {
+      again = true;
+      return;
+    }
+    running = post("checkpoint").then(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        request();
+      }
+    });
+  }
+
+  return {
+    request,
+    async close() {
+      again = false;
+      while (running !== undefined) await running;
+      const current = worker;
+      if (current === undefined) return;
+      await post("close");
       worker = undefined;
-      await running.terminate();
+      await current.terminate();
     },
   };
 }
