@@ -1,9 +1,11 @@
 /**
- * Main-thread side of the SQLite batch worker (src/store/indexer-batch-worker.ts): starts it,
- * hands it the batches that queued up since its last request (one transaction for all of them,
- * a savepoint each) and settles each batch's promise from the reply. A worker that dies (an
- * uncaught error, out of memory) fails its pending batches and is replaced on the next request;
- * its open transaction, if any, was never committed, so nothing is lost.
+ * The SQLite indexer store's batch writes: batches that queue up while the previous group is
+ * being written go out together (writeBatchGroup: one transaction, a savepoint each), either on
+ * the main thread's connection or on a worker thread (src/store/indexer-batch-worker.ts) with a
+ * connection of its own, so that fetching and decoding the next batches overlaps with writing.
+ *
+ * A worker that dies (an uncaught error, out of memory) fails its pending group and is replaced
+ * on the next one; its open transaction, if any, was never committed, so nothing is lost.
  */
 import { Worker } from "node:worker_threads";
 import { errorMessage } from "../errors.js";
@@ -14,12 +16,91 @@ import type {
   BatchWorkerReply,
   BatchWorkerRequest,
 } from "./indexer-batch-worker.js";
+import {
+  type BatchContext,
+  createBatchContext,
+  type IndexerSqliteConnection,
+  writeBatchGroup,
+} from "./indexer-sqlite-transaction.js";
 
 export interface BatchWriter {
   /** Resolves once the batch is committed; rejects when it was rolled back. */
   write(batch: IndexedBatch): Promise<void>;
-  /** Closes the worker's connection and ends the worker. */
+  /** Ends the worker, if any (after the queued groups). */
   close(): Promise<void>;
+}
+
+export interface BatchWriterOptions {
+  /** The database file; the main thread's connection to it. */
+  path: string;
+  connection: IndexerSqliteConnection;
+  registry: RegistrySource;
+  /**
+   * Runs a task after every task given to it before (the store's transaction queue), so group
+   * writes never overlap the main connection's transactions.
+   */
+  serialise: <T>(task: () => Promise<T>) => Promise<T>;
+  /** Write on a worker thread (true) or on the main thread's connection. */
+  worker: boolean;
+}
+
+interface GroupRunner {
+  /** Per batch: why it was rolled back, or undefined when committed. */
+  run(batches: IndexedBatch[]): Promise<(string | undefined)[]>;
+  close(): Promise<void>;
+}
+
+interface Waiting {
+  batch: IndexedBatch;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+export function createBatchWriter(options: BatchWriterOptions): BatchWriter {
+  const runner = options.worker
+    ? workerRunner(options.path, options.registry)
+    : inProcessRunner(options.connection, options.registry);
+  let waiting: Waiting[] = [];
+
+  async function flush(): Promise<void> {
+    // One turn of the event loop first: other chains' batches whose data just arrived join.
+    await new Promise((resolve) => setImmediate(resolve));
+    const group = waiting;
+    waiting = [];
+    const errors = await runner
+      .run(group.map((w) => w.batch))
+      .catch((error: unknown) => group.map(() => errorMessage(error)));
+    group.forEach((w, i) => {
+      const error = errors[i];
+      if (error === undefined) w.resolve();
+      else w.reject(new Error(error));
+    });
+  }
+
+  return {
+    write(batch) {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ batch, resolve, reject });
+        // The first batch to wait queues a flush; later ones join it until it starts.
+        if (waiting.length === 1) void options.serialise(flush);
+      });
+    },
+    close: () => runner.close(),
+  };
+}
+
+function inProcessRunner(
+  connection: IndexerSqliteConnection,
+  registry: RegistrySource,
+): GroupRunner {
+  let context: Promise<BatchContext> | undefined;
+  return {
+    async run(batches) {
+      context ??= createBatchContext(connection, registry);
+      return writeBatchGroup(connection, batches, await context);
+    },
+    close: async () => undefined,
+  };
 }
 
 /**
@@ -38,26 +119,10 @@ function spawnWorker(name: string, data: unknown): Worker {
   return new Worker(bootstrap, { eval: true, workerData: data });
 }
 
-interface Waiting {
-  batch: IndexedBatch;
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
-/**
- * `serialise` runs a task after every task given to it before (the store's transaction queue),
- * so the worker's transactions never overlap the main connection's.
- */
-export function startBatchWriter(
-  path: string,
-  registry: RegistrySource,
-  serialise: <T>(task: () => Promise<T>) => Promise<T>,
-): BatchWriter {
+function workerRunner(path: string, registry: RegistrySource): GroupRunner {
   let worker: Worker | undefined;
   let nextId = 1;
   const pending = new Map<number, (reply: BatchWorkerReply) => void>();
-  let waiting: Waiting[] = [];
-  const checkpoints = startCheckpointer(path);
 
   function failAll(error: string) {
     for (const settle of pending.values()) settle({ id: 0, error });
@@ -99,100 +164,18 @@ export function startBatchWriter(
     });
   }
 
-  async function flush(): Promise<void> {
-    const group = waiting;
-    waiting = [];
-    const reply = await request({ batches: group.map((w) => w.batch) }).catch(
-      (error: unknown): BatchWorkerReply => ({ id: 0, error: errorMessage(error) }),
-    );
-    let committed = false;
-    group.forEach((w, i) => {
-      const error = reply.error ?? reply.errors?.[i];
-      committed ||= error === undefined;
-      if (error === undefined) w.resolve();
-      else w.reject(new Error(error));
-    });
-    if (committed) checkpoints.request();
-  }
-
   return {
-    write(batch) {
-      return new Promise<void>((resolve, reject) => {
-        waiting.push({ batch, resolve, reject });
-        // The first batch to wait queues a flush; later ones join it until it starts.
-        if (waiting.length === 1) void serialise(flush);
-      });
+    async run(batches) {
+      const reply = await request({ batches });
+      if (reply.error !== undefined) throw new Error(reply.error);
+      return reply.errors ?? batches.map(() => "indexer batch worker: no reply");
     },
     async close() {
       const running = worker;
-      if (running !== undefined) {
-        await request({ close: true });
-        worker = undefined;
-        await running.terminate();
-      }
-      await checkpoints.close();
-    },
-  };
-}
-
-/**
- * The checkpoint worker (src/store/indexer-checkpoint-worker.ts), started on the first request.
- * At most one checkpoint runs; requests made meanwhile make one more run after it.
- */
-function startCheckpointer(path: string) {
-  let worker: Worker | undefined;
-  /** Settles each message sent, in order (the worker answers every message). */
-  const replies: (() => void)[] = [];
-  let running: Promise<void> | undefined;
-  let again = false;
-
-  function post(message: "checkpoint" | "close"): Promise<void> {
-    if (worker === undefined) {
-      const started = spawnWorker("indexer-checkpoint-worker", { path });
-      started.on("message", () => {
-        replies.shift()?.();
-        if (replies.length === 0) started.unref();
-      });
-      // A checkpointer that dies is replaced at the next request; the WAL only grows meanwhile.
-      started.on("error", () => undefined);
-      started.on("exit", () => {
-        if (worker === started) worker = undefined;
-        for (const settle of replies.splice(0)) settle();
-      });
-      worker = started;
-    }
-    const target = worker;
-    target.ref();
-    return new Promise((resolve) => {
-      replies.push(resolve);
-      target.postMessage(message);
-    });
-  }
-
-  function request(): void {
-    if (running !== undefined) {
-      again = true;
-      return;
-    }
-    running = post("checkpoint").then(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        request();
-      }
-    });
-  }
-
-  return {
-    request,
-    async close() {
-      again = false;
-      while (running !== undefined) await running;
-      const current = worker;
-      if (current === undefined) return;
-      await post("close");
+      if (running === undefined) return;
+      await request({ close: true });
       worker = undefined;
-      await current.terminate();
+      await running.terminate();
     },
   };
 }

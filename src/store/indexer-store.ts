@@ -6,11 +6,12 @@
  * interface does not expose its SQL executor inside transaction(); once it does, this module
  * becomes a thin adapter over Store.transaction.
  */
+import { availableParallelism } from "node:os";
 import pg from "pg";
 import type { IndexerStore } from "../indexer/indexer-store.js";
 import { databaseKind } from "./database-url.js";
 import { createStore } from "./index.js";
-import { type BatchWriter, startBatchWriter } from "./indexer-batch-writer.js";
+import { type BatchWriter, createBatchWriter } from "./indexer-batch-writer.js";
 import { createIndexerRepository } from "./indexer-repository.js";
 import {
   openIndexerSqlite,
@@ -24,6 +25,13 @@ import { createSqliteBackend } from "./sqlite/sqlite-backend.js";
 export interface OpenIndexerStoreOptions {
   /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
   databaseUrl: string;
+  /**
+   * SQLite: write batches on a worker thread (src/store/indexer-batch-worker.ts) instead of the
+   * main thread. Default: only with more than 2 cores. On the 2-core bench machine, where the
+   * node and other processes already take the second core, the thread's overhead (its own
+   * start-up, copying each batch to it) made backfills slower (docs/indexer.md).
+   */
+  batchWorker?: boolean;
 }
 
 export interface ClosableIndexerStore extends IndexerStore {
@@ -39,10 +47,10 @@ export async function openIndexerStore(
   await migrated.close();
   return databaseKind(options.databaseUrl) === "postgres"
     ? openPostgres(options.databaseUrl)
-    : openSqlite(options.databaseUrl);
+    : openSqlite(options.databaseUrl, options.batchWorker ?? availableParallelism() > 2);
 }
 
-function openSqlite(databaseUrl: string): ClosableIndexerStore {
+function openSqlite(databaseUrl: string, worker: boolean): ClosableIndexerStore {
   const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
   if (path === ":memory:" || path === "") {
     throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
@@ -58,7 +66,7 @@ function openSqlite(databaseUrl: string): ClosableIndexerStore {
     indexer: createIndexerRepository(root.sql, "sqlite"),
     transaction: (work) => queue(() => runSqliteTransaction(connection, work)),
     commitBatch(batch, registry) {
-      batches ??= startBatchWriter(path, registry, queue);
+      batches ??= createBatchWriter({ path, connection, registry, serialise: queue, worker });
       return batches.write(batch);
     },
     async close() {
