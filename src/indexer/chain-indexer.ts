@@ -267,7 +267,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     from: number,
     end: number,
     following: boolean,
-  ): Promise<Fetched | "raced" | undefined> {
+  ): Promise<Fetched | undefined> {
     const taken = prefetched;
     prefetched = undefined;
     if (taken === undefined || taken.from !== from || following) return undefined;
