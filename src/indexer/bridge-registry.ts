@@ -21,7 +21,15 @@ export interface RegistryBridge {
   bridgeChainId: string;
 }
 
+/** What a registry is built from (plain data: it can be sent to a worker thread). */
+export interface RegistrySource {
+  chains: RegistryChain[];
+  bridges: RegistryBridge[];
+}
+
 export interface BridgeRegistry {
+  /** Its chains (name, id, native symbol only) and bridges. */
+  readonly source: RegistrySource;
   chainName(chainId: number): string | undefined;
   nativeSymbol(chainId: number): string | undefined;
   /** EVM chain id of the chain named `schemeId` in `kind`'s scheme. */
@@ -38,18 +46,36 @@ export function createBridgeRegistry(
 ): BridgeRegistry {
   const chainById = new Map(chains.map((c) => [c.chainId, c]));
   const byScheme = new Map(bridges.map((b) => [`${b.kind}:${b.bridgeChainId}`, b.chainId]));
-  const byChainKind = new Map(bridges.map((b) => [`${b.chainId}:${b.kind}`, b]));
+  // EIP-55 once here: records ask for the destination bridge of every transfer.
+  const addressByChainKind = new Map(
+    bridges.map((b) => [`${b.chainId}:${b.kind}`, getAddress(b.address)]),
+  );
   const byChainAddress = new Map(
     bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b.kind]),
   );
+  // Scheme ids as events spell them ("101", or "0101"...) -> canonical decimal; few distinct.
+  const canonicalIds = new Map<string, string>();
+  const canonicalId = (schemeId: string): string => {
+    let id = canonicalIds.get(schemeId);
+    if (id === undefined) {
+      id = BigInt(schemeId).toString();
+      if (canonicalIds.size < 10_000) canonicalIds.set(schemeId, id);
+    }
+    return id;
+  };
   return {
+    source: {
+      chains: chains.map((c) => ({
+        name: c.name,
+        chainId: c.chainId,
+        nativeSymbol: c.nativeSymbol,
+      })),
+      bridges: bridges.map((b) => ({ ...b })),
+    },
     chainName: (id) => chainById.get(id)?.name,
     nativeSymbol: (id) => chainById.get(id)?.nativeSymbol,
-    chainIdInScheme: (kind, schemeId) => byScheme.get(`${kind}:${BigInt(schemeId).toString()}`),
-    bridgeAddress: (id, kind) => {
-      const b = byChainKind.get(`${id}:${kind}`);
-      return b === undefined ? undefined : getAddress(b.address);
-    },
+    chainIdInScheme: (kind, schemeId) => byScheme.get(`${kind}:${canonicalId(schemeId)}`),
+    bridgeAddress: (id, kind) => addressByChainKind.get(`${id}:${kind}`),
     bridgeKind: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`),
     bridgesOn: (id) => bridges.filter((b) => b.chainId === id),
   };

@@ -31,6 +31,7 @@ import type { Mutex } from "./mutex.js";
 import type { ProgressReporter } from "./progress.js";
 import { rederiveTransfers } from "./rederive-transfers.js";
 import type { TokenMetadataCache } from "./token-metadata.js";
+import { type IndexedBatch, writeBatch } from "./write-batch.js";
 
 export interface IndexerLogger {
   info(message: string): void;
@@ -78,6 +79,17 @@ export interface ChainIndexer {
 
 const HEADER_CONCURRENCY = 8;
 
+/** A fetched and decoded span (see fetchSpan). */
+interface Fetched {
+  /** Headers of the span's first block, its last one and of any log without a timestamp. */
+  known: Map<number, BlockHeader>;
+  events: BridgeEvent[];
+  /** Last block covered (the logs' span may have shrunk below the requested end). */
+  toBlock: number;
+  /** Tokens named by the span's sends (their metadata is cached by then). */
+  sendTokens: { chainId: number; address: string }[];
+}
+
 export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   const { chain, client, store, registry, logger } = deps;
   const now = deps.now ?? (() => new Date());
@@ -96,6 +108,8 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     error: "",
   };
   let tokensLoaded = false;
+  /** The next span, fetched while the previous batch was being written (backfill only). */
+  let prefetched: { from: number; promise: Promise<Fetched | "raced"> } | undefined;
 
   async function loadRow(): Promise<IndexerChainRow> {
     if (!tokensLoaded) {
@@ -186,46 +200,25 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     return out;
   }
 
-  async function step(): Promise<StepOutcome> {
-    const row = await loadRow();
-    const head = await client.getBlockNumber();
-    const target = head - chain.confirmations;
-    const cursor = row.cursorBlock;
-
-    if (target <= cursor) {
-      // Idle: nothing new to index, but the chain may have replaced the cursor block.
-      if (row.cursorHash !== "") {
-        const current = await client.getBlockHeader(cursor);
-        if (current?.hash !== row.cursorHash) return rollBack(row, head);
-      }
-      const state: IndexerChainState = "following";
-      // Through a transaction: on SQLite the connection is shared with other chains' batches.
-      await store.transaction((tx) =>
-        tx.indexer.updateProgress(chain.chainId, {
-          headBlock: head,
-          targetBlock: Math.max(0, target),
-          state,
-          error: "",
-          updatedAt: stamp(),
-        }),
-      );
-      setStatus({ cursorBlock: cursor, state }, head);
-      deps.progress?.done(chain.name);
-      return "idle";
-    }
-
-    const from = cursor + 1;
-    let end = Math.min(target, cursor + range.size);
+  /** Last block of a batch starting at `from`: one span, and never across the finality line. */
+  function spanEnd(from: number, target: number, head: number): number {
+    const end = Math.min(target, from - 1 + range.size);
     // Finish the final part first so a following batch never spans more than finalityDepth.
     const finalLine = head - chain.finalityDepth;
-    if (from <= finalLine && end > finalLine) end = finalLine;
-    // Near the head every block is fetched before the logs and stored, so any later change
-    // shows up as a hash mismatch; far below it (final blocks) only the batch's edges are.
-    const following = end > head - chain.finalityDepth;
+    return from <= finalLine && end > finalLine ? finalLine : end;
+  }
+
+  /**
+   * Headers, logs and token metadata of blocks from..end (or fewer: the logs' span may shrink),
+   * decoded. "raced" when the chain changed under the fetch (retry shortly).
+   */
+  async function fetchSpan(
+    from: number,
+    end: number,
+    following: boolean,
+  ): Promise<Fetched | "raced"> {
     const before = await headers(following ? range_(from, end) : [from]);
     if (before === undefined) return "raced";
-    const first = before.get(from)!;
-    if (row.cursorHash !== "" && first.parentHash !== row.cursorHash) return rollBack(row, head);
     if (following) {
       for (let n = from + 1; n <= end; n++) {
         if (before.get(n)?.parentHash !== before.get(n - 1)?.hash) return "raced";
@@ -262,45 +255,108 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       const event = decodeBridgeLog(log, { chainId: chain.chainId, kind, blockTime });
       if (event !== undefined) events.push(event);
     }
-    const sends = events.filter((e) => e.name === "TransferSent");
-    const freshTokens = await deps.tokens.ensure(sends.flatMap((s) => tokensOfSend(s, registry)));
+    const sendTokens = events
+      .filter((e) => e.name === "TransferSent")
+      .flatMap((s) => tokensOfSend(s, registry));
+    await deps.tokens.ensure(sendTokens);
+    return { known, events, toBlock, sendTokens };
+  }
+
+  /** The prefetched span when it starts at `from` and fits the batch step() would fetch. */
+  async function takePrefetched(
+    from: number,
+    end: number,
+    following: boolean,
+  ): Promise<Fetched | undefined> {
+    const taken = prefetched;
+    prefetched = undefined;
+    if (taken === undefined || taken.from !== from || following) return undefined;
+    const fetched = await taken.promise;
+    return fetched !== "raced" && fetched.toBlock <= end ? fetched : undefined;
+  }
+
+  async function step(): Promise<StepOutcome> {
+    const row = await loadRow();
+    const head = await client.getBlockNumber();
+    const target = head - chain.confirmations;
+    const cursor = row.cursorBlock;
+
+    if (target <= cursor) {
+      // Idle: nothing new to index, but the chain may have replaced the cursor block.
+      if (row.cursorHash !== "") {
+        const current = await client.getBlockHeader(cursor);
+        if (current?.hash !== row.cursorHash) return rollBack(row, head);
+      }
+      const state: IndexerChainState = "following";
+      // Through a transaction: on SQLite the connection is shared with other chains' batches.
+      await store.transaction((tx) =>
+        tx.indexer.updateProgress(chain.chainId, {
+          headBlock: head,
+          targetBlock: Math.max(0, target),
+          state,
+          error: "",
+          updatedAt: stamp(),
+        }),
+      );
+      setStatus({ cursorBlock: cursor, state }, head);
+      deps.progress?.done(chain.name);
+      return "idle";
+    }
+
+    const from = cursor + 1;
+    const end = spanEnd(from, target, head);
+    // Near the head every block is fetched before the logs and stored, so any later change
+    // shows up as a hash mismatch; far below it (final blocks) only the batch's edges are.
+    const following = end > head - chain.finalityDepth;
+    const fetched =
+      (await takePrefetched(from, end, following)) ?? (await fetchSpan(from, end, following));
+    if (fetched === "raced") return "raced";
+    const { known, events, toBlock, sendTokens } = fetched;
+    if (row.cursorHash !== "" && known.get(from)!.parentHash !== row.cursorHash) {
+      return rollBack(row, head);
+    }
 
     const blocks: StoredBlock[] = [...known.values()]
       .filter((h) => h.number <= toBlock)
       .map((h) => ({ number: h.number, hash: h.hash, parentHash: h.parentHash }));
-    const cursorHash = known.get(toBlock)!.hash;
     const state: IndexerChainState = toBlock >= target ? "following" : "backfill";
-
-    await deps.commitLock.runExclusive(() =>
-      store.transaction(async (tx) => {
-        await tx.indexer.lockForIndexing();
-        await tx.indexer.saveTokenMetadata(freshTokens);
-        await tx.indexer.insertEvents(events);
-        await tx.indexer.saveBlocks(chain.chainId, blocks);
-        await tx.indexer.deleteBlocksBelow(chain.chainId, toBlock - chain.finalityDepth);
-        const moved = await tx.indexer.moveCursor(chain.chainId, cursor, {
-          cursorBlock: toBlock,
-          cursorHash,
-          headBlock: head,
-          targetBlock: target,
-          state,
-          updatedAt: stamp(),
-        });
-        if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
-        await rederiveTransfers(
-          tx,
-          events.map((e) => e.messageId),
-          deriveContext(),
-          stamp(),
-          {
-            chainId: chain.chainId,
-            fromBlock: from,
-            toBlock,
-            events,
-          },
-        );
-      }),
-    );
+    const now = stamp();
+    const batch: IndexedBatch = {
+      chainId: chain.chainId,
+      chainName: chain.name,
+      fromCursor: cursor,
+      next: {
+        cursorBlock: toBlock,
+        cursorHash: known.get(toBlock)!.hash,
+        headBlock: head,
+        targetBlock: target,
+        state,
+        updatedAt: now,
+      },
+      events,
+      blocks,
+      pruneBelow: toBlock - chain.finalityDepth,
+      tokens: deps.tokens.rows(sendTokens),
+      now,
+    };
+    const committed =
+      store.commitBatch !== undefined
+        ? // The store serialises (and may group) batches itself.
+          store.commitBatch(batch, registry.source)
+        : deps.commitLock.runExclusive(() =>
+            store.transaction((tx) => writeBatch(tx, batch, deriveContext())),
+          );
+    // Backfilling final blocks: fetch the next span while this one is written. It is checked
+    // exactly as a fresh fetch would be (the next step compares its first block's parent hash
+    // with the then stored cursor hash), and dropped when the next step starts elsewhere.
+    if (state === "backfill") {
+      const nextEnd = spanEnd(toBlock + 1, target, head);
+      if (nextEnd <= head - chain.finalityDepth) {
+        const promise = fetchSpan(toBlock + 1, nextEnd, false).catch(() => "raced" as const);
+        prefetched = { from: toBlock + 1, promise };
+      }
+    }
+    await committed;
     setStatus({ cursorBlock: toBlock, state }, head);
     if (state === "backfill") {
       deps.progress?.update({

@@ -147,23 +147,34 @@ export function deriveTransfer(
 ): BridgeTransaction | undefined {
   const fields = deriveTransferFields(events, context);
   if (fields === undefined) return undefined;
-  if (existing === undefined) return { ...fields, created_at: now, updated_at: now };
-  const record = { ...fields, created_at: existing.created_at, updated_at: existing.updated_at };
-  return sameTransfer(record, existing) ? existing : { ...record, updated_at: now };
+  if (existing !== undefined && sameFields(fields, existing)) return existing;
+  return { ...fields, created_at: existing?.created_at ?? now, updated_at: now };
 }
 
-/** Equal in every field but created_at / updated_at. */
-export function sameTransfer(a: BridgeTransaction, b: BridgeTransaction): boolean {
-  for (const key of Object.keys(a) as (keyof BridgeTransaction)[]) {
-    if (key === "created_at" || key === "updated_at") continue;
-    if (a[key] !== b[key]) return false;
+/** `fields` (a record without timestamps) equal `record` in each of them. */
+function sameFields(
+  fields: Omit<BridgeTransaction, "created_at" | "updated_at">,
+  record: BridgeTransaction,
+): boolean {
+  for (const key in fields) {
+    const k = key as keyof typeof fields;
+    if (fields[k] !== record[k]) return false;
   }
   return true;
 }
 
+/** Recently formatted times: a block's transfers share its time. */
+const utcMemo = new Map<number, string>();
+
 /** UTC `YYYY-MM-DD HH:MM:SS` of a unix time in seconds. */
 export function formatUtc(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace("T", " ");
+  let text = utcMemo.get(unixSeconds);
+  if (text === undefined) {
+    text = new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace("T", " ");
+    if (utcMemo.size >= 10_000) utcMemo.clear();
+    utcMemo.set(unixSeconds, text);
+  }
+  return text;
 }
 
 function amount(value: string | boolean | undefined, decimals: number): string {

@@ -16,6 +16,8 @@ export interface TokenMetadataCache {
   ensure(tokens: readonly { chainId: number; address: string }[]): Promise<TokenMetadataRow[]>;
   /** Adds rows loaded from the database. */
   load(rows: readonly TokenMetadataRow[]): void;
+  /** The cached rows of these tokens, each once (native coin and unknown ones left out). */
+  rows(tokens: readonly { chainId: number; address: string }[]): TokenMetadataRow[];
 }
 
 export function createTokenMetadataCache(
@@ -28,6 +30,16 @@ export function createTokenMetadataCache(
     load(rows) {
       for (const r of rows)
         cache.set(key(r.chainId, r.address), { symbol: r.symbol, decimals: r.decimals });
+    },
+    rows(tokens) {
+      const out = new Map<string, TokenMetadataRow>();
+      for (const t of tokens) {
+        const k = key(t.chainId, t.address);
+        const meta = cache.get(k);
+        if (meta === undefined || out.has(k)) continue;
+        out.set(k, { chainId: t.chainId, address: t.address.toLowerCase(), ...meta });
+      }
+      return [...out.values()];
     },
     async ensure(tokens) {
       const missing = new Map<string, { chainId: number; address: string }>();

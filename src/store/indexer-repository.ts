@@ -308,7 +308,12 @@ export function createIndexerRepository(
       ]);
     },
 
-    async insertEvents(events) {
+    async insertEvents(batch) {
+      // In message id order: the inserts into the message_id index then walk it from one end to
+      // the other instead of jumping between random leaf pages.
+      const events = [...batch].sort((a, b) =>
+        a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0,
+      );
       if (dialect === "sqlite") {
         // One statement text for any number of events (see inList).
         for (const part of chunks(events, LIST_CHUNK)) {

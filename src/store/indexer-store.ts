@@ -6,34 +6,37 @@
  * interface does not expose its SQL executor inside transaction(); once it does, this module
  * becomes a thin adapter over Store.transaction.
  */
+import { availableParallelism } from "node:os";
 import pg from "pg";
-import type { IndexerStore, IndexerTransaction } from "../indexer/indexer-store.js";
-import type { TransferBackend } from "./backend.js";
+import type { IndexerStore } from "../indexer/indexer-store.js";
 import { databaseKind } from "./database-url.js";
 import { createStore } from "./index.js";
+import { type BatchWriter, createBatchWriter } from "./indexer-batch-writer.js";
 import { createIndexerRepository } from "./indexer-repository.js";
+import {
+  openIndexerSqlite,
+  runSqliteTransaction,
+  transactionOn,
+} from "./indexer-sqlite-transaction.js";
 import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSerialQueue } from "./scoped-store.js";
-import { createSqliteBackend, createStatementCache } from "./sqlite/sqlite-backend.js";
-import { openSqliteConnection } from "./sqlite/sqlite-store.js";
-import { createTransferWrites } from "./transfer-writes.js";
+import { createSqliteBackend } from "./sqlite/sqlite-backend.js";
 
 export interface OpenIndexerStoreOptions {
   /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
   databaseUrl: string;
+  /**
+   * SQLite: write batches on a worker thread (src/store/indexer-batch-worker.ts) instead of the
+   * main thread. Default: only with more than 2 cores. On the 2-core bench machine, where the
+   * node and other processes already take the second core, the thread's overhead (its own
+   * start-up, copying each batch to it) made backfills slower (docs/indexer.md).
+   */
+  batchWorker?: boolean;
 }
 
 export interface ClosableIndexerStore extends IndexerStore {
   readonly kind: "sqlite" | "postgres";
   close(): Promise<void>;
-}
-
-function transactionOn(backend: TransferBackend, kind: "sqlite" | "postgres"): IndexerTransaction {
-  return {
-    indexer: createIndexerRepository(backend.sql, kind),
-    // Already inside the batch's transaction: the writes are atomic with everything else.
-    transfers: createTransferWrites(backend),
-  };
 }
 
 export async function openIndexerStore(
@@ -44,48 +47,32 @@ export async function openIndexerStore(
   await migrated.close();
   return databaseKind(options.databaseUrl) === "postgres"
     ? openPostgres(options.databaseUrl)
-    : openSqlite(options.databaseUrl);
+    : openSqlite(options.databaseUrl, options.batchWorker ?? availableParallelism() > 2);
 }
 
-function openSqlite(databaseUrl: string): ClosableIndexerStore {
+function openSqlite(databaseUrl: string, worker: boolean): ClosableIndexerStore {
   const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
   if (path === ":memory:" || path === "") {
     throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
   }
-  // The store's own pragmas, 512 MB page-cache ceiling included: with the default 2 MB, a
-  // backfill's random-key inserts into the transfer and address indexes thrash the cache.
-  const db = openSqliteConnection(path, 10_000);
-  // A backfill batch dirties thousands of pages; checkpointing every 1,000 (the default) copies
-  // the same index pages back to the file over and over. 10,000 pages (~40 MB of WAL) between
-  // checkpoints coalesces those writes; readers are unaffected.
-  db.pragma("wal_autocheckpoint = 10000");
-  const prepare = createStatementCache(db);
-  const root = createSqliteBackend(prepare);
+  const connection = openIndexerSqlite(path);
+  const root = createSqliteBackend(connection.prepare);
+  // Every indexer transaction of the process, on this connection or the batch worker's, runs
+  // in turn: one SQLite writer at a time, and no thread ever waits on the other's lock.
   const queue = createSerialQueue();
+  let batches: BatchWriter | undefined;
   return {
     kind: "sqlite",
     indexer: createIndexerRepository(root.sql, "sqlite"),
-    transaction: (work) =>
-      queue(async () => {
-        let open = true;
-        const backend = createSqliteBackend(prepare, () => {
-          if (!open) throw new Error("indexer transaction has ended");
-        });
-        db.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await work(transactionOn(backend, "sqlite"));
-          db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec("ROLLBACK");
-          throw error;
-        } finally {
-          open = false;
-        }
-      }),
+    transaction: (work) => queue(() => runSqliteTransaction(connection, work)),
+    commitBatch(batch, registry) {
+      batches ??= createBatchWriter({ path, connection, registry, serialise: queue, worker });
+      return batches.write(batch);
+    },
     async close() {
       await queue(async () => undefined);
-      db.close();
+      await batches?.close();
+      connection.db.close();
     },
   };
 }

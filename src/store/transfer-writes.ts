@@ -286,7 +286,9 @@ export function createTransferWrites(backend: TransferBackend) {
    * column1.. on both; text parameters only, hence textOnly), replacing two statements per
    * row: the common case of a backfill, where every delivery updates its send's record.
    */
-  async function updateMany(plans: readonly UpdatePlan[]): Promise<void> {
+  async function updateMany(group: readonly UpdatePlan[]): Promise<void> {
+    // In id order: each chunk then touches neighbouring rows and index entries, not random ones.
+    const plans = [...group].sort((a, b) => a.id - b.id);
     const first = plans[0]!;
     const tables: [string, string, readonly string[], (p: UpdatePlan) => unknown[]][] = [
       ["transfers", "id", first.columns, (p) => p.values],

@@ -1,0 +1,122 @@
+/**
+ * The indexer's SQLite connection and transactions, shared by the main thread's store
+ * (src/store/indexer-store.ts) and the batch worker (src/store/indexer-batch-worker.ts): the
+ * same pragmas, one BEGIN IMMEDIATE ... COMMIT per transaction with repositories bound to it,
+ * and the grouped batch writes of either.
+ */
+import type Database from "better-sqlite3";
+import { errorMessage } from "../errors.js";
+import { createBridgeRegistry, type RegistrySource } from "../indexer/bridge-registry.js";
+import type { DeriveContext, TokenMetadata } from "../indexer/derive-transfer.js";
+import type { IndexerTransaction } from "../indexer/indexer-store.js";
+import { type IndexedBatch, writeBatch } from "../indexer/write-batch.js";
+import type { TransferBackend } from "./backend.js";
+import { createIndexerRepository, type TokenMetadataRow } from "./indexer-repository.js";
+import {
+  createSqliteBackend,
+  createStatementCache,
+  type StatementCache,
+} from "./sqlite/sqlite-backend.js";
+import { openSqliteConnection } from "./sqlite/sqlite-store.js";
+import { createTransferWrites } from "./transfer-writes.js";
+
+export interface IndexerSqliteConnection {
+  db: Database.Database;
+  prepare: StatementCache;
+}
+
+export function openIndexerSqlite(path: string): IndexerSqliteConnection {
+  // The store's own pragmas, 512 MB page-cache ceiling included: with the default 2 MB, a
+  // backfill's random-key inserts into the transfer and address indexes thrash the cache.
+  const db = openSqliteConnection(path, 10_000);
+  // A backfill batch dirties thousands of pages; checkpointing every 1,000 (the default) copies
+  // the same index pages back to the file over and over. 10,000 pages (~40 MB of WAL) between
+  // checkpoints coalesces those writes; readers are unaffected.
+  db.pragma("wal_autocheckpoint = 10000");
+  return { db, prepare: createStatementCache(db) };
+}
+
+export function transactionOn(
+  backend: TransferBackend,
+  kind: "sqlite" | "postgres",
+): IndexerTransaction {
+  return {
+    indexer: createIndexerRepository(backend.sql, kind),
+    // Already inside the batch's transaction: the writes are atomic with everything else.
+    transfers: createTransferWrites(backend),
+  };
+}
+
+/** Runs `work` in one transaction on the connection (the caller serialises calls). */
+export async function runSqliteTransaction<T>(
+  { db, prepare }: IndexerSqliteConnection,
+  work: (tx: IndexerTransaction) => Promise<T>,
+): Promise<T> {
+  let open = true;
+  const backend = createSqliteBackend(prepare, () => {
+    if (!open) throw new Error("indexer transaction has ended");
+  });
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = await work(transactionOn(backend, "sqlite"));
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  } finally {
+    open = false;
+  }
+}
+
+/**
+ * Writes batches that queued up together: ONE transaction, each batch inside its own savepoint,
+ * in order. A batch that fails is rolled back to its savepoint alone; the others commit. Each
+ * batch stays atomic (all of it or none) and sees the batches before it, exactly as separate
+ * transactions in that order would; one commit instead of several writes the shared index pages
+ * once. Returns, per batch, why it was rolled back (undefined: committed).
+ */
+export function writeBatchGroup(
+  connection: IndexerSqliteConnection,
+  batches: readonly IndexedBatch[],
+  context: BatchContext,
+): Promise<(string | undefined)[]> {
+  return runSqliteTransaction(connection, async (tx) => {
+    const errors: (string | undefined)[] = [];
+    for (const batch of batches) {
+      context.learn(batch.tokens);
+      connection.db.exec("SAVEPOINT batch");
+      try {
+        await writeBatch(tx, batch, context);
+        errors.push(undefined);
+      } catch (error) {
+        connection.db.exec("ROLLBACK TO batch");
+        errors.push(errorMessage(error));
+      }
+      connection.db.exec("RELEASE batch");
+    }
+    return errors;
+  });
+}
+
+/** Derivation context of batches written by the store: the registry and the tokens it saw. */
+export interface BatchContext extends DeriveContext {
+  /** Token metadata carried by a batch (and stored with it). */
+  learn(tokens: readonly TokenMetadataRow[]): void;
+}
+
+/** The registry from its source; token metadata from the database, then from each batch. */
+export async function createBatchContext(
+  connection: IndexerSqliteConnection,
+  source: RegistrySource,
+): Promise<BatchContext> {
+  const registry = createBridgeRegistry(source.chains, source.bridges);
+  const tokens = new Map<string, TokenMetadata>();
+  const key = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;
+  const learn = (rows: readonly TokenMetadataRow[]) => {
+    for (const t of rows) tokens.set(key(t.chainId, t.address), t);
+  };
+  const repository = createIndexerRepository(createSqliteBackend(connection.prepare).sql, "sqlite");
+  learn(await repository.loadTokenMetadata());
+  return { registry, token: (chainId, address) => tokens.get(key(chainId, address)), learn };
+}
