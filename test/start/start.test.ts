@@ -249,9 +249,14 @@ describe("bridge-oracle start", () => {
     await bannerOf(running);
     const forced = running;
     forced.child.kill("SIGINT");
-    // Two signals sent at once may merge into one; the shutdown (the chains alone take longer
-    // than this to write their state) is still under way when the second one comes.
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Two signals sent before the process has taken the first may merge into one, so the second
+    // goes once the first is acknowledged; the shutdown (the chains alone take longer than that
+    // to write their state) is still under way then.
+    const acknowledged = Date.now() + 20_000;
+    while (!/stopping \(Ctrl-C again to exit at once\)/.test(forced.stderr())) {
+      assert.ok(Date.now() < acknowledged, `first SIGINT not acknowledged: ${forced.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
     forced.child.kill("SIGINT");
     const code = await forced.exited;
     assert.ok(code === 130 || forced.child.signalCode === "SIGINT", `exit ${code}`);
