@@ -61,7 +61,7 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
     `- Data: ${int(g.sends)} transfers on a 3-chain anvil devnet (kinds 0/1/2 at random over random chain pairs, ${r.options.perBlock} transactions per block, seed ${r.options.seed}): ${int(g.deliveries)} deliveries of which ${int(g.failures)} fail on the destination, ${int(g.refunds)} refunds, ~3 % never delivered; ${int(g.blocks)} blocks in all.`,
     `- Generation (not part of any rate): ${seconds(g.generationMs)} (devnet start and deployment ${seconds(g.deployMs)}).`,
     `- Ceiling: the indexer's eth_getLogs calls made bare (fetch + JSON.parse; same addresses, topics, ${r.options.maxBlockRange}-block spans; chains concurrently), ${int(r.ceiling.calls)} calls; run before and after the indexer, the faster kept (${seconds(r.ceiling.firstMs)} / ${seconds(r.ceiling.secondMs)}).`,
-    `- Indexer: \`createIndexer\` as \`bridge-oracle index\` runs it (all chains concurrently, maxBlockRange ${r.options.maxBlockRange}), full backfill from the deploy blocks into a fresh SQLite file (WAL): raw events, block hashes, token metadata reads, derived records and address lists, one transaction per batch.`,
+    `- Indexer: \`createIndexer\` as \`bridge-oracle index\` runs it (all chains concurrently, maxBlockRange ${r.options.maxBlockRange}), full backfill from the deploy blocks into a fresh SQLite file (WAL): raw events, block hashes, token metadata reads, derived records and address lists, each batch atomic (batches that queue up together share one transaction, a savepoint each).`,
     `- Whole run: ${seconds(r.runMs)}.`,
     "",
     "| measurement | events | time | events/s |",
