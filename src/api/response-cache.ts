@@ -6,17 +6,19 @@
  * Correct under writes: every entry is tagged with the store's change counter as it was BEFORE
  * the answer was read (Store.changeCounter). Once the counter moves, every entry is stale and
  * the cache empties itself on the next lookup; an answer read while a commit landed is tagged
- * with the older counter, so it can only be served while nothing has changed since. A store
- * without a counter (PostgreSQL) is never cached.
+ * with the older counter, so it can only be served while nothing has changed since. Nothing is
+ * cached while the store cannot tell changes (no counter: PostgreSQL with a read replica, or
+ * before its LISTEN connection is up).
  *
- * Bounded by the total length of the texts it holds; the oldest entries go first (a hit does not
- * reorder: a plain lookup is all a hit costs, and the cache empties on every write anyway).
+ * Bounded by the total length of the keys and texts it holds (a key counts too: URLs may carry
+ * ignored parameters of any length); the oldest entries go first (a hit does not reorder: a
+ * plain lookup is all a hit costs, and the cache empties on every write anyway).
  */
 
 export interface ResponseCacheOptions {
-  /** Total characters of cached texts at most; 0 disables the cache. */
+  /** Total characters of cached keys and texts at most; 0 disables the cache. */
   maxChars: number;
-  /** Texts longer than this are not cached. Default maxChars / 16. */
+  /** Entries (key + text) longer than this are not cached. Default maxChars / 16. */
   maxEntryChars?: number;
 }
 
@@ -69,18 +71,19 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     },
     set(key, readAt, text) {
       // Read before a change that has landed since: not worth keeping.
-      if (readAt !== version || maxChars === 0 || text.length > maxEntryChars) return;
+      const size = key.length + text.length;
+      if (readAt !== version || maxChars === 0 || size > maxEntryChars) return;
       const previous = entries.get(key);
       if (previous !== undefined) {
         entries.delete(key);
-        chars -= previous.length;
+        chars -= key.length + previous.length;
       }
       entries.set(key, text);
-      chars += text.length;
+      chars += size;
       for (const [oldest, old] of entries) {
         if (chars <= maxChars) break;
         entries.delete(oldest);
-        chars -= old.length;
+        chars -= oldest.length + old.length;
       }
     },
     stats: () => ({ hits, misses, entries: entries.size, chars }),

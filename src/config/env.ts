@@ -36,8 +36,8 @@ export interface Config {
   /** ROUTER_MAX_STATE_AGE_MS: quotes from chain state older than this answer 503 50301. */
   readonly routerMaxStateAgeMs: number;
   /**
-   * LIST_CACHE_MB: the list endpoint's response cache, MiB of response text (counted in
-   * characters); 0 turns it off. Used with SQLite only (src/api/response-cache.ts).
+   * LIST_CACHE_MB: the list endpoint's response cache, MiB of cached URLs and answers (counted
+   * in characters); 0 turns it off (src/api/response-cache.ts).
    */
   readonly listCacheMb: number;
 }

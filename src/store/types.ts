@@ -161,14 +161,16 @@ export interface Store {
   ping(): Promise<void>;
   /**
    * A number that changes whenever data this store's reads can see may have changed, for caches
-   * of read results (the list endpoint's response cache). Undefined when the store cannot tell
-   * (PostgreSQL, a transaction-scoped store): then nothing may be cached. See
-   * `changeVisibilityMs` for how soon a commit by another connection moves it.
+   * of read results (the list endpoint's response cache). Commits through this store move it at
+   * once; commits by other connections and processes within `changeVisibilityMs` (SQLite) or one
+   * NOTIFY round trip (PostgreSQL). Returns undefined while the store cannot tell (PostgreSQL
+   * before its LISTEN connection is up or after it dropped), and is absent where it never can
+   * (PostgreSQL with a read replica, a transaction-scoped store): then nothing may be cached.
    */
   readonly changeCounter?: () => number | undefined;
   /**
-   * At most this many milliseconds pass between another connection's or process's commit and
-   * `changeCounter` moving. Commits through this store itself move it at once.
+   * SQLite: at most this many milliseconds pass between another connection's or process's
+   * commit and `changeCounter` moving. Undefined where no fixed bound holds (PostgreSQL).
    */
   readonly changeVisibilityMs?: number;
   close(): Promise<void>;

@@ -52,13 +52,16 @@ describe("response cache (unit)", () => {
               const text = key.repeat(length);
               cache.get(key, 7);
               cache.set(key, 7, text);
-              model.delete(key);
-              model.set(key, text);
-              let total = [...model.values()].reduce((n, t) => n + t.length, 0);
-              for (const [k, t] of model) {
-                if (total <= 100) break;
-                model.delete(k);
-                total -= t.length;
+              if (key.length + text.length <= 40) {
+                model.delete(key);
+                model.set(key, text);
+                // Keys count as well as texts.
+                let total = [...model].reduce((n, [k, t]) => n + k.length + t.length, 0);
+                for (const [k, t] of model) {
+                  if (total <= 100) break;
+                  model.delete(k);
+                  total -= k.length + t.length;
+                }
               }
             }
             const stats = cache.stats();
@@ -71,11 +74,17 @@ describe("response cache (unit)", () => {
     );
   });
 
-  it("boundary: texts over maxEntryChars and a 0 budget are never cached", () => {
+  it("boundary: entries over maxEntryChars (long keys too) and a 0 budget are never cached", () => {
     const small = createResponseCache({ maxChars: 100, maxEntryChars: 10 });
     small.get("k", 1);
-    small.set("k", 1, "x".repeat(11));
+    small.set("k", 1, "x".repeat(10));
     assert.equal(small.get("k", 1), undefined);
+    // A URL padded with ignored parameters counts against the budget like a long answer.
+    const longKey = `k${"&pad=1".repeat(5)}`;
+    small.set(longKey, 1, "x");
+    assert.equal(small.get(longKey, 1), undefined);
+    small.set("k", 1, "x".repeat(9));
+    assert.equal(small.get("k", 1), "x".repeat(9));
     const off = createResponseCache({ maxChars: 0 });
     off.get("k", 1);
     off.set("k", 1, "x");

@@ -2,9 +2,10 @@
  * `GET /api/oracle/bridge-transactions` (interface.md 4.1, decisions.md 3). No API key.
  * Rate limiting (registerRateLimit) applies to it; a valid API key (optional here) raises the limit.
  *
- * With a response cache (response-cache.ts) and a store that has a change counter (SQLite), an
- * answer is served from the cache while the data it was read from is unchanged; the cached text
- * is the very text the route would serialise, so a client cannot tell the two apart.
+ * With a response cache (response-cache.ts) and a store that has a change counter (SQLite, and
+ * PostgreSQL without a read replica), an answer is served from the cache while the data it was
+ * read from is unchanged; the cached text is the very text the route would serialise, so a
+ * client cannot tell the two apart.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Store } from "../../store/types.js";
