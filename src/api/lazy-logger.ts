@@ -3,7 +3,7 @@
  * request id binding) only when something is logged at an enabled level.
  *
  * Fastify builds a child logger for every request; pino's child() serialises its bindings to
- * JSON up front (about 1 µs). At the levels operators run in production (info and above,
+ * JSON up front. At the levels operators run in production (info and above,
  * per-request access lines aside) most requests log nothing, so the child is usually never
  * needed. Every line that IS logged goes through a real child and carries `reqId` as before.
  */
