@@ -3,9 +3,9 @@
  * request id binding) only when something is logged at an enabled level.
  *
  * Fastify builds a child logger for every request; pino's child() serialises its bindings to
- * JSON up front. At the levels operators run in production (info and above,
- * per-request access lines aside) most requests log nothing, so the child is usually never
- * needed. Every line that IS logged goes through a real child and carries `reqId` as before.
+ * JSON up front. At LOG_LEVEL=warn and above most requests log nothing, so the child is never
+ * made (at info, Fastify's two access lines make it for every request, as before). Every line
+ * that IS logged goes through a real child and carries `reqId` as before.
  */
 import type { FastifyBaseLogger } from "fastify";
 
