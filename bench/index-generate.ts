@@ -31,6 +31,7 @@ import {
 } from "../src/devnet/relayer-abi.js";
 import { buildBridgeMessage, type TransferSentArgs } from "../src/devnet/relayer-messages.js";
 import { type RunningDevnet, runDevnet } from "../src/devnet/run-devnet.js";
+import { createPrng } from "../src/transfers/prng.js";
 
 const approveAbi = parseAbi(["function approve(address spender, uint256 amount) returns (bool)"]);
 const TOKEN_OF_KIND: Record<BridgeKind, string> = { 0: "DAI", 1: "USDC", 2: "USDC" };
@@ -74,18 +75,6 @@ function rpcOf(url: string): Rpc {
     const body = (await response.json()) as { result?: unknown; error?: { message: string } };
     if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
     return body.result;
-  };
-}
-
-/** Mulberry32: a small seeded PRNG (the mix must be the same for the same seed). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -185,7 +174,7 @@ export async function generateTransfers(options: GenerateOptions): Promise<Gener
   const devnet = await runDevnet({ chains: 3, blockTime: 0, relay: false, traffic: 0, dir });
   const deployMs = Date.now() - started;
   const { manifest } = devnet;
-  const next = random(options.seed);
+  const next = createPrng(options.seed).float;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
 
   const senders = new Map<number, ReturnType<typeof createChainSender>>();

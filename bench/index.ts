@@ -28,6 +28,7 @@ import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
 import { measureFollowLatency } from "./index-latency.js";
 import { formatIndexSection, type IndexBenchmarkReport } from "./index-report.js";
 import { writeResultsSection } from "./list-report.js";
+import { integerOption } from "./options.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -70,18 +71,12 @@ function parseOptions(args: string[]): Options | "help" {
     },
   });
   if (values.help) return "help";
-  const int = (name: string, text: string, min: number, max: number): number => {
-    const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= min && n <= max))
-      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
-    return n;
-  };
   return {
-    transfers: int("transfers", values.transfers, 10, 10_000_000),
-    perBlock: int("per-block", values["per-block"], 1, 5000),
-    maxBlockRange: int("max-block-range", values["max-block-range"], 1, 100_000),
-    latencySamples: int("latency-samples", values["latency-samples"], 0, 1000),
-    seed: int("seed", values.seed, 0, 2 ** 32 - 1),
+    transfers: integerOption("transfers", values.transfers, 10, 10_000_000),
+    perBlock: integerOption("per-block", values["per-block"], 1, 5000),
+    maxBlockRange: integerOption("max-block-range", values["max-block-range"], 1, 100_000),
+    latencySamples: integerOption("latency-samples", values["latency-samples"], 0, 1000),
+    seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
     resultsPath: values.results,
     write: !values["no-write"],
   };

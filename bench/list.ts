@@ -13,10 +13,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureDataset } from "./list-data.js";
-import { formatListSection, type ListBenchmarkReport, writeResultsSection } from "./list-report.js";
+import { formatListSection, type ListBenchmarkReport } from "./list-report.js";
 import { buildRequestSets, DEEP_OFFSET, listUrl } from "./list-requests.js";
 import type { CannedBodies } from "./list-server.js";
-import { getJson, type LoadResult, probeLatency, runLoad } from "./load.js";
+import { finishBenchmark, getJson, type LoadResult, probeLatency, runLoad } from "./load.js";
+import { integerOption } from "./options.js";
 import { startServerProcess } from "./server-process.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -57,17 +58,11 @@ function parseOptions(args: string[]): ListBenchmarkOptions | "help" {
     },
   });
   if (values.help) return "help";
-  const int = (name: string, text: string, min: number, max: number): number => {
-    const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= min && n <= max))
-      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
-    return n;
-  };
   return {
-    records: int("records", values.records, 1000, 100_000_000),
-    durationSeconds: int("duration", values.duration, 1, 600),
-    connections: int("connections", values.connections, 1, 1000),
-    seed: int("seed", values.seed, 0, 2 ** 32 - 1),
+    records: integerOption("records", values.records, 1000, 100_000_000),
+    durationSeconds: integerOption("duration", values.duration, 1, 600),
+    connections: integerOption("connections", values.connections, 1, 1000),
+    seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
     cacheDir: values["cache-dir"],
     resultsPath: values.results,
     write: !values["no-write"],
@@ -203,18 +198,14 @@ export async function runListBenchmark(args: string[]): Promise<number> {
     probes,
     totalSeconds: (performance.now() - started) / 1000,
   };
-  const section = formatListSection(report);
-  if (options.write) {
-    await writeResultsSection(options.resultsPath, "list", section);
-    log(`wrote the "list" section of ${options.resultsPath}`);
-  }
-  process.stdout.write(`${section}\n`);
-  const failures = Object.values(results).filter((r) => r.non2xx > 0 || r.errors > 0);
-  if (failures.length > 0) {
-    log(`non-2xx responses or errors in: ${failures.map((r) => r.name).join(", ")}`);
-    return 1;
-  }
-  return 0;
+  return finishBenchmark({
+    section: formatListSection(report),
+    sectionName: "list",
+    resultsPath: options.resultsPath,
+    write: options.write,
+    results,
+    log,
+  });
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

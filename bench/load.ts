@@ -8,6 +8,7 @@
  */
 import http from "node:http";
 import autocannon from "autocannon";
+import { writeResultsSection } from "./list-report.js";
 
 export interface LoadResult {
   name: string;
@@ -26,7 +27,10 @@ export interface LoadResult {
 export interface LoadOptions {
   name: string;
   baseUrl: string;
-  paths: readonly string[];
+  /** GET requests to these paths, in turn. */
+  paths?: readonly string[];
+  /** Or these requests (method, path, headers, body), in turn. */
+  requests?: readonly autocannon.Request[];
   connections: number;
   durationSeconds: number;
 }
@@ -45,7 +49,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         url: options.baseUrl,
         connections: options.connections,
         duration: options.durationSeconds,
-        requests: options.paths.map((path) => ({ method: "GET", path })),
+        requests: [
+          ...(options.requests ?? []),
+          ...(options.paths ?? []).map((path) => ({ method: "GET" as const, path })),
+        ],
       },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
@@ -113,6 +120,32 @@ function get(agent: http.Agent, url: string): Promise<number> {
       })
       .on("error", reject);
   });
+}
+
+/**
+ * The end of a benchmark run: writes its section of the results file (unless `write` is false),
+ * prints it, and returns the exit code: 1 when any scenario saw non-2xx responses or errors.
+ */
+export async function finishBenchmark(options: {
+  section: string;
+  sectionName: string;
+  resultsPath: string;
+  write: boolean;
+  results: Record<string, LoadResult>;
+  log: (line: string) => void;
+}): Promise<number> {
+  const { section, log } = options;
+  if (options.write) {
+    await writeResultsSection(options.resultsPath, options.sectionName, section);
+    log(`wrote the "${options.sectionName}" section of ${options.resultsPath}`);
+  }
+  process.stdout.write(`${section}\n`);
+  const failures = Object.values(options.results).filter((r) => r.non2xx > 0 || r.errors > 0);
+  if (failures.length > 0) {
+    log(`non-2xx responses or errors in: ${failures.map((r) => r.name).join(", ")}`);
+    return 1;
+  }
+  return 0;
 }
 
 /** GETs a URL and parses its JSON body. */

@@ -7,6 +7,7 @@
 import { createRouter } from "../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../src/router/fixtures.js";
 import type { RouterRequest } from "../src/router/validate-request.js";
+import { createPrng } from "../src/transfers/prng.js";
 
 /** The app server's extra route: the same app and plugins, a canned quote instead of the router. */
 export const APP_CANNED_PATH = "/bench/app-canned-quote";
@@ -27,18 +28,6 @@ export interface RequestSet {
   mix: BenchRequest[];
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const RECIPIENT = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 export function buildRouterRequests(options: {
@@ -51,7 +40,7 @@ export function buildRouterRequests(options: {
     readAtMs: Date.now(),
   });
   const router = createRouter({ registry: fixture.registry });
-  const random = prng(options.seed);
+  const random = createPrng(options.seed).float;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const chains = fixture.registry.chains;
   const direct: BenchRequest[] = [];

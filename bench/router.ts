@@ -3,9 +3,8 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import { writeResultsSection } from "./list-report.js";
-import { type LoadResult, percentile } from "./load.js";
+import { finishBenchmark, type LoadResult, runLoad } from "./load.js";
+import { integerOption } from "./options.js";
 import { APP_CANNED_PATH, type BenchRequest, buildRouterRequests } from "./router-requests.js";
 import { startServerScript } from "./server-process.js";
 
@@ -40,7 +39,7 @@ async function startServer(
   return { ...started, key: typeof key === "string" ? key : undefined };
 }
 
-async function postLoad(
+function postLoad(
   name: string,
   server: Server,
   requests: readonly BenchRequest[],
@@ -50,40 +49,18 @@ async function postLoad(
 ): Promise<LoadResult> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (server.key !== undefined) headers.authorization = server.key;
-  const latencies: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: server.baseUrl,
-        connections,
-        duration: durationSeconds,
-        requests: requests.map((r) => ({
-          method: "POST" as const,
-          path,
-          headers,
-          body: JSON.stringify(r.body),
-        })),
-      },
-      (error, finished) => (error ? reject(error) : resolve(finished)),
-    );
-    instance.on("response", (_client, statusCode, _bytes, ms) => {
-      if (statusCode >= 200 && statusCode < 300) latencies.push(ms);
-    });
-  });
-  latencies.sort((a, b) => a - b);
-  const total = result.requests.total;
-  return {
+  return runLoad({
     name,
-    requests: total,
-    seconds: result.duration,
-    requestsPerSecond: total / result.duration,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    mean: latencies.reduce((a, b) => a + b, 0) / Math.max(latencies.length, 1),
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    bytesPerResponse: total > 0 ? result.throughput.total / total : 0,
-  };
+    baseUrl: server.baseUrl,
+    requests: requests.map((r) => ({
+      method: "POST" as const,
+      path,
+      headers,
+      body: JSON.stringify(r.body),
+    })),
+    connections,
+    durationSeconds,
+  });
 }
 
 /** Per metric, the median over the rounds (errors summed). */
@@ -135,21 +112,15 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const int10 = (name: string, text: string, min: number, max: number) => {
-    const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= min && n <= max))
-      throw new Error(`--${name} must be an integer from ${min} to ${max}`);
-    return n;
-  };
   let duration: number;
   let connections: number;
   let tokens: number;
   let roundCount: number;
   try {
-    duration = int10("duration", values.duration, 1, 600);
-    connections = int10("connections", values.connections, 1, 1000);
-    tokens = int10("tokens", values.tokens, 0, 200);
-    roundCount = int10("rounds", values.rounds, 1, 20);
+    duration = integerOption("duration", values.duration, 1, 600);
+    connections = integerOption("connections", values.connections, 1, 1000);
+    tokens = integerOption("tokens", values.tokens, 0, 200);
+    roundCount = integerOption("rounds", values.rounds, 1, 20);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
     return 1;
@@ -265,18 +236,14 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     "| no RPC call and no database query on the request path | state from the provider's snapshot, keys from the in-memory cache (test/router/quote-route.test.ts counts the calls) | yes |",
     "",
   ];
-  const section = lines.join("\n");
-  if (!values["no-write"]) {
-    await writeResultsSection(values.results, "router", section);
-    log(`wrote the "router" section of ${values.results}`);
-  }
-  process.stdout.write(`${section}\n`);
-  const failures = Object.values(results).filter((r) => r.non2xx > 0 || r.errors > 0);
-  if (failures.length > 0) {
-    log(`non-2xx responses or errors in: ${failures.map((r) => r.name).join(", ")}`);
-    return 1;
-  }
-  return 0;
+  return finishBenchmark({
+    section: lines.join("\n"),
+    sectionName: "router",
+    resultsPath: values.results,
+    write: !values["no-write"],
+    results,
+    log,
+  });
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

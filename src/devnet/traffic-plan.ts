@@ -4,9 +4,10 @@
  * state (pool prices, fee configs, balances) is read elsewhere and passed in.
  */
 import { type Address, zeroAddress } from "viem";
+import { createPrng } from "../transfers/prng.js";
 import type { BridgeKind, DevnetManifest, ManifestChain, ManifestLink } from "./manifest.js";
 
-/** Deterministic pseudo-random numbers (mulberry32), so a seed reproduces a traffic run. */
+/** Deterministic pseudo-random numbers (src/transfers/prng.ts), so a seed reproduces a traffic run. */
 export interface Random {
   /** Uniform in [0, 1). */
   next(): number;
@@ -16,21 +17,13 @@ export interface Random {
 }
 
 export function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number): number => Math.floor(next() * n);
+  const prng = createPrng(seed);
   return {
-    next,
-    int,
+    next: prng.float,
+    int: prng.int,
     pick<T>(items: readonly T[]): T {
       if (items.length === 0) throw new RangeError("pick from an empty list");
-      return items[int(items.length)] as T;
+      return prng.pick(items);
     },
   };
 }

@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -20,6 +19,7 @@ import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
 import { openIndexerStore } from "../../src/store/indexer-store.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
+import { freePort } from "../setup/free-port.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp, createLogCollector } from "./setup.js";
 
@@ -335,15 +335,6 @@ describe("operations: logs and shutdown", () => {
     await assert.rejects(fetch(`${server.url}/healthz`));
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  assert.ok(typeof address === "object" && address !== null);
-  return address.port;
-}
 
 describe("bridge-oracle serve: /metrics", () => {
   it("default: reports each indexed chain's progress from the database", async () => {

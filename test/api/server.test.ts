@@ -12,28 +12,11 @@ import { startServer } from "../../src/api/server.js";
 import { run } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
 import type { ListTransfersResult } from "../../src/store/types.js";
+import { waitForValue } from "../setup/eventually.js";
+import { freePort } from "../setup/free-port.js";
 import { createFakeStore } from "./fake-store.js";
 
 const LIST = "/api/oracle/bridge-transactions?addressOrTxHash=abc&pageNo=1&pageSize=5";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  assert.ok(typeof address === "object" && address !== null);
-  return address.port;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Captures what `fn` writes to stderr. */
 async function captureStderr<T>(fn: () => Promise<T>): Promise<{ value: T; stderr: string }> {
@@ -66,7 +49,7 @@ describe("startServer", () => {
     });
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const inFlight = fetch(`${server.url}${LIST}`);
-    await waitFor(async () => (store.calls.length === 1 ? true : undefined));
+    await waitForValue(async () => (store.calls.length === 1 ? true : undefined));
     const closed = server.close();
     release({ total: 0, items: [] });
     const response = await inFlight;
@@ -109,7 +92,7 @@ describe("bridge-oracle serve", () => {
       const exitCode = run([], { env });
       let stopped = false;
       try {
-        const body = await waitFor(async () => {
+        const body = await waitForValue(async () => {
           const response = await fetch(`http://127.0.0.1:${port}/readyz`);
           return response.status === 200 ? await response.json() : undefined;
         });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { createPrng } from "../../src/transfers/prng.js";
 import {
   type ChainConnection,
   connectChain,
@@ -24,18 +25,6 @@ import { deliver, sendTransfer } from "./traffic.js";
 
 const LOOPS = Number(process.env.INDEXER_KILL_LOOPS ?? 4);
 const SEED = Number(process.env.INDEXER_KILL_SEED ?? 20261121);
-
-/** mulberry32: a small seeded PRNG, so a failing sequence of kill moments can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function startChild(configPath: string, databaseUrl: string): ChildProcess {
   return spawn(
@@ -118,7 +107,7 @@ describe("indexer: crashes and restarts", () => {
   });
 
   it(`behavior: kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async () => {
-    const random = prng(SEED);
+    const random = createPrng(SEED).float;
     const heads = [
       await height(connectChain(manifest, "alpha")),
       await height(connectChain(manifest, "beta")),

@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -13,15 +12,7 @@ import { run as serve } from "../../src/cli/serve.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
 import { openIndexerStore } from "../../src/store/indexer-store.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  assert.ok(typeof address === "object" && address !== null);
-  return address.port;
-}
+import { freePort } from "../setup/free-port.js";
 
 const nowUtc = () => formatUtc(Math.floor(Date.now() / 1000));
 

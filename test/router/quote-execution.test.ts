@@ -9,7 +9,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -45,6 +44,8 @@ import {
   type TestDevnet,
 } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { waitForValue } from "../setup/eventually.js";
+import { freePort } from "../setup/free-port.js";
 import { assertQuoteRelations } from "./quote-relations.js";
 
 /** docs/devnet-contracts.md "The entry function": the quote's params in base units. */
@@ -288,7 +289,7 @@ describe("router quotes execute on the devnet", () => {
       };
       const exited = serve([], { env, stopSignal });
       const base = `http://127.0.0.1:${port}`;
-      const ready = await waitFor(async () => {
+      const ready = await waitForValue(async () => {
         const response = await fetch(`${base}/readyz`);
         return response.status === 200
           ? ((await response.json()) as { data: { router: unknown[] } })
@@ -304,7 +305,7 @@ describe("router quotes execute on the devnet", () => {
       );
       const created = await runKeys(databaseUrl, "create", "--name", "served");
       const body = request("alpha", "ETH", "gamma", "GOV", "1.5");
-      const response = await waitFor(async () => {
+      const response = await waitForValue(async () => {
         // The server's key cache picks the new key up within about a second.
         const r = await fetch(`${base}/api/oracle/router`, {
           method: "POST",
@@ -327,22 +328,3 @@ describe("router quotes execute on the devnet", () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  assert.ok(typeof address === "object" && address !== null);
-  return address.port;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -13,3 +13,21 @@ export async function eventually(ms: number, check: () => void | Promise<void>):
     }
   }
 }
+
+/**
+ * Polls `probe` until it resolves to a value other than undefined (a rejection counts as not
+ * yet), every `intervalMs`; rejects after `timeoutMs`.
+ */
+export async function waitForValue<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  intervalMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

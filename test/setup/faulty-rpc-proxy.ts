@@ -8,6 +8,7 @@
  * Any path, query and user info are accepted, so URLs with credentials can be tested.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createPrng } from "../../src/transfers/prng.js";
 
 export interface FaultyRpcProxyOptions {
   upstream: string;
@@ -38,17 +39,6 @@ export interface FaultyRpcProxy {
   close(): Promise<void>;
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function body(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -63,7 +53,7 @@ function logSpan(call: { method?: string; params?: unknown[] }): number | undefi
 }
 
 export async function startFaultyRpcProxy(options: FaultyRpcProxyOptions): Promise<FaultyRpcProxy> {
-  const random = prng(options.seed ?? 1);
+  const random = createPrng(options.seed ?? 1).float;
   const stats: FaultStats = { calls: 0, failed: 0, rateLimited: 0, delayed: 0, rangeRefused: 0 };
   const authorizations = new Set<string>();
   const server: Server = createServer(async (req, res) => {

@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
+import { freePort } from "../setup/free-port.js";
 
 const ENTRY = join(import.meta.dirname, "cli-entry.ts");
 
@@ -51,14 +51,6 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address !== null ? address.port : 0;
 }
 
 /** Waits for the banner; returns the API URL, demo key and the list curl's address. */
