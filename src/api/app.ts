@@ -2,7 +2,8 @@
  * Builds the HTTP API (Fastify) without listening; server.ts listens. Order matters and is fixed
  * here: request ids, error handling and body parsing, shared schemas, then `plugins` (rate
  * limiting, auth), then OpenAPI (/openapi.json, /docs) and metrics (/metrics), which must see
- * every route, then the routes.
+ * every route, then the routes. The per-request checks of all of them run in one onRequest hook,
+ * the request gate (request-gate.ts).
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Config } from "../config/env.js";
@@ -12,6 +13,7 @@ import { lazyChildLogger } from "./lazy-logger.js";
 import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
+import { requestGate } from "./request-gate.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { createResponseCache } from "./response-cache.js";
 import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
@@ -72,8 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     requestIdHeader: false, // generateRequestId reads and vets the header itself
     genReqId: generateRequestId,
-    // While closing, requests still in flight finish; new ones are answered by the onRequest
-    // hook below with our envelope instead of Fastify's bare 503.
+    // While closing, requests still in flight finish; new ones are answered by the request
+    // gate's first step below with our envelope instead of Fastify's bare 503.
     return503OnClosing: false,
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
@@ -86,17 +88,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }) as unknown as FastifyInstance;
 
   let closing = false;
-  // Callback style, as every per-request hook here: an async hook costs a promise and a
-  // microtask turn per request.
-  app.addHook("onRequest", (request, reply, done) => {
+  // The first step of the request gate: every answer carries the request id, and while closing,
+  // new requests are answered with our envelope instead of Fastify's bare 503.
+  requestGate(app).add("prepare", (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    if (closing) {
-      reply.header("connection", "close");
-      return done(
-        new ApiError("chainStateUnavailable", "the server is shutting down; retry shortly"),
-      );
-    }
-    done();
+    if (!closing) return undefined;
+    reply.header("connection", "close");
+    return new ApiError("chainStateUnavailable", "the server is shutting down; retry shortly");
   });
   app.addHook("preClose", async () => {
     closing = true;

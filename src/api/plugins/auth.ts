@@ -9,10 +9,10 @@
  *
  * Keys are checked against the in-memory ApiKeyCache: no database query on the request path.
  *
- * Two hooks, so that the rate limit (rate-limit.ts, registered after this plugin) sees who is
- * calling and counts refused requests too:
- * - onRequest identifies the caller (sets `request.apiKey` when the key is valid), never throws;
- * - preParsing, which runs after every onRequest hook and before the body is read, refuses.
+ * Two steps of the request gate (request-gate.ts), so that the rate limit (rate-limit.ts) sees
+ * who is calling and counts refused requests too:
+ * - "identify" sets `request.apiKey` when the key is valid, never refuses;
+ * - "refuse", which runs after the rate limit and before the body is read, refuses.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
@@ -24,6 +24,7 @@ import {
 } from "../../keys/api-key-cache.js";
 import type { ApiKeyRepository } from "../../store/api-key-repository.js";
 import { openApiKeyRepository } from "../../store/api-key-store.js";
+import { requestGate } from "../request-gate.js";
 
 export type ApiKeyRequirement = "required" | "optional";
 
@@ -68,7 +69,7 @@ export const MISSING_API_KEY_MESSAGE =
   "missing API key: send the header 'Authorization: <key>' (or 'Authorization: Bearer <key>')";
 
 /**
- * Adds the auth hooks to `app` itself (call on the root instance, before registerRateLimit).
+ * Adds the auth steps to `app` itself (call on the root instance).
  * The same function is exported as a Fastify plugin below.
  */
 export async function registerApiKeyAuth(
@@ -114,15 +115,13 @@ export async function registerApiKeyAuth(
 
   app.decorateRequest("apiKey", undefined);
 
-  app.addHook("onRequest", (request, _reply, done) => {
+  const gate = requestGate(app);
+  gate.add("identify", (request) => {
     const key = apiKeyFromAuthorization(request.headers.authorization);
     if (key !== undefined) request.apiKey = cache.authenticate(key);
-    done();
+    return undefined;
   });
-
-  app.addHook("preParsing", (request, _reply, payload, done) => {
-    done(refusal(request), payload);
-  });
+  gate.add("refuse", refusal);
 }
 
 /** Why the request is refused, or undefined when it may proceed. */
@@ -142,11 +141,11 @@ function refusal(request: FastifyRequest): ApiError | undefined {
   return undefined;
 }
 
-/** Register once on the root app, before rateLimit: `app.register(apiKeyAuthPlugin, { repository })`. */
+/** Register once on the root app: `app.register(apiKeyAuthPlugin, { repository })`. */
 export const apiKeyAuthPlugin: FastifyPluginAsync<ApiKeyAuthOptions> = Object.assign(
   registerApiKeyAuth.bind(undefined),
   {
-    // What fastify-plugin does: the hooks and the request decorator apply to the whole app rather
+    // What fastify-plugin does: the gate steps and the request decorator apply to the whole app rather
     // than to this plugin's encapsulated context.
     [Symbol.for("skip-override")]: true,
     [Symbol.for("fastify.display-name")]: "bridge-oracle-api-key-auth",

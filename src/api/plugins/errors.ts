@@ -10,6 +10,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
+import { requestGate } from "../request-gate.js";
 
 export interface ErrorEnvelope {
   code: number;
@@ -196,31 +197,21 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
     sendApiError(request, reply, toApiError(error, request.id, options.bodyLimit)),
   );
 
-  function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  function notFoundError(request: FastifyRequest): ApiError {
     const path = request.url.split("?", 1)[0] ?? "/";
     const shownPath = path.length > 200 ? `${path.slice(0, 200)}...` : path;
     const allowed = routes.methodsFor(path);
-    const error =
-      allowed.length > 0
-        ? new ApiError(
-            "methodNotAllowed",
-            `${request.method} is not allowed on ${shownPath}; allowed: ${allowed.join(", ")}`,
-            { headers: { allow: allowed.join(", ") } },
-          )
-        : new ApiError("notFound", `no such path: ${request.method} ${shownPath}`);
-    return sendApiError(request, reply, error);
+    return allowed.length > 0
+      ? new ApiError(
+          "methodNotAllowed",
+          `${request.method} is not allowed on ${shownPath}; allowed: ${allowed.join(", ")}`,
+          { headers: { allow: allowed.join(", ") } },
+        )
+      : new ApiError("notFound", `no such path: ${request.method} ${shownPath}`);
   }
 
-  // Answer 404 / 405 before the body is read: a POST with an odd body to a wrong path should
-  // hear "wrong path", not 415 or 413.
-  // Callback style (no promise per request). The reply is sent here; not calling done() ends
-  // the hook chain, as returning the reply from an async hook does.
-  app.addHook("onRequest", (request, reply, done) => {
-    if (request.is404) {
-      notFound(request, reply);
-      return;
-    }
-    done();
-  });
-  app.setNotFoundHandler(notFound);
+  // Answer 404 / 405 before the body is read and before auth and rate limits judge the request:
+  // a POST with an odd body to a wrong path should hear "wrong path", not 415 or 413.
+  requestGate(app).add("route", (request) => (request.is404 ? notFoundError(request) : undefined));
+  app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFoundError(request)));
 }

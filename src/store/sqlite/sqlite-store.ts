@@ -140,6 +140,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       } catch (error) {
         if (writer.inTransaction) writer.exec("ROLLBACK");
         throw error;
+      } finally {
+        // Transactions run one at a time (the queue), so none is inside one now. Disabling the
+        // storage turns Node's async hooks off again while no transaction runs: enabled, they
+        // tax every promise and process.nextTick of the whole process (HTTP requests included).
+        insideTransaction.disable();
       }
     });
   }
