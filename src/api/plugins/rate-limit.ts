@@ -18,6 +18,7 @@
 import { isIPv6 } from "node:net";
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
+import type { ApiKeyIdentity } from "../../keys/api-key-cache.js";
 import {
   createMemoryRateLimitCounter,
   type RateLimitCounter,
@@ -107,6 +108,18 @@ export async function registerRateLimit(
   );
   const hits = counter;
 
+  const keyLimitText = String(keyLimit);
+  // A key's bucket name, made once per identity (the key cache keeps one object per key).
+  const keyBuckets = new WeakMap<ApiKeyIdentity, string>();
+  function keyBucket(key: ApiKeyIdentity): string {
+    let bucket = keyBuckets.get(key);
+    if (bucket === undefined) {
+      bucket = `key:${key.id}`;
+      keyBuckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
   function verdict(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -117,7 +130,7 @@ export async function registerRateLimit(
     const resetSeconds = Math.ceil(hit.resetInMs / 1000);
     // Strings: Node checks every header value with a regular expression, which is far slower on
     // a number than on a string.
-    reply.header("x-ratelimit-limit", String(limit));
+    reply.header("x-ratelimit-limit", limit === keyLimit ? keyLimitText : String(limit));
     reply.header("x-ratelimit-remaining", String(remaining));
     reply.header("x-ratelimit-reset", String(resetSeconds));
     if (hit.count <= limit) return undefined;
@@ -141,7 +154,7 @@ export async function registerRateLimit(
     const key = request.apiKey;
     const limit = key === undefined ? anonymousLimit : keyLimit;
     if (limit === 0) return undefined;
-    const bucket = key === undefined ? `ip:${clientBucket(request.ip)}` : `key:${key.id}`;
+    const bucket = key === undefined ? `ip:${clientBucket(request.ip)}` : keyBucket(key);
     const hit = hits.hit(bucket, windowMs);
     return hit instanceof Promise
       ? hit.then((value) => verdict(request, reply, limit, value))

@@ -65,11 +65,23 @@ export function createRequestStats(options: RequestStatsOptions): RequestStats {
       throw new RangeError("histogram buckets must be strictly ascending");
     }
   }
-  const series = new Map<string, Series>();
+  const series: Series[] = [];
+  // route -> method -> status code -> series: the route and method strings are the same objects
+  // on every request (V8 keeps their hashes), so finding a series builds no string.
+  let byRoute = new Map<string, Map<string, Map<number, Series>>>();
 
   function observe(route: string, method: string, statusCode: number, seconds: number): void {
-    const id = `${statusCode} ${method} ${route}`;
-    let s = series.get(id);
+    let byMethod = byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      byRoute.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let s = byStatus.get(statusCode);
     if (s === undefined) {
       s = {
         labels: { route, method, status_code: String(statusCode) },
@@ -77,7 +89,8 @@ export function createRequestStats(options: RequestStatsOptions): RequestStats {
         sum: 0,
         perBucket: new Float64Array(buckets.length + 1),
       };
-      series.set(id, s);
+      series.push(s);
+      byStatus.set(statusCode, s);
     }
     s.count++;
     s.sum += seconds;
@@ -92,11 +105,12 @@ export function createRequestStats(options: RequestStatsOptions): RequestStats {
     type: "counter",
     aggregator: "sum",
     async get() {
-      const values = [...series.values()].map((s) => ({ value: s.count, labels: s.labels }));
+      const values = series.map((s) => ({ value: s.count, labels: s.labels }));
       return { name: this.name, help: this.help, type: this.type, aggregator: "sum", values };
     },
     reset() {
-      series.clear();
+      series.length = 0;
+      byRoute = new Map();
     },
   };
 
@@ -108,7 +122,7 @@ export function createRequestStats(options: RequestStatsOptions): RequestStats {
     async get() {
       const name = this.name;
       const values: MetricValue[] = [];
-      for (const s of series.values()) {
+      for (const s of series) {
         let cumulative = 0;
         for (let i = 0; i <= buckets.length; i++) {
           cumulative += s.perBucket[i] as number;
@@ -125,7 +139,8 @@ export function createRequestStats(options: RequestStatsOptions): RequestStats {
       return { name, help: this.help, type: this.type, aggregator: "sum", values };
     },
     reset() {
-      series.clear();
+      series.length = 0;
+      byRoute = new Map();
     },
   };
 

@@ -85,15 +85,20 @@ export function registerRouterQuoteRoute(app: FastifyInstance, deps: RouterRoute
         nowMs: now(),
       });
       if (!result.ok) return fail(quoteFailureToApiError(result));
-      const priced = result.priced;
-      report({
-        ok: true,
-        bridgeType: result.data.signData.bridgeType,
-        sourceChainId: result.request.sourceChain.chainId,
-        destChainId: result.request.destChain.chainId,
-        sourceSwap: priced.sourceSwap,
-        destSwap: priced.destSwap,
-      });
+      if (deps.onQuote === undefined) {
+        // The common case, without building an event per request.
+        metrics?.recordQuote?.(result.data.signData.bridgeType);
+      } else {
+        const priced = result.priced;
+        deps.onQuote({
+          ok: true,
+          bridgeType: result.data.signData.bridgeType,
+          sourceChainId: result.request.sourceChain.chainId,
+          destChainId: result.request.destChain.chainId,
+          sourceSwap: priced.sourceSwap,
+          destSwap: priced.destSwap,
+        });
+      }
       let body = serialized.get(result.data);
       if (body === undefined) {
         // The route's own response serializer (schema 200), as Fastify would apply it.
