@@ -12,7 +12,7 @@ async function appWithGate(
   setup(requestGate(app), ran);
   app.setErrorHandler((error, _request, reply) => {
     const status = error instanceof ApiError ? error.status : 500;
-    return reply.code(status).send(error.message);
+    return reply.code(status).send((error as Error).message);
   });
   app.get("/", async () => {
     ran.push("handler");
