@@ -145,8 +145,8 @@ function refusal(request: FastifyRequest): ApiError | undefined {
 export const apiKeyAuthPlugin: FastifyPluginAsync<ApiKeyAuthOptions> = Object.assign(
   registerApiKeyAuth.bind(undefined),
   {
-    // What fastify-plugin does: the gate steps and the request decorator apply to the whole app rather
-    // than to this plugin's encapsulated context.
+    // What fastify-plugin does: the gate steps and the request decorator apply to the whole app
+    // rather than to this plugin's encapsulated context.
     [Symbol.for("skip-override")]: true,
     [Symbol.for("fastify.display-name")]: "bridge-oracle-api-key-auth",
   },

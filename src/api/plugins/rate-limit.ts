@@ -128,8 +128,8 @@ export async function registerRateLimit(
   ): ApiError | undefined {
     const remaining = Math.max(0, limit - hit.count);
     const resetSeconds = Math.ceil(hit.resetInMs / 1000);
-    // Strings: Node checks every header value with a regular expression, which is far slower on
-    // a number than on a string.
+    // Strings: Node checks every header value with a regular expression; a number would be
+    // converted for it on every response.
     reply.header("x-ratelimit-limit", limit === keyLimit ? keyLimitText : String(limit));
     reply.header("x-ratelimit-remaining", String(remaining));
     reply.header("x-ratelimit-reset", String(resetSeconds));
