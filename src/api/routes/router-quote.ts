@@ -44,6 +44,7 @@ export interface RouterRouteDeps {
    * Called once per quote request that reached the handler (after auth and rate limit), on
    * success with the chosen bridge kind, on failure with the error kind. Synchronous and must
    * not throw: a metrics plugin counts with it (e.g. a prom-client counter by bridgeType).
+   * Without it, successes are counted by the app's metrics plugin (`app.metrics.recordQuote`).
    */
   onQuote?: (event: QuoteEvent) => void;
   now?: () => number;
@@ -55,13 +56,8 @@ export function registerRouterQuoteRoute(app: FastifyInstance, deps: RouterRoute
   // installed (plugins/metrics.ts decorates `app.metrics.recordQuote`).
   const metrics = (app as unknown as { metrics?: { recordQuote?(bridgeType: number): void } })
     .metrics;
-  const report =
-    deps.onQuote ??
-    ((event: QuoteEvent) => {
-      if (event.ok) metrics?.recordQuote?.(event.bridgeType);
-    });
   const fail = (error: ApiError): never => {
-    report({ ok: false, kind: error.kind, code: error.code });
+    deps.onQuote?.({ ok: false, kind: error.kind, code: error.code });
     throw error;
   };
 
@@ -89,6 +85,7 @@ export function registerRouterQuoteRoute(app: FastifyInstance, deps: RouterRoute
         // The common case, without building an event per request.
         metrics?.recordQuote?.(result.data.signData.bridgeType);
       } else {
+        // An explicit listener replaces the metrics plugin's counter (RouterRouteDeps.onQuote).
         const priced = result.priced;
         deps.onQuote({
           ok: true,
