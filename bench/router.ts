@@ -134,6 +134,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   );
 
   const results: Record<string, LoadResult> = {};
+  const rounds = new Map<string, LoadResult[]>();
   const app = await startServer("app", String(tokens));
   // The same app with the router's quote memo off: every request validated and priced.
   const computing = await startServer("app", String(tokens), "no-memo");
@@ -175,11 +176,11 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
       ["router: swap routes", app, set.swaps, PATH],
       ["app stack, canned quote (no router; diagnostic)", app, set.mix, APP_CANNED_PATH],
     ];
-    const rounds = new Map<string, LoadResult[]>();
     for (let round = 1; round <= roundCount; round++) {
       for (const [name, server, requests, path] of scenarios) {
         log(`round ${round}/${roundCount}: ${name} for ${duration} s ...`);
         const result = await postLoad(name, server, requests, connections, duration, path);
+        log(`  ${int(result.requestsPerSecond)} req/s, p99 ${ms(result.p99)} ms`);
         rounds.set(name, [...(rounds.get(name) ?? []), result]);
       }
     }
@@ -193,6 +194,19 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
 
   const mix = results["router: mix"]!;
   const bare = results["bare Fastify POST, canned quote"]!;
+  // The router and bare runs of one round are seconds apart: their ratios show the spread.
+  const mixRounds = rounds.get("router: mix")!;
+  const bareRounds = rounds.get("bare Fastify POST, canned quote")!;
+  const perRound = (pick: (r: LoadResult) => number, format: (ratio: number) => string) =>
+    mixRounds.map((r, i) => format(pick(r) / pick(bareRounds[i]!))).join(", ");
+  const rpsRounds = perRound(
+    (r) => r.requestsPerSecond,
+    (x) => `${(x * 100).toFixed(0)} %`,
+  );
+  const p99Rounds = perRound(
+    (r) => r.p99,
+    (x) => `${x.toFixed(2)}x`,
+  );
   const rpsRatio = mix.requestsPerSecond / bare.requestsPerSecond;
   const stack = results["app stack, canned quote (no router; diagnostic)"]!;
   const computed = results["router: mix, quote memo off (every request validated and priced)"]!;
@@ -231,6 +245,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     "|---|---|---|",
     `| router mix req/s >= 70 % of the bare route's | ${(rpsRatio * 100).toFixed(1)} % | ${rpsRatio >= 0.7 ? "yes" : "**no**"} |`,
     `| router mix p99 within 1.5x of the bare route's p99 | ${p99Ratio.toFixed(2)}x (${ms(mix.p99)} vs ${ms(bare.p99)} ms) | ${p99Ratio <= 1.5 ? "yes" : "**no**"} |`,
+    `| (reading) the same ratios round by round (each round's router and bare runs back to back) | req/s ${rpsRounds}; p99 ${p99Rounds} | - |`,
     `| (reading) router mix with the quote memo off vs the bare route | ${(computedRatio * 100).toFixed(0)} %, p99 ${(computed.p99 / bare.p99).toFixed(2)}x | - |`,
     `| (reading) the app stack alone vs the bare route | ${((stack.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)} %; with the memo off, the router's own work (validation incl. EIP-55 checksums, pricing, response building) adds about ${routerMicros.toFixed(0)} µs per request on top | - |`,
     "| no RPC call and no database query on the request path | state from the provider's snapshot, keys from the in-memory cache (test/router/quote-route.test.ts counts the calls) | yes |",
