@@ -244,7 +244,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     "| target | measured | met |",
     "|---|---|---|",
     `| router mix req/s >= 70 % of the bare route's | ${(rpsRatio * 100).toFixed(1)} % | ${rpsRatio >= 0.7 ? "yes" : "**no**"} |`,
-    `| router mix p99 within 1.5x of the bare route's p99 | ${p99Ratio.toFixed(2)}x (${ms(mix.p99)} vs ${ms(bare.p99)} ms) | ${p99Ratio <= 1.5 ? "yes" : "**no**"} |`,
+    `| router mix p99 within 1.5x of the bare route's p99 | ${p99Ratio.toFixed(3)}x (${ms(mix.p99)} vs ${ms(bare.p99)} ms) | ${p99Ratio <= 1.5 ? "yes" : "**no**"} |`,
     `| (reading) the same ratios round by round (each round's router and bare runs back to back) | req/s ${rpsRounds}; p99 ${p99Rounds} | - |`,
     `| (reading) router mix with the quote memo off vs the bare route | ${(computedRatio * 100).toFixed(0)} %, p99 ${(computed.p99 / bare.p99).toFixed(2)}x | - |`,
     `| (reading) the app stack alone vs the bare route | ${((stack.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)} %; with the memo off, the router's own work (validation incl. EIP-55 checksums, pricing, response building) adds about ${routerMicros.toFixed(0)} µs per request on top | - |`,
