@@ -16,7 +16,7 @@ const USAGE = `usage: bridge-oracle bench router [--duration S] [--rounds R] [--
                                    [--tokens N] [--results FILE] [--no-write]
 
   --duration S     seconds per scenario and round (default 3)
-  --rounds R       rounds; scenarios alternate within each, medians are reported (default 6)
+  --rounds R       rounds; scenarios alternate within each, medians are reported (default 12)
   --connections C  concurrent connections (default 10)
   --tokens N       extra tokens per chain besides the base ones (default 10)
   --results FILE   markdown file whose "## router" section is replaced (default bench/RESULTS.md)
@@ -93,7 +93,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
       args,
       options: {
         duration: { type: "string", default: "3" },
-        rounds: { type: "string", default: "6" },
+        rounds: { type: "string", default: "12" },
         connections: { type: "string", default: "10" },
         tokens: { type: "string", default: "10" },
         results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
