@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
-import { clientBucket } from "../../src/api/plugins/rate-limit.js";
+import { clientBucket, decimal } from "../../src/api/plugins/rate-limit.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createMemoryApiKeyRepository } from "./memory-api-key-repository.js";
 import { buildTinyApp } from "./tiny-app.js";
@@ -203,5 +204,14 @@ describe("rate limit shared through Redis", () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe("decimal (rate-limit header values)", () => {
+  it("behavior: the text String() gives, for every non-negative safe integer", () => {
+    for (const n of [0, -0, 1, 9, 10, 1200, 1_000_000_000, Number.MAX_SAFE_INTEGER]) {
+      assert.equal(decimal(n), String(Math.abs(n)));
+    }
+    fc.assert(fc.property(fc.maxSafeNat(), (n) => decimal(n) === String(n)));
   });
 });

@@ -130,9 +130,9 @@ export async function registerRateLimit(
     const resetSeconds = Math.ceil(hit.resetInMs / 1000);
     // Strings: Node checks every header value with a regular expression; a number would be
     // converted for it on every response.
-    reply.header("x-ratelimit-limit", limit === keyLimit ? keyLimitText : String(limit));
-    reply.header("x-ratelimit-remaining", String(remaining));
-    reply.header("x-ratelimit-reset", String(resetSeconds));
+    reply.header("x-ratelimit-limit", limit === keyLimit ? keyLimitText : decimal(limit));
+    reply.header("x-ratelimit-remaining", decimal(remaining));
+    reply.header("x-ratelimit-reset", decimal(resetSeconds));
     if (hit.count <= limit) return undefined;
     const who =
       request.apiKey === undefined
@@ -145,7 +145,7 @@ export async function registerRateLimit(
     return new ApiError(
       "rateLimited",
       `rate limit of ${limit} requests ${per} exceeded for ${who}; retry after ${resetSeconds} s${hint}`,
-      { headers: { "retry-after": String(resetSeconds) } },
+      { headers: { "retry-after": decimal(resetSeconds) } },
     );
   }
 
@@ -160,6 +160,16 @@ export async function registerRateLimit(
       ? hit.then((value) => verdict(request, reply, limit, value))
       : verdict(request, reply, limit, hit);
   });
+}
+
+/**
+ * The decimal text of a non-negative safe integer, as String(n) gives it. Not String(n): V8 keeps
+ * each number it converts that way in its number-to-string cache, a long-lived table, so every
+ * new value (the remaining count is new on almost every request) survives young-generation
+ * collections and is copied and promoted by them. toFixed(0) makes a plain new string.
+ */
+export function decimal(n: number): string {
+  return n.toFixed(0);
 }
 
 /**
