@@ -17,6 +17,12 @@ const usdcToUsdc = (amount: string) => ({
   to: TO,
 });
 
+/** The same chain states read again at `readAtMs` (a new snapshot, nothing else changed). */
+function restamped(snapshot: StateSnapshot, readAtMs: number): StateSnapshot {
+  const chains = new Map([...snapshot.chains].map(([id, state]) => [id, { ...state, readAtMs }]));
+  return { chains };
+}
+
 describe("createRouter", () => {
   it("default: quote = validate + best route + response, 0.5 % slippage", () => {
     const router = createRouter({ registry: f.registry });
@@ -187,6 +193,73 @@ describe("quote memo", () => {
     assert.ok(first.ok && second.ok);
     assert.notEqual(second, first);
     assert.notEqual(second.data.fee, first.data.fee);
+  });
+
+  it("behavior: a later snapshot with the same figures answers with the same response object", () => {
+    const router = createRouter({ registry: f.registry });
+    const first = router.quote(usdcToUsdc("1000"), f.snapshot);
+    const later = router.quote(usdcToUsdc("1000"), restamped(f.snapshot, 1_000_500));
+    assert.ok(first.ok && later.ok);
+    assert.notEqual(later, first);
+    assert.equal(later.data, first.data);
+    // Different figures: a new response.
+    const cheaper = createRouterFixture({ xprotoFee: 0n, readAtMs: 1_000_000 }).snapshot;
+    const changed = router.quote(usdcToUsdc("1000"), cheaper);
+    assert.ok(changed.ok);
+    assert.notEqual(changed.data, first.data);
+    assert.notEqual(changed.data.fee, first.data.fee);
+  });
+
+  it("behavior: answers across changing snapshots equal computed ones, in any order", () => {
+    const g = createRouterFixture({ extraTokensPerChain: 2, readAtMs: 1_000_000 });
+    const variant = (options: Parameters<typeof createRouterFixture>[0]) =>
+      createRouterFixture({ extraTokensPerChain: 2, readAtMs: 1_000_000, ...options }).snapshot;
+    // The same state restamped (as an idle chain's republication), and states that move fees,
+    // pool depths, liquidity and limits.
+    const snapshots = [
+      g.snapshot,
+      restamped(g.snapshot, 1_000_400),
+      variant({ xprotoFee: 0n }),
+      variant({ pairDepthUsd: 50_000n }),
+      variant({ poolLiquidity: 300_000_000n }),
+      variant({ tokenConfigs: { 0: { feeBps: 7n }, 1: { maxAmount: 10_000_000n } } }),
+    ];
+    const chain = (name: string) => g.registry.chains.find((c) => c.name === name)!;
+    const bodies: Record<string, unknown>[] = [];
+    for (const source of chain("alpha").tokens) {
+      for (const dest of chain("beta").tokens) {
+        for (const amount of ["0.5", "250", "90000"]) {
+          bodies.push({
+            sourceChain: "71001",
+            sourceToken: source.address,
+            destChain: "71002",
+            destToken: dest.address,
+            amount,
+            to: TO,
+          });
+        }
+      }
+    }
+    const fresh = createRouter({ registry: g.registry, memoizeQuotes: false });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(snapshots.length - 1), fc.nat(bodies.length - 1)), {
+          minLength: 1,
+          maxLength: 80,
+        }),
+        (steps) => {
+          const memo = createRouter({ registry: g.registry });
+          for (const [s, b] of steps) {
+            const request = { ...bodies[b] };
+            assert.deepEqual(
+              memo.quote(request, snapshots[s]!),
+              fresh.quote(request, snapshots[s]!),
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("error: a body that is not six strings is validated, even after its string twin succeeded", () => {

@@ -13,7 +13,7 @@ import {
   type PricedRoute,
   prepareRoute,
 } from "./price-route.js";
-import { buildQuoteData, type RouteQuoteData } from "./quote-response.js";
+import { buildQuoteData, quoteDataInputsEqual, type RouteQuoteData } from "./quote-response.js";
 import { type AmountRange, routeAmountRange } from "./route-limits.js";
 import { type CandidateRoute, createRouteIndex } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
@@ -33,7 +33,9 @@ export interface RouterDeps {
    * Remember each snapshot's successful quotes by their six request strings (default true), so
    * a request repeated within one snapshot (a wallet refreshing its quote screen) is answered
    * without validating and pricing again. The answer is the one a fresh computation would give:
-   * same strings, same snapshot, same result; staleness is still checked on every request.
+   * same strings, same snapshot, same result; staleness is still checked on every request. In a
+   * later snapshot the request is priced again but not re-validated, and its answer reuses the
+   * earlier response object when the figures came out the same.
    */
   memoizeQuotes?: boolean;
 }
@@ -57,7 +59,8 @@ export type QuoteFailure = {
 
 /**
  * A successful quote. When memoized, the same object answers repeated requests: it and its `data`
- * (the response) are frozen then; `request` and `priced` are shared router state, read only.
+ * (the response) are frozen then, and `data` may also answer the same request in later snapshots
+ * that price it the same; `request` and `priced` are shared router state, read only.
  */
 export interface QuoteSuccess {
   ok: true;
@@ -103,6 +106,12 @@ export function createRouter(deps: RouterDeps): Router {
   const index = createRouteIndex(registry);
   const memoize = deps.memoizeQuotes ?? true;
   const memo = new WeakMap<StateSnapshot, Map<string, QuoteSuccess>>();
+  // The latest success per memo key, across snapshots (bounded, emptied when full). A key seen
+  // before skips validation (a pure function of the six strings and the registry), and when a
+  // new snapshot prices its route to the same figures, the previous answer's frozen `data` is
+  // answered again, so the HTTP layer's serialised text of it is reused too. Staleness and
+  // pricing still run against every snapshot.
+  const latest = new Map<string, QuoteSuccess>();
   const prepared = new WeakMap<
     StateSnapshot,
     Map<readonly CandidateRoute[], readonly PrepareRouteResult[]>
@@ -187,14 +196,20 @@ export function createRouter(deps: RouterDeps): Router {
     quote(body, snapshot, options = {}) {
       const key = memoize ? memoKey(body) : undefined;
       let remembered: Map<string, QuoteSuccess> | undefined;
+      let previous: QuoteSuccess | undefined;
       if (key !== undefined) {
         remembered = memo.get(snapshot);
         const hit = remembered?.get(key);
         if (hit !== undefined) return staleness(hit.request, snapshot, options) ?? hit;
+        previous = latest.get(key);
       }
-      const validation = validateRouterRequest(body, registry);
-      if (!validation.ok) return validation;
-      const request = validation.value;
+      let request: ValidatedRouterRequest;
+      if (previous !== undefined) request = previous.request;
+      else {
+        const validation = validateRouterRequest(body, registry);
+        if (!validation.ok) return validation;
+        request = validation.value;
+      }
       const stale = staleness(request, snapshot, options);
       if (stale) return stale;
       const result = bestRoute(request, snapshot);
@@ -206,22 +221,22 @@ export function createRouter(deps: RouterDeps): Router {
           route: result,
         };
       }
-      const success: QuoteSuccess = {
-        ok: true,
-        data: buildQuoteData(request, result.best),
-        request,
-        priced: result.best,
-      };
+      const data =
+        previous !== undefined && quoteDataInputsEqual(previous.priced, result.best)
+          ? previous.data
+          : buildQuoteData(request, result.best);
+      const success: QuoteSuccess = { ok: true, data, request, priced: result.best };
       if (key !== undefined) {
+        Object.freeze(data.signData);
+        Object.freeze(data);
+        Object.freeze(success);
         if (remembered === undefined) {
           remembered = new Map();
           memo.set(snapshot, remembered);
         }
-        if (remembered.size < QUOTES_MEMOIZED_PER_SNAPSHOT) {
-          Object.freeze(success.data.signData);
-          Object.freeze(success.data);
-          remembered.set(key, Object.freeze(success));
-        }
+        if (remembered.size < QUOTES_MEMOIZED_PER_SNAPSHOT) remembered.set(key, success);
+        if (latest.size >= QUOTES_MEMOIZED_PER_SNAPSHOT) latest.clear();
+        latest.set(key, success);
       }
       return success;
     },

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { formatAmount, parseAmount, toBaseUnits } from "../amount.js";
 import { createRouter } from "./create-router.js";
 import { createRouterFixture } from "./fixtures.js";
-import { buildQuoteData, toBridgeParams } from "./quote-response.js";
+import type { PricedRoute } from "./price-route.js";
+import { buildQuoteData, quoteDataInputsEqual, toBridgeParams } from "./quote-response.js";
 
 const PARAM_TYPES = [
   ["destChainId", "string"],
@@ -230,6 +232,45 @@ describe("buildQuoteData", () => {
       to: TO,
     });
     assert.deepEqual(buildQuoteData(result.request, result.priced), result.data);
+  });
+});
+
+describe("quoteDataInputsEqual", () => {
+  it("behavior: equal exactly when buildQuoteData gives the same data, each field changed alone", () => {
+    // Swaps on both sides, so every field of the priced route is in play.
+    const { request, priced } = quote({
+      sourceChain: "71001",
+      sourceToken: f.token("alpha", "WETH").address,
+      destChain: "71003",
+      destToken: f.token("gamma", "GOV").address,
+      amount: "1.5",
+      to: TO,
+    });
+    assert.ok(priced.sourceSwap && priced.destSwap);
+    const otherRoute = quote({
+      sourceChain: "71001",
+      sourceToken: f.token("alpha", "USDC").address,
+      destChain: "71002",
+      destToken: f.token("beta", "USDC").address,
+      amount: "1000",
+      to: TO,
+    }).priced.route;
+    const base = buildQuoteData(request, priced);
+    assert.equal(quoteDataInputsEqual(priced, { ...priced }), true);
+    for (const field of Object.keys(priced) as (keyof PricedRoute)[]) {
+      const value = priced[field];
+      const changed =
+        typeof value === "bigint"
+          ? value + 1n
+          : typeof value === "boolean"
+            ? !value
+            : field === "route"
+              ? otherRoute
+              : { ...(value as object) };
+      const copy = { ...priced, [field]: changed } as PricedRoute;
+      const sameData = isDeepStrictEqual(buildQuoteData(request, copy), base);
+      assert.equal(quoteDataInputsEqual(priced, copy), sameData, `${field} changed alone`);
+    }
   });
 });
 

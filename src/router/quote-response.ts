@@ -103,6 +103,26 @@ export function buildQuoteData(
 }
 
 /**
+ * Whether two priced routes give the same buildQuoteData (for the same request): the same
+ * candidate route and equal values in every PricedRoute field buildQuoteData reads. The router
+ * uses it to answer an unchanged quote of a new snapshot with the previous answer's object.
+ */
+export function quoteDataInputsEqual(a: PricedRoute, b: PricedRoute): boolean {
+  return (
+    a.route === b.route &&
+    a.amount === b.amount &&
+    a.fee === b.fee &&
+    a.sourceSwap === b.sourceSwap &&
+    a.sourceSwapFee === b.sourceSwapFee &&
+    a.sourceMinAmount === b.sourceMinAmount &&
+    a.destSwap === b.destSwap &&
+    a.destSwapFee === b.destSwapFee &&
+    a.destMinAmount === b.destMinAmount &&
+    a.destMaxAmount === b.destMaxAmount
+  );
+}
+
+/**
  * Converts a quote's signData back into the contract call's BridgeParams. Takes signData, not
  * params alone: the devnet deploys the same addresses on every chain, so a token address says
  * nothing about its chain; `chainName` and `bridgeType` + `destChainId` pin both chains.
