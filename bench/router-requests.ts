@@ -12,6 +12,12 @@ import { createPrng } from "../src/transfers/prng.js";
 /** The app server's extra route: the same app and plugins, a canned quote instead of the router. */
 export const APP_CANNED_PATH = "/bench/app-canned-quote";
 
+/** Garbage collections a benchmark server saw (router-server.ts, BENCH_GC_FILE). */
+export interface GcStats {
+  scavenges: { count: number; totalMs: number; maxMs: number };
+  other: { count: number; totalMs: number; maxMs: number };
+}
+
 export interface BenchRequest {
   body: RouterRequest;
   /** Whether the best route swaps on either side. */

@@ -14,11 +14,14 @@
  *     canned quote envelope of the same size through the route's response schema. Prints
  *     {"port"}.
  *
- * Stops on SIGTERM/SIGINT.
+ * Stops on SIGTERM/SIGINT. With BENCH_GC_FILE set, writes the garbage collections it saw from
+ * listening to stopping (PerformanceObserver "gc" entries: young-generation scavenges apart from
+ * the rest) to that file as JSON first.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "../src/api/app.js";
 import { registerApiKeyAuth } from "../src/api/plugins/auth.js";
@@ -31,7 +34,7 @@ import { createRouterFixture } from "../src/router/fixtures.js";
 import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
 import { openApiKeyRepository } from "../src/store/api-key-store.js";
 import { createStore } from "../src/store/index.js";
-import { APP_CANNED_PATH } from "./router-requests.js";
+import { APP_CANNED_PATH, type GcStats } from "./router-requests.js";
 
 async function startApp(extraTokens: number, memoizeQuotes: boolean) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
@@ -104,6 +107,25 @@ async function startBaseline(cannedPath: string): Promise<FastifyInstance> {
   return app;
 }
 
+/** Counts collections from now on: scavenges (young generation) apart from all others. */
+function observeGc(): { stats: GcStats; stop(): void } {
+  const stats: GcStats = {
+    scavenges: { count: 0, totalMs: 0, maxMs: 0 },
+    other: { count: 0, totalMs: 0, maxMs: 0 },
+  };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      const bucket = kind === constants.NODE_PERFORMANCE_GC_MINOR ? stats.scavenges : stats.other;
+      bucket.count++;
+      bucket.totalMs += entry.duration;
+      bucket.maxMs = Math.max(bucket.maxMs, entry.duration);
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return { stats, stop: () => observer.disconnect() };
+}
+
 async function main(): Promise<void> {
   const [mode, arg, flag] = process.argv.slice(2);
   if ((mode !== "app" && mode !== "baseline") || arg === undefined) {
@@ -126,8 +148,12 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
+  const gc = observeGc();
   process.stdout.write(`${JSON.stringify({ port, ...(key === undefined ? {} : { key }) })}\n`);
   const stop = async (): Promise<void> => {
+    gc.stop();
+    const gcFile = process.env.BENCH_GC_FILE;
+    if (gcFile !== undefined && gcFile !== "") await writeFile(gcFile, JSON.stringify(gc.stats));
     await close();
     process.exit(0);
   };

@@ -1,11 +1,16 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { finishBenchmark, type LoadResult, runLoad } from "./load.js";
 import { integerOption } from "./options.js";
-import { APP_CANNED_PATH, type BenchRequest, buildRouterRequests } from "./router-requests.js";
+import {
+  APP_CANNED_PATH,
+  type BenchRequest,
+  buildRouterRequests,
+  type GcStats,
+} from "./router-requests.js";
 import { startServerScript } from "./server-process.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -30,11 +35,14 @@ interface Server {
 }
 
 async function startServer(
+  gcFile: string,
   mode: "app" | "baseline",
   arg: string,
   ...flags: string[]
 ): Promise<Server> {
-  const started = await startServerScript(SERVER, [mode, arg, ...flags], mode);
+  const started = await startServerScript(SERVER, [mode, arg, ...flags], mode, {
+    BENCH_GC_FILE: gcFile,
+  });
   const key = started.info.key;
   return { ...started, key: typeof key === "string" ? key : undefined };
 }
@@ -81,6 +89,29 @@ function medianOfRounds(list: readonly LoadResult[]): LoadResult {
     errors: list.reduce((n, r) => n + r.errors, 0),
     bytesPerResponse: median((r) => r.bytesPerResponse),
   };
+}
+
+async function readGcStats(path: string): Promise<GcStats | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as GcStats;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scavenge count, mean and longest pause per server (a pause stops every request in flight). */
+function gcReading(gc: Record<"app" | "computing" | "baseline", GcStats | undefined>): string {
+  const one = (name: string, stats: GcStats | undefined) => {
+    if (stats === undefined) return `${name}: not reported`;
+    const { count, totalMs, maxMs } = stats.scavenges;
+    const mean = count === 0 ? 0 : totalMs / count;
+    return `${name}: ${count}, mean ${mean.toFixed(2)} ms, longest ${maxMs.toFixed(2)} ms`;
+  };
+  return [
+    one("app", gc.app),
+    one("memo-off app", gc.computing),
+    one("bare route", gc.baseline),
+  ].join("; ");
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v.toFixed(2));
@@ -135,10 +166,16 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
 
   const results: Record<string, LoadResult> = {};
   const rounds = new Map<string, LoadResult[]>();
-  const app = await startServer("app", String(tokens));
+  const dir = await mkdtemp(join(os.tmpdir(), "bench-router-"));
+  const gcFiles = {
+    app: join(dir, "app.gc.json"),
+    computing: join(dir, "no-memo.gc.json"),
+    baseline: join(dir, "baseline.gc.json"),
+  };
+  let gc: Record<keyof typeof gcFiles, GcStats | undefined> | undefined;
+  const app = await startServer(gcFiles.app, "app", String(tokens));
   // The same app with the router's quote memo off: every request validated and priced.
-  const computing = await startServer("app", String(tokens), "no-memo");
-  const dir = await mkdtemp(join(os.tmpdir(), "bench-router-canned-"));
+  const computing = await startServer(gcFiles.computing, "app", String(tokens), "no-memo");
   let baseline: Server | undefined;
   try {
     // A mix response of median size becomes the baseline's canned body.
@@ -156,7 +193,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     sizes.sort((a, b) => a.size - b.size);
     const cannedPath = join(dir, "canned.json");
     await writeFile(cannedPath, sizes[Math.floor(sizes.length / 2)]!.text);
-    baseline = await startServer("baseline", cannedPath);
+    baseline = await startServer(gcFiles.baseline, "baseline", cannedPath);
     log("warming up ...");
     await postLoad("warmup", app, set.mix, connections, Math.min(3, duration));
     await postLoad("warmup", computing, set.mix, connections, Math.min(3, duration));
@@ -189,6 +226,11 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     await baseline?.stop();
     await computing.stop();
     await app.stop();
+    gc = {
+      app: await readGcStats(gcFiles.app),
+      computing: await readGcStats(gcFiles.computing),
+      baseline: await readGcStats(gcFiles.baseline),
+    };
     await rm(dir, { recursive: true, force: true });
   }
 
@@ -248,6 +290,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     `| (reading) the same ratios round by round (each round's router and bare runs back to back) | req/s ${rpsRounds}; p99 ${p99Rounds} | - |`,
     `| (reading) router mix with the quote memo off vs the bare route | ${(computedRatio * 100).toFixed(0)} %, p99 ${(computed.p99 / bare.p99).toFixed(2)}x | - |`,
     `| (reading) the app stack alone vs the bare route | ${((stack.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)} %; with the memo off, the router's own work (validation incl. EIP-55 checksums, pricing, response building) adds about ${routerMicros.toFixed(0)} µs per request on top | - |`,
+    `| (reading) young-generation collections (scavenges) in each server from listening to stopping, warm-up included | ${gcReading(gc)} | - |`,
     "| no RPC call and no database query on the request path | state from the provider's snapshot, keys from the in-memory cache (test/router/quote-route.test.ts counts the calls) | yes |",
     "",
   ];

@@ -25,16 +25,19 @@ export async function startServerProcess(
 }
 
 /**
- * Runs `node --import tsx SCRIPT ...args` and waits for the first line it prints, a JSON object
- * with at least `port` (the rest is returned as `info`).
+ * Runs `node --import tsx SCRIPT ...args` (with `env` added to this process's environment) and
+ * waits for the first line it prints, a JSON object with at least `port` (the rest is returned as
+ * `info`).
  */
 export async function startServerScript(
   script: string,
   args: readonly string[],
   label: string,
+  env: Record<string, string> = {},
 ): Promise<ServerProcess & { info: Record<string, unknown> }> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   const lines = createInterface({ input: child.stdout! });
   const info = await new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -1,7 +1,7 @@
 /**
  * A miniature run of the router benchmark (1 s per scenario, one round) so that it cannot rot
- * unnoticed: both server processes start, every request answers 200, and the "router" section
- * is written with its scenarios and targets.
+ * unnoticed: the server processes start, every request answers 200, and the "router" section
+ * is written with its scenarios, targets and each server's garbage collections.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -40,6 +40,11 @@ describe("bench router", () => {
         assert.ok(text.includes(row), row);
       }
       assert.match(text, /15 tokens on alpha, 16 tokens on beta, 15 tokens on gamma/);
+      // Each server process reports its garbage collections when it stops.
+      for (const server of ["app", "memo-off app", "bare route"]) {
+        assert.match(text, new RegExp(`(\\| |; )${server}: \\d+, mean \\d+\\.\\d\\d ms, longest`));
+      }
+      assert.ok(!text.includes("not reported"));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
