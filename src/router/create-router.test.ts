@@ -17,6 +17,27 @@ const usdcToUsdc = (amount: string) => ({
   to: TO,
 });
 
+/** Every token of alpha to every token of beta, at three amounts (0.5, 250, 90000). */
+function alphaToBetaBodies(fixture: ReturnType<typeof createRouterFixture>) {
+  const chain = (name: string) => fixture.registry.chains.find((c) => c.name === name)!;
+  const bodies: Record<string, unknown>[] = [];
+  for (const source of chain("alpha").tokens) {
+    for (const dest of chain("beta").tokens) {
+      for (const amount of ["0.5", "250", "90000"]) {
+        bodies.push({
+          sourceChain: "71001",
+          sourceToken: source.address,
+          destChain: "71002",
+          destToken: dest.address,
+          amount,
+          to: TO,
+        });
+      }
+    }
+  }
+  return bodies;
+}
+
 /** The same chain states read again at `readAtMs` (a new snapshot, nothing else changed). */
 function restamped(snapshot: StateSnapshot, readAtMs: number): StateSnapshot {
   const chains = new Map([...snapshot.chains].map(([id, state]) => [id, { ...state, readAtMs }]));
@@ -151,22 +172,7 @@ describe("quote memo", () => {
     // Every token of alpha to every token of beta (direct and swap routes, and some with no
     // route or an amount out of range), at three amounts, plus malformed amounts.
     const g = createRouterFixture({ extraTokensPerChain: 2, readAtMs: 1_000_000 });
-    const chain = (name: string) => g.registry.chains.find((c) => c.name === name)!;
-    const bodies: Record<string, unknown>[] = [];
-    for (const source of chain("alpha").tokens) {
-      for (const dest of chain("beta").tokens) {
-        for (const amount of ["0.5", "250", "90000"]) {
-          bodies.push({
-            sourceChain: "71001",
-            sourceToken: source.address,
-            destChain: "71002",
-            destToken: dest.address,
-            amount,
-            to: TO,
-          });
-        }
-      }
-    }
+    const bodies = alphaToBetaBodies(g);
     bodies.push(usdcToUsdc("0.0000001"), usdcToUsdc("1e3"));
     const memo = createRouter({ registry: g.registry });
     const fresh = createRouter({ registry: g.registry, memoizeQuotes: false });
@@ -224,22 +230,7 @@ describe("quote memo", () => {
       variant({ poolLiquidity: 300_000_000n }),
       variant({ tokenConfigs: { 0: { feeBps: 7n }, 1: { maxAmount: 10_000_000n } } }),
     ];
-    const chain = (name: string) => g.registry.chains.find((c) => c.name === name)!;
-    const bodies: Record<string, unknown>[] = [];
-    for (const source of chain("alpha").tokens) {
-      for (const dest of chain("beta").tokens) {
-        for (const amount of ["0.5", "250", "90000"]) {
-          bodies.push({
-            sourceChain: "71001",
-            sourceToken: source.address,
-            destChain: "71002",
-            destToken: dest.address,
-            amount,
-            to: TO,
-          });
-        }
-      }
-    }
+    const bodies = alphaToBetaBodies(g);
     const fresh = createRouter({ registry: g.registry, memoizeQuotes: false });
     fc.assert(
       fc.property(
