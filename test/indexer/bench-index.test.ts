@@ -1,0 +1,49 @@
+/**
+ * A miniature run of the indexer benchmark (a few dozen transfers, two latency samples) so that
+ * it cannot rot unnoticed: the devnet is generated, the ceiling, the raw-events floor and the
+ * indexer each see every event, and the "index" section is written with all its rows.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runIndexBenchmark } from "../../bench/index.js";
+
+describe("bench index", () => {
+  it("a short run writes the index section with equal event counts in every row", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bench-index-test-"));
+    try {
+      const results = join(dir, "RESULTS.md");
+      await writeFile(results, "# Benchmark results\n\n## list\n\nkept\n");
+      const code = await runIndexBenchmark([
+        "--transfers",
+        "60",
+        "--per-block",
+        "20",
+        "--latency-samples",
+        "2",
+        "--results",
+        results,
+      ]);
+      assert.equal(code, 0);
+      const text = await readFile(results, "utf8");
+      assert.match(text, /## list\n\nkept/);
+      assert.match(text, /## index/);
+      const counts = ["bare eth_getLogs (ceiling)", "raw-events floor", "indexer backfill"].map(
+        (row) => {
+          const line = text.split("\n").find((l) => l.startsWith(`| ${row}`));
+          assert.ok(line !== undefined, row);
+          return line.split("|")[2]!.trim();
+        },
+      );
+      // 60 sends and their deliveries and refunds: more than 60 events, the same in each row.
+      assert.ok(Number(counts[0]!.replace(/,/g, "")) > 60, counts[0]);
+      assert.deepEqual(counts, [counts[0], counts[0], counts[0]]);
+      assert.match(text, /Raw-events floor \/ ceiling: \d+\.\d %; indexer \/ floor: \d+\.\d %/);
+      assert.match(text, /2 of 2 samples/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
