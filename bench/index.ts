@@ -21,8 +21,10 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import type { Hex } from "viem";
+import { createAdaptiveRange } from "../src/chain/adaptive-range.js";
 import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
 import { createChainClient } from "../src/chain/create-chain-client.js";
+import { fetchLogs } from "../src/chain/fetch-logs.js";
 import { type IndexerConfig, parseIndexerConfig } from "../src/config/indexer-config.js";
 import type { BridgeEvent } from "../src/indexer/bridge-event.js";
 import { createBridgeRegistry } from "../src/indexer/bridge-registry.js";
@@ -158,16 +160,24 @@ async function rawEventsFloor(
   try {
     await Promise.all(
       config.chains.map(async (chain) => {
-        const client = createChainClient({ rpcUrl: chain.rpcUrl, chainId: chain.chainId });
+        const client = createChainClient({
+          rpcUrl: chain.rpcUrl,
+          chainId: chain.chainId,
+          timeoutMs: config.rpcTimeoutMs,
+        });
         const addresses = registry.bridgesOn(chain.chainId).map((b) => b.address as Hex);
         const head = heads.get(chain.chainId)!;
-        for (let from = chain.startBlock; from <= head; from += span) {
-          const logs = await client.getLogs({
+        // The indexer's adaptive spans: a response over the client's size limit halves the span.
+        const range = createAdaptiveRange({ initial: span, max: span });
+        for (let from = chain.startBlock; from <= head; ) {
+          const { logs, toBlock } = await fetchLogs(client, {
             addresses,
             topics: BRIDGE_EVENT_TOPICS,
             fromBlock: from,
-            toBlock: Math.min(head, from + span - 1),
+            toBlock: head,
+            range,
           });
+          from = toBlock + 1;
           const decoded: BridgeEvent[] = [];
           for (const log of logs) {
             const kind = registry.bridgeKind(chain.chainId, log.address);
