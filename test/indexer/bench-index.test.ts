@@ -41,6 +41,7 @@ describe("bench index", () => {
       assert.ok(Number(counts[0]!.replace(/,/g, "")) > 60, counts[0]);
       assert.deepEqual(counts, [counts[0], counts[0], counts[0]]);
       assert.match(text, /Raw-events floor \/ ceiling: \d+\.\d %; indexer \/ floor: \d+\.\d %/);
+      assert.match(text, /- Raw-events floor: the least any indexer/);
       assert.match(text, /2 of 2 samples/);
     } finally {
       await rm(dir, { recursive: true, force: true });
