@@ -3,10 +3,12 @@
  * N transfers (bench/index-generate.ts), then in the same run
  *   1. times the bare eth_getLogs calls the indexer needs (same chains, addresses, topics and
  *      block spans; fetch + JSON.parse only) - the ceiling the node allows;
- *   2. times a full backfill by the real indexer (createIndexer, all chains concurrently, as
+ *   2. times the raw-events floor: the indexer's own fetching, decoding and raw_events insert,
+ *      nothing else (rawEventsFloor) - what any indexer that keeps raw events must do;
+ *   3. times a full backfill by the real indexer (createIndexer, all chains concurrently, as
  *      `bridge-oracle index` runs them) into a fresh SQLite database;
- *   3. repeats the ceiling (the node may have warmed up) and keeps the faster one;
- *   4. follows the head with 1 s blocks behind the real API (a separate process) and measures,
+ *   4. repeats the ceiling and the floor (the node may have warmed up), keeping the faster ones;
+ *   5. follows the head with 1 s blocks behind the real API (a separate process) and measures,
  *      per new transfer, the time from its receipt being available to the list endpoint
  *      returning it.
  * Writes the "index" section of bench/RESULTS.md. Nothing is cached between runs: every run
