@@ -175,11 +175,15 @@ function rawEventValues(e: BridgeEvent): unknown[] {
   ];
 }
 
-/** SQLite: events as one JSON array of rows (`WHERE true`: INSERT ... SELECT ... ON CONFLICT). */
-const INSERT_EVENTS_JSON_SQL =
-  `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) SELECT ` +
-  EVENT_COLUMNS.map((_, i) => `json_extract(value, '$[${i}]')`).join(", ") +
-  " FROM json_each(?) WHERE true ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING";
+/**
+ * SQLite: one prepared single-row INSERT, run per event. In-process that is the cheapest form:
+ * one JSON array per 2,000 events (INSERT ... SELECT json_extract(value, '$[i]'), ... FROM
+ * json_each(?)), used before, cost about 1.5 times as much per event (raw-events floor, dev
+ * runs on 30,000 transfers: 21-27 us against 14 us per event).
+ */
+const INSERT_EVENT_SQL =
+  `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) VALUES (${placeholders(EVENT_COLUMNS.length)})` +
+  " ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING";
 
 /** A fixed key for pg_advisory_xact_lock: "bridge-oracle indexer". */
 const INDEXER_LOCK_KEY = 727_100_001;
@@ -315,10 +319,7 @@ export function createIndexerRepository(
         a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0,
       );
       if (dialect === "sqlite") {
-        // One statement text for any number of events (see inList).
-        for (const part of chunks(events, LIST_CHUNK)) {
-          await sql.run(INSERT_EVENTS_JSON_SQL, [JSON.stringify(part.map(rawEventValues))]);
-        }
+        for (const event of events) await sql.run(INSERT_EVENT_SQL, rawEventValues(event));
         return;
       }
       for (const part of chunks(events, ROWS_PER_INSERT)) {
