@@ -5,6 +5,7 @@ import {
   canonicalDecimal,
   convertDecimals,
   formatAmount,
+  formatBaseUnitDigits,
   parseAmount,
   toBaseUnits,
 } from "./amount.js";
@@ -74,6 +75,34 @@ describe("formatAmount", () => {
           assert.deepEqual(parseAmount(text, decimals), { ok: true, value });
         },
       ),
+    );
+  });
+});
+
+describe("formatBaseUnitDigits", () => {
+  it("default: canonical form of digit strings", () => {
+    assert.equal(formatBaseUnitDigits("1500000", 6), "1.5");
+    assert.equal(formatBaseUnitDigits("0", 18), "0");
+    assert.equal(formatBaseUnitDigits("000", 0), "0");
+    assert.equal(formatBaseUnitDigits("0001", 18), "0.000000000000000001");
+    assert.equal(formatBaseUnitDigits("1000000", 6), "1");
+    assert.equal(formatBaseUnitDigits("001234", 0), "1234");
+    assert.equal(formatBaseUnitDigits("10", 1), "1");
+    assert.equal(formatBaseUnitDigits("100", 1), "10");
+  });
+
+  it("behavior: equals formatAmount of the same digits, leading zeros included", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.nat({ max: 5 }),
+        fc.integer({ min: 0, max: 80 }),
+        (value, zeros, decimals) => {
+          const digits = "0".repeat(zeros) + value.toString();
+          assert.equal(formatBaseUnitDigits(digits, decimals), formatAmount(value, decimals));
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -69,6 +69,25 @@ export function formatAmount(baseUnits: bigint, decimals: number): string {
   return fraction.length > 0 ? `${whole}.${fraction}` : whole;
 }
 
+/**
+ * formatAmount of base units written as decimal digits (`^[0-9]+$`, leading zeros allowed), on
+ * the string itself: the same result without a BigInt round trip, for hot paths whose amounts
+ * already arrive as digits (decoded event arguments).
+ */
+export function formatBaseUnitDigits(digits: string, decimals: number): string {
+  let first = 0;
+  while (first < digits.length - 1 && digits.charCodeAt(first) === 48) first++;
+  const whole = first === 0 ? digits : digits.slice(first);
+  if (decimals === 0) return whole;
+  const padded = whole.length > decimals ? whole : whole.padStart(decimals + 1, "0");
+  const point = padded.length - decimals;
+  let end = padded.length;
+  while (end > point && padded.charCodeAt(end - 1) === 48) end--;
+  return end > point
+    ? `${padded.slice(0, point)}.${padded.slice(point, end)}`
+    : padded.slice(0, point);
+}
+
 /** Canonical form of an already valid decimal string (strips leading/trailing zeros). */
 export function canonicalDecimal(text: string): string {
   if (!DECIMAL_PATTERN.test(text)) throw new RangeError(`not a decimal amount: ${text}`);

@@ -9,8 +9,8 @@
  * and bridge the send names count as its outcome (a look-alike elsewhere is ignored).
  */
 import { zeroAddress } from "viem";
-import { formatAmount } from "../amount.js";
-import type { BridgeTransaction, TransferStatus } from "../store/types.js";
+import { formatBaseUnitDigits } from "../amount.js";
+import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "../store/types.js";
 import { type BridgeEvent, compareEvents } from "./bridge-event.js";
 import type { BridgeRegistry } from "./bridge-registry.js";
 import { createAddressChecksummer } from "./checksum-address.js";
@@ -46,12 +46,19 @@ export function tokensOfSend(
   return out.filter((t) => t.address.toLowerCase() !== zeroAddress);
 }
 
-/** The record without created_at / updated_at, or undefined when no send is stored. */
-export function deriveTransferFields(
+/**
+ * The full record: created_at is kept from the stored record, updated_at moves only when some
+ * other field changed. Returns undefined when no send is stored (the record must not exist).
+ * Runs for every message id of every batch, so it builds the record once, in one pass over
+ * the events, and formats amounts from their decimal digits (no BigInt round trip).
+ */
+export function deriveTransfer(
   events: readonly BridgeEvent[],
   context: DeriveContext,
-): Omit<BridgeTransaction, "created_at" | "updated_at"> | undefined {
-  const ordered = [...events].sort(compareEvents);
+  existing: BridgeTransaction | undefined,
+  now: string,
+): BridgeTransaction | undefined {
+  const ordered = events.length > 1 ? [...events].sort(compareEvents) : events;
   const send = ordered.find((e) => e.name === "TransferSent");
   if (send === undefined) return undefined;
   const { registry } = context;
@@ -60,32 +67,27 @@ export function deriveTransferFields(
   const destContract =
     destChainId === undefined ? undefined : registry.bridgeAddress(destChainId, send.kind);
 
-  const atDest = (e: BridgeEvent) =>
-    destChainId !== undefined &&
-    e.chainId === destChainId &&
-    destContract !== undefined &&
-    e.address.toLowerCase() === destContract.toLowerCase();
-  const atSource = (e: BridgeEvent) =>
-    e.chainId === send.chainId && e.address.toLowerCase() === send.address.toLowerCase();
-  const delivery = ordered.find((e) => e.name === "TransferDelivered" && atDest(e));
-  const failure = ordered.find((e) => e.name === "TransferFailed" && atDest(e));
-  const refund = ordered.find((e) => e.name === "TransferRefunded" && atSource(e));
+  // The outcome events: the first of each name at the send's destination bridge (delivery,
+  // failure) or at its own bridge (refund); a look-alike elsewhere is ignored.
+  const destKey = destContract?.toLowerCase();
+  const sourceKey = send.address.toLowerCase();
+  let delivery: BridgeEvent | undefined;
+  let failure: BridgeEvent | undefined;
+  let refund: BridgeEvent | undefined;
+  for (const e of ordered) {
+    if (e.name === "TransferDelivered" || e.name === "TransferFailed") {
+      if (e.chainId !== destChainId || e.address.toLowerCase() !== destKey) continue;
+      if (e.name === "TransferDelivered") delivery ??= e;
+      else failure ??= e;
+    } else if (e.name === "TransferRefunded") {
+      if (e.chainId === send.chainId && e.address.toLowerCase() === sourceKey) refund ??= e;
+    }
+  }
 
-  const meta = (chainId: number | undefined, address: string): TokenMetadata => {
-    if (chainId === undefined) return { symbol: "", decimals: 0 };
-    if (address.toLowerCase() === zeroAddress) {
-      return { symbol: registry.nativeSymbol(chainId) ?? "", decimals: 18 };
-    }
-    const found = context.token(chainId, address);
-    if (found === undefined) {
-      throw new Error(`token metadata missing for ${address} on chain ${chainId}`);
-    }
-    return found;
-  };
-  const sourceToken = meta(send.chainId, String(a.sourceToken));
-  const sourceBridgeToken = meta(send.chainId, String(a.sourceBridgeToken));
-  const destToken = meta(destChainId, String(a.destToken));
-  const destBridgeToken = meta(destChainId, String(a.destBridgeToken));
+  const sourceToken = tokenMeta(context, send.chainId, String(a.sourceToken));
+  const sourceBridgeToken = tokenMeta(context, send.chainId, String(a.sourceBridgeToken));
+  const destToken = tokenMeta(context, destChainId, String(a.destToken));
+  const destBridgeToken = tokenMeta(context, destChainId, String(a.destBridgeToken));
 
   let status: TransferStatus = "Processing";
   let outcome: BridgeEvent | undefined;
@@ -97,7 +99,7 @@ export function deriveTransferFields(
     outcome = failure ?? refund;
   }
 
-  return {
+  const record: BridgeTransaction = {
     message_id: send.messageId.toLowerCase(),
     source_contract: checksum(send.address),
     dest_contract: destContract ?? "",
@@ -132,33 +134,38 @@ export function deriveTransferFields(
     subsidy_amount: amount(a.subsidy, destBridgeToken.decimals),
     start_time: formatUtc(send.blockTime),
     end_time: outcome === undefined ? "" : formatUtc(outcome.blockTime),
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
   };
+  return existing !== undefined && sameContent(record, existing) ? existing : record;
 }
 
-/**
- * The full record: created_at is kept from the stored record, updated_at moves only when some
- * other field changed. Returns undefined when no send is stored (the record must not exist).
- */
-export function deriveTransfer(
-  events: readonly BridgeEvent[],
+const NATIVE_TOKEN = zeroAddress;
+const UNKNOWN_TOKEN: TokenMetadata = { symbol: "", decimals: 0 };
+
+/** Symbol and decimals of a token on a chain (the native coin from the registry). */
+function tokenMeta(
   context: DeriveContext,
-  existing: BridgeTransaction | undefined,
-  now: string,
-): BridgeTransaction | undefined {
-  const fields = deriveTransferFields(events, context);
-  if (fields === undefined) return undefined;
-  if (existing !== undefined && sameFields(fields, existing)) return existing;
-  return { ...fields, created_at: existing?.created_at ?? now, updated_at: now };
+  chainId: number | undefined,
+  address: string,
+): TokenMetadata {
+  if (chainId === undefined) return UNKNOWN_TOKEN;
+  if (address.toLowerCase() === NATIVE_TOKEN) {
+    return { symbol: context.registry.nativeSymbol(chainId) ?? "", decimals: 18 };
+  }
+  const found = context.token(chainId, address);
+  if (found === undefined) {
+    throw new Error(`token metadata missing for ${address} on chain ${chainId}`);
+  }
+  return found;
 }
 
-/** `fields` (a record without timestamps) equal `record` in each of them. */
-function sameFields(
-  fields: Omit<BridgeTransaction, "created_at" | "updated_at">,
-  record: BridgeTransaction,
-): boolean {
-  for (const key in fields) {
-    const k = key as keyof typeof fields;
-    if (fields[k] !== record[k]) return false;
+/** Every field but updated_at equal (created_at is the stored one by construction). */
+const CONTENT_FIELDS = TRANSFER_FIELDS.filter((f) => f !== "updated_at");
+
+function sameContent(record: BridgeTransaction, stored: BridgeTransaction): boolean {
+  for (const field of CONTENT_FIELDS) {
+    if (record[field] !== stored[field]) return false;
   }
   return true;
 }
@@ -177,9 +184,11 @@ export function formatUtc(unixSeconds: number): string {
   return text;
 }
 
+const DIGITS = /^[0-9]+$/;
+
 function amount(value: string | boolean | undefined, decimals: number): string {
-  if (typeof value !== "string" || !/^[0-9]+$/.test(value)) {
+  if (typeof value !== "string" || !DIGITS.test(value)) {
     throw new Error(`not a uint256 decimal string: ${String(value)}`);
   }
-  return formatAmount(BigInt(value), decimals);
+  return formatBaseUnitDigits(value, decimals);
 }
