@@ -13,6 +13,11 @@ export interface IndexBenchmarkReport {
   node: string;
   loadBefore: number[];
   loadAfter: number[];
+  /**
+   * Share of the machine's CPU time the hypervisor gave to other guests (bench/cpu-steal.ts):
+   * during the backfill, and from the first ceiling run to the second floor run.
+   */
+  steal: { backfill: number | undefined; measurements: number | undefined };
   options: { transfers: number; perBlock: number; maxBlockRange: number; seed: number };
   generated: {
     sends: number;
@@ -32,6 +37,9 @@ export interface IndexBenchmarkReport {
   runMs: number;
 }
 
+/** Steal above this share of the CPU time marks the run's host as busy. */
+const STEAL_BUSY = 0.05;
+
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -47,7 +55,10 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
   const floorRate = r.floor.events / (r.floor.ms / 1000);
   const lat = r.latency.sortedMs;
   const within = lat.filter((ms) => ms <= 2000).length;
-  const busy = r.loadBefore[0]! > r.cores;
+  const busyLoad = r.loadBefore[0]! > r.cores;
+  const busySteal = (r.steal.measurements ?? 0) > STEAL_BUSY;
+  const percent = (share: number | undefined) =>
+    share === undefined ? "not available" : `${(share * 100).toFixed(1)} %`;
   const g = r.generated;
   const ms = (v: number | undefined) => (v === undefined ? "-" : int(v));
   return [
@@ -55,12 +66,17 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
     "",
     `- Command: \`${r.command}\``,
     `- Date: ${r.date}`,
-    ...(busy
+    ...(busyLoad
       ? [
           `- **Busy machine**: 1-minute load average ${r.loadBefore[0]!.toFixed(1)} on ${r.cores} cores at start (other processes were running): absolute rates are pessimistic, the ratio less so.`,
         ]
       : []),
-    `- Machine: ${r.cpu}, ${r.cores} cores, Node ${r.node}; load average (1/5/15 min) ${r.loadBefore.map((l) => l.toFixed(2)).join(" / ")} at start, ${r.loadAfter.map((l) => l.toFixed(2)).join(" / ")} at end`,
+    ...(busySteal
+      ? [
+          `- **Busy host**: the hypervisor gave ${percent(r.steal.measurements)} of this machine's CPU time to other guests during the measurements: absolute rates are pessimistic and noisy, the ratio less so.`,
+        ]
+      : []),
+    `- Machine: ${r.cpu}, ${r.cores} cores, Node ${r.node}; load average (1/5/15 min) ${r.loadBefore.map((l) => l.toFixed(2)).join(" / ")} at start, ${r.loadAfter.map((l) => l.toFixed(2)).join(" / ")} at end; CPU steal (time given to other guests, /proc/stat) ${percent(r.steal.backfill)} during the backfill, ${percent(r.steal.measurements)} over the ceiling, floor and backfill runs`,
     `- Data: ${int(g.sends)} transfers on a 3-chain anvil devnet (kinds 0/1/2 at random over random chain pairs, ${r.options.perBlock} transactions per block, seed ${r.options.seed}): ${int(g.deliveries)} deliveries of which ${int(g.failures)} fail on the destination, ${int(g.refunds)} refunds, ~3 % never delivered; ${int(g.blocks)} blocks in all.`,
     `- Generation (not part of any rate): ${seconds(g.generationMs)} (devnet start and deployment ${seconds(g.deployMs)}).`,
     `- Ceiling: the indexer's eth_getLogs calls made bare (fetch + JSON.parse; same addresses, topics, ${r.options.maxBlockRange}-block spans; chains concurrently), ${int(r.ceiling.calls)} calls; run before and after the indexer, the faster kept (${seconds(r.ceiling.firstMs)} / ${seconds(r.ceiling.secondMs)}).`,

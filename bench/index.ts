@@ -38,6 +38,7 @@ import { createIndexerRepository } from "../src/store/indexer-repository.js";
 import { openIndexerSqlite } from "../src/store/indexer-sqlite-transaction.js";
 import { openIndexerStore } from "../src/store/indexer-store.js";
 import { createSqliteBackend } from "../src/store/sqlite/sqlite-backend.js";
+import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
 import { measureFollowLatency } from "./index-latency.js";
 import { formatIndexSection, type IndexBenchmarkReport } from "./index-report.js";
@@ -257,6 +258,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       );
     }
 
+    const measurementsStarted = readCpuTimes();
     const ceilingFirst = await bareGetLogs(generated, heads, options.maxBlockRange);
     log(
       `bare eth_getLogs: ${ceilingFirst.events} events in ${(ceilingFirst.ms / 1000).toFixed(2)} s`,
@@ -285,6 +287,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     const controller = new AbortController();
     const backfillStarted = performance.now();
     const cpuBefore = process.cpuUsage();
+    const backfillTicks = readCpuTimes();
     const running = indexer.run(controller.signal);
     let failed: unknown;
     running.catch((error) => {
@@ -298,6 +301,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     }
     const backfillMs = performance.now() - backfillStarted;
     const cpu = process.cpuUsage(cpuBefore);
+    const backfillSteal = stealShare(backfillTicks, readCpuTimes());
     if (failed !== undefined) throw failed;
     const indexedEvents = Number(
       (
@@ -318,6 +322,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       join(dir, "floor-2.db"),
     );
     log(`raw-events floor again: ${(floorSecond.ms / 1000).toFixed(2)} s`);
+    const measurementsSteal = stealShare(measurementsStarted, readCpuTimes());
     const floor = floorSecond.ms < floorFirst.ms ? floorSecond : floorFirst;
 
     const latency = await measureFollowLatency({
@@ -338,6 +343,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       node: process.version,
       loadBefore,
       loadAfter: os.loadavg(),
+      steal: { backfill: backfillSteal, measurements: measurementsSteal },
       options,
       generated: {
         sends: generated.sends,

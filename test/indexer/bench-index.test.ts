@@ -42,6 +42,10 @@ describe("bench index", () => {
       assert.deepEqual(counts, [counts[0], counts[0], counts[0]]);
       assert.match(text, /Raw-events floor \/ ceiling: \d+\.\d %; indexer \/ floor: \d+\.\d %/);
       assert.match(text, /- Raw-events floor: the least any indexer/);
+      assert.match(
+        text,
+        /CPU steal \(time given to other guests, \/proc\/stat\) \d+\.\d % during the backfill/,
+      );
       assert.match(text, /2 of 2 samples/);
     } finally {
       await rm(dir, { recursive: true, force: true });
