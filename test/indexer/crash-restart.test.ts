@@ -1,8 +1,11 @@
 /**
  * `kill -9` of an indexer process at seeded random moments (mid-batch included: batches are
- * tiny, so the process is almost always inside one), each followed by a restart; at the end the
- * database must equal a clean index row by row. CI runs a short loop; set INDEXER_KILL_LOOPS
- * (and INDEXER_KILL_SEED) for a long one. Also: SIGTERM stops the CLI cleanly with exit 0.
+ * tiny, so the process is almost always inside one), each followed by a restart; before each
+ * start the chains get a new transfer and blocks, so every kill, the hundredth as the first,
+ * lands while there is work to do. At the end the database must equal a clean index row by row.
+ * CI runs a short loop; `npm run test:crash-loop -- --loops N [--seed S]` (scripts/crash-loop.mjs:
+ * INDEXER_KILL_LOOPS, INDEXER_KILL_SEED) a long one. Also: SIGTERM stops the CLI cleanly with
+ * exit 0.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -106,16 +109,26 @@ describe("indexer: crashes and restarts", () => {
     await devnet?.cleanup();
   });
 
-  it(`behavior: kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async () => {
+  it(`behavior: kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async (t) => {
     const random = createPrng(SEED).float;
-    const heads = [
-      await height(connectChain(manifest, "alpha")),
-      await height(connectChain(manifest, "beta")),
-    ];
+    const alpha = connectChain(manifest, "alpha");
+    const beta = connectChain(manifest, "beta");
     let killedMidBackfill = 0;
     const live = await setupIsolatedDatabase("sqlite");
     dbs.push(live);
     for (let i = 0; i < LOOPS; i++) {
+      if (i > 0) {
+        // New work for this round (the first starts on the set-up's blocks): a transfer each
+        // way, one of them delivered, spread over a few blocks.
+        const out = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n, {
+          userIndex: i % 8,
+        });
+        const back = await sendTransfer(manifest, beta, alpha, 1, 20n, { userIndex: (i + 3) % 8 });
+        await deliver(manifest, i % 2 === 0 ? out : back);
+        await mine(alpha, 3);
+        await mine(beta, 3);
+      }
+      const heads = [await height(alpha), await height(beta)];
       const child = startChild(configPath, live.databaseUrl);
       let stderr = "";
       child.stderr?.on("data", (d) => {
@@ -133,6 +146,7 @@ describe("indexer: crashes and restarts", () => {
       const cursors = (await dumpDatabase(live.databaseUrl)).cursors as { cursor_block: string }[];
       if (cursors.some((c, n) => Number(c.cursor_block) < heads[n]!)) killedMidBackfill++;
     }
+    t.diagnostic(`${killedMidBackfill} of ${LOOPS} kills landed before the indexer caught up`);
     assert.ok(LOOPS < 2 || killedMidBackfill > 0, "no kill landed before the indexer caught up");
     // The last restart runs to the head in-process.
     const restarted = await openTestIndexer(live.databaseUrl, configOf(manifest));
