@@ -119,14 +119,14 @@ describe("indexer: crashes and restarts", () => {
     for (let i = 0; i < LOOPS; i++) {
       if (i > 0) {
         // New work for this round (the first starts on the set-up's blocks): a transfer each
-        // way, one of them delivered, spread over a few blocks.
+        // way, one of them delivered, then 12 blocks per chain (about 6 batches each).
         const out = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n, {
           userIndex: i % 8,
         });
         const back = await sendTransfer(manifest, beta, alpha, 1, 20n, { userIndex: (i + 3) % 8 });
         await deliver(manifest, i % 2 === 0 ? out : back);
-        await mine(alpha, 3);
-        await mine(beta, 3);
+        await mine(alpha, 12);
+        await mine(beta, 12);
       }
       const heads = [await height(alpha), await height(beta)];
       const child = startChild(configPath, live.databaseUrl);
