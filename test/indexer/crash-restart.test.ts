@@ -1,8 +1,9 @@
 /**
  * `kill -9` of an indexer process at seeded random moments (mid-batch included: batches are
  * tiny, so the process is almost always inside one), each followed by a restart; before each
- * start the chains get a new transfer and blocks, so every kill, the hundredth as the first,
- * lands while there is work to do. At the end the database must equal a clean index row by row.
+ * start the chains get new transfers and blocks, so in a long loop the later kills too can land
+ * while there is work to do (about half do; the others hit an indexer following the head). At
+ * the end the database must equal a clean index row by row.
  * CI runs a short loop; `npm run test:crash-loop -- --loops N [--seed S]` (scripts/crash-loop.mjs:
  * INDEXER_KILL_LOOPS, INDEXER_KILL_SEED) a long one. Also: SIGTERM stops the CLI cleanly with
  * exit 0.
