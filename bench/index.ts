@@ -34,10 +34,11 @@ import { createIndexer } from "../src/indexer/create-indexer.js";
 import { decodeBridgeLog } from "../src/indexer/decode-bridge-log.js";
 import { createMutex } from "../src/indexer/mutex.js";
 import { createStore } from "../src/store/index.js";
-import { createIndexerRepository } from "../src/store/indexer-repository.js";
-import { openIndexerSqlite } from "../src/store/indexer-sqlite-transaction.js";
+import {
+  openIndexerSqlite,
+  runSqliteTransaction,
+} from "../src/store/indexer-sqlite-transaction.js";
 import { openIndexerStore } from "../src/store/indexer-store.js";
-import { createSqliteBackend } from "../src/store/sqlite/sqlite-backend.js";
 import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
 import { measureFollowLatency } from "./index-latency.js";
@@ -153,7 +154,6 @@ async function rawEventsFloor(
 ): Promise<{ ms: number; events: number; insertMs: number }> {
   await (await createStore({ databaseUrl: databasePath })).close();
   const connection = openIndexerSqlite(databasePath);
-  const repository = createIndexerRepository(createSqliteBackend(connection.prepare).sql, "sqlite");
   const registry = createBridgeRegistry(config.chains, config.bridges);
   // One transaction at a time on the one connection, as the indexer's chains commit.
   const commitLock = createMutex();
@@ -196,9 +196,7 @@ async function rawEventsFloor(
           }
           await commitLock.runExclusive(async () => {
             const insertStarted = performance.now();
-            connection.db.exec("BEGIN IMMEDIATE");
-            await repository.insertEvents(decoded);
-            connection.db.exec("COMMIT");
+            await runSqliteTransaction(connection, (tx) => tx.indexer.insertEvents(decoded));
             insertMs += performance.now() - insertStarted;
           });
           events += decoded.length;

@@ -91,15 +91,17 @@ describe("formatBaseUnitDigits", () => {
     assert.equal(formatBaseUnitDigits("100", 1), "10");
   });
 
-  it("behavior: equals formatAmount of the same digits, leading zeros included", () => {
+  it("behavior: canonical text that parses back to the same base units, leading zeros included", () => {
     fc.assert(
       fc.property(
         fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
         fc.nat({ max: 5 }),
         fc.integer({ min: 0, max: 80 }),
         (value, zeros, decimals) => {
-          const digits = "0".repeat(zeros) + value.toString();
-          assert.equal(formatBaseUnitDigits(digits, decimals), formatAmount(value, decimals));
+          const text = formatBaseUnitDigits("0".repeat(zeros) + value.toString(), decimals);
+          assert.match(text, /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/);
+          assert.equal(toBaseUnits(text, decimals), value);
+          assert.equal(text, formatAmount(value, decimals));
         },
       ),
       { numRuns: 2000 },

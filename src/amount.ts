@@ -62,17 +62,13 @@ export function toBaseUnits(text: string, decimals: number): bigint {
  */
 export function formatAmount(baseUnits: bigint, decimals: number): string {
   if (baseUnits < 0n) throw new RangeError("amounts are never negative");
-  if (decimals === 0) return baseUnits.toString();
-  const digits = baseUnits.toString().padStart(decimals + 1, "0");
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
-  return fraction.length > 0 ? `${whole}.${fraction}` : whole;
+  return formatBaseUnitDigits(baseUnits.toString(), decimals);
 }
 
 /**
  * formatAmount of base units written as decimal digits (`^[0-9]+$`, leading zeros allowed), on
- * the string itself: the same result without a BigInt round trip, for hot paths whose amounts
- * already arrive as digits (decoded event arguments).
+ * the string itself: hot paths whose amounts already arrive as digits (decoded event arguments)
+ * skip the BigInt round trip.
  */
 export function formatBaseUnitDigits(digits: string, decimals: number): string {
   let first = 0;

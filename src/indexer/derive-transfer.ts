@@ -140,7 +140,6 @@ export function deriveTransfer(
   return existing !== undefined && sameContent(record, existing) ? existing : record;
 }
 
-const NATIVE_TOKEN = zeroAddress;
 const UNKNOWN_TOKEN: TokenMetadata = { symbol: "", decimals: 0 };
 
 /** Symbol and decimals of a token on a chain (the native coin from the registry). */
@@ -150,7 +149,7 @@ function tokenMeta(
   address: string,
 ): TokenMetadata {
   if (chainId === undefined) return UNKNOWN_TOKEN;
-  if (address.toLowerCase() === NATIVE_TOKEN) {
+  if (address.toLowerCase() === zeroAddress) {
     return { symbol: context.registry.nativeSymbol(chainId) ?? "", decimals: 18 };
   }
   const found = context.token(chainId, address);
