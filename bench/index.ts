@@ -7,8 +7,10 @@
  *      nothing else (rawEventsFloor) - what any indexer that keeps raw events must do;
  *   3. times a full backfill by the real indexer (createIndexer, all chains concurrently, as
  *      `bridge-oracle index` runs them) into a fresh SQLite database;
- *   4. repeats the ceiling and the floor (the node may have warmed up), keeping the faster ones;
- *   5. follows the head with 1 s blocks behind the real API (a separate process) and measures,
+ *   4. times the store floor: SQLite alone writing the rows the backfill left, by INSERT ...
+ *      SELECT from its database into a fresh one (bench/index-store-floor.ts);
+ *   5. repeats the ceiling and the floor (the node may have warmed up), keeping the faster ones;
+ *   6. follows the head with 1 s blocks behind the real API (a separate process) and measures,
  *      per new transfer, the time from its receipt being available to the list endpoint
  *      returning it.
  * Writes the "index" section of bench/RESULTS.md. Nothing is cached between runs: every run
@@ -43,6 +45,7 @@ import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
 import { measureFollowLatency } from "./index-latency.js";
 import { formatIndexSection, type IndexBenchmarkReport } from "./index-report.js";
+import { measureStoreFloor } from "./index-store-floor.js";
 import { writeResultsSection } from "./list-report.js";
 import { integerOption } from "./options.js";
 
@@ -309,6 +312,11 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       ).n,
     );
     log(`indexer backfill: ${indexedEvents} events in ${(backfillMs / 1000).toFixed(2)} s`);
+    const storeFloor = await measureStoreFloor(databasePath, join(dir, "store-floor.db"));
+    log(
+      `store floor: ${storeFloor.rows} rows in ${(storeFloor.indexesInPlaceMs / 1000).toFixed(2)} s` +
+        ` (indexes built after: ${(storeFloor.indexesAfterMs / 1000).toFixed(2)} s)`,
+    );
 
     const ceilingSecond = await bareGetLogs(generated, heads, options.maxBlockRange);
     log(`bare eth_getLogs again: ${(ceilingSecond.ms / 1000).toFixed(2)} s`);
@@ -366,6 +374,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
         firstMs: floorFirst.ms,
         secondMs: floorSecond.ms,
       },
+      storeFloor,
       indexer: {
         ms: backfillMs,
         events: indexedEvents,

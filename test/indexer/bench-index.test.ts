@@ -1,7 +1,8 @@
 /**
  * A miniature run of the indexer benchmark (a few dozen transfers, two latency samples) so that
  * it cannot rot unnoticed: the devnet is generated, the ceiling, the raw-events floor and the
- * indexer each see every event, and the "index" section is written with all its rows.
+ * indexer each see every event, the store floor copies what the indexer stored, and the "index"
+ * section is written with all its rows.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -40,8 +41,17 @@ describe("bench index", () => {
       // 60 sends and their deliveries and refunds: more than 60 events, the same in each row.
       assert.ok(Number(counts[0]!.replace(/,/g, "")) > 60, counts[0]);
       assert.deepEqual(counts, [counts[0], counts[0], counts[0]]);
-      assert.match(text, /Raw-events floor \/ ceiling: \d+\.\d %; indexer \/ floor: \d+\.\d %/);
+      assert.match(
+        text,
+        /Raw-events floor \/ ceiling: \d+\.\d %; indexer \/ raw-events floor: \d+\.\d %/,
+      );
       assert.match(text, /- Raw-events floor: the least any indexer/);
+      assert.match(
+        text,
+        /\| store floor \(SQLite alone writing the backfill's rows\) \| [\d,]+ \|/,
+      );
+      assert.match(text, /Store floor \/ ceiling: \d+\.\d %; indexer \/ store floor: \d+\.\d %/);
+      assert.match(text, /- Store floor: SQLite alone writing the rows .*: [\d,]+ rows\)/);
       assert.match(
         text,
         /CPU steal \(time given to other guests, \/proc\/stat\) \d+\.\d % during the backfill/,
