@@ -18,7 +18,7 @@ import type Database from "better-sqlite3";
 import { createStore } from "../src/store/index.js";
 import { openIndexerSqlite } from "../src/store/indexer-sqlite-transaction.js";
 
-/** The tables the indexer writes (migrations 0001 and 0003), in dependency-free order. */
+/** The tables the indexer writes (migrations 0001 and 0003); none has a foreign key. */
 export const INDEXER_TABLES = [
   "indexer_chains",
   "indexer_blocks",
