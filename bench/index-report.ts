@@ -16,7 +16,7 @@ export interface IndexBenchmarkReport {
   loadAfter: number[];
   /**
    * Share of the machine's CPU time the hypervisor gave to other guests (bench/cpu-steal.ts):
-   * during the backfill, and from the first ceiling run to the second floor run.
+   * during the backfill, and from the first ceiling run to the second raw-events floor run (the store floor between).
    */
   steal: { backfill: number | undefined; measurements: number | undefined };
   options: { transfers: number; perBlock: number; maxBlockRange: number; seed: number };
@@ -82,7 +82,7 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
           `- **Busy host**: the hypervisor gave ${percent(r.steal.measurements)} of this machine's CPU time to other guests during the measurements: absolute rates are pessimistic and noisy, the ratio less so.`,
         ]
       : []),
-    `- Machine: ${r.cpu}, ${r.cores} cores, Node ${r.node}; load average (1/5/15 min) ${r.loadBefore.map((l) => l.toFixed(2)).join(" / ")} at start, ${r.loadAfter.map((l) => l.toFixed(2)).join(" / ")} at end; CPU steal (time given to other guests, /proc/stat) ${percent(r.steal.backfill)} during the backfill, ${percent(r.steal.measurements)} over the ceiling, floor and backfill runs`,
+    `- Machine: ${r.cpu}, ${r.cores} cores, Node ${r.node}; load average (1/5/15 min) ${r.loadBefore.map((l) => l.toFixed(2)).join(" / ")} at start, ${r.loadAfter.map((l) => l.toFixed(2)).join(" / ")} at end; CPU steal (time given to other guests, /proc/stat) ${percent(r.steal.backfill)} during the backfill, ${percent(r.steal.measurements)} over the ceiling, both floors and the backfill`,
     `- Data: ${int(g.sends)} transfers on a 3-chain anvil devnet (kinds 0/1/2 at random over random chain pairs, ${r.options.perBlock} transactions per block, seed ${r.options.seed}): ${int(g.deliveries)} deliveries of which ${int(g.failures)} fail on the destination, ${int(g.refunds)} refunds, ~3 % never delivered; ${int(g.blocks)} blocks in all.`,
     `- Generation (not part of any rate): ${seconds(g.generationMs)} (devnet start and deployment ${seconds(g.deployMs)}).`,
     `- Ceiling: the indexer's eth_getLogs calls made bare (fetch + JSON.parse; same addresses, topics, ${r.options.maxBlockRange}-block spans; chains concurrently), ${int(r.ceiling.calls)} calls; run before and after the indexer, the faster kept (${seconds(r.ceiling.firstMs)} / ${seconds(r.ceiling.secondMs)}).`,
