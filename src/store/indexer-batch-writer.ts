@@ -1,8 +1,9 @@
 /**
  * The SQLite indexer store's batch writes: batches that queue up while the previous group is
- * being written go out together (writeBatchGroup: one transaction, a savepoint each), either on
- * the main thread's connection or on a worker thread (src/store/indexer-batch-worker.ts) with a
- * connection of its own, so that fetching and decoding the next batches overlaps with writing.
+ * being written go out together (writeBatchGroup: one transaction; after a failure, one each),
+ * either on the main thread's connection or on a worker thread
+ * (src/store/indexer-batch-worker.ts) with a connection of its own, so that fetching and
+ * decoding the next batches overlaps with writing.
  *
  * A worker that dies (an uncaught error, out of memory) fails its pending group and is replaced
  * on the next one; its open transaction, if any, was never committed, so nothing is lost.

@@ -1,8 +1,8 @@
 /**
  * The SQLite store's grouped batch writes, on the main thread's connection and on the batch
- * worker: batches queued together are written in one transaction, a savepoint each. A batch
- * that fails (here: its cursor moved) is rolled back alone, none of its rows stay, and the
- * batches beside it commit.
+ * worker: batches queued together are written in one transaction. A batch that fails (here:
+ * its cursor moved) is rolled back alone, none of its rows stay, and the batches beside it
+ * commit (the group is written again, one transaction per batch).
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
