@@ -8,7 +8,9 @@
  * client cannot tell the two apart.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Store } from "../../store/types.js";
+import { ApiError } from "../../errors.js";
+import { isStoreUnavailable } from "../../store/store-unavailable.js";
+import type { ListTransfersResult, Store } from "../../store/types.js";
 import type { ResponseCache } from "../response-cache.js";
 import { listTransfersRouteSchema } from "../schemas/list-transfers.js";
 import { parseListTransfersQuery } from "../schemas/list-transfers-query.js";
@@ -67,9 +69,21 @@ function cachedList(
   });
 }
 
-/** The handler: parse (throws 400 40001), query, wrap in the envelope. */
+/**
+ * The handler: parse (throws 400 40001), query, wrap in the envelope. A database that cannot be
+ * reached is 503 50301 with Retry-After, not a 500: the client should retry, not report a bug.
+ */
 export async function listBridgeTransactions(store: Store, rawQuery: Record<string, unknown>) {
   const { query, page } = parseListTransfersQuery(rawQuery);
-  const result = await store.transfers.listTransfers(query);
+  let result: ListTransfersResult;
+  try {
+    result = await store.transfers.listTransfers(query);
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    throw new ApiError("chainStateUnavailable", "the database is unreachable; retry shortly", {
+      headers: { "retry-after": "1" },
+      cause: error,
+    });
+  }
   return { code: 0, msg: "success", data: { data: result.items, total: result.total, page } };
 }

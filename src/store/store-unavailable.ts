@@ -1,0 +1,53 @@
+/**
+ * Tells a database that is unreachable, restarting or busy (a condition worth retrying) from any
+ * other failure, by the driver's own error codes: node's socket errors and PostgreSQL's
+ * connection-exception / operator-intervention SQLSTATEs for pg, SQLITE_BUSY / CANTOPEN / IOERR
+ * for better-sqlite3. The API answers such a failure 503 50301 instead of 500.
+ */
+
+const SOCKET_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+]);
+
+/** 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 53300 too_many_connections. */
+const POSTGRES_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+
+/** What pg itself throws when the socket goes away under a client or a connect times out. */
+const PG_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error and is not queryable/,
+];
+
+const SQLITE_CODES = /^SQLITE_(BUSY|CANTOPEN|IOERR)/;
+
+function isUnavailableHere(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string") {
+    if (SOCKET_ERRORS.has(code) || POSTGRES_STATES.has(code)) return true;
+    // SQLSTATE class 08: connection exception.
+    if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+    if (SQLITE_CODES.test(code)) return true;
+  }
+  return typeof message === "string" && PG_MESSAGES.some((pattern) => pattern.test(message));
+}
+
+/**
+ * True when `error`, its cause chain or (for an AggregateError, as net.connect raises for a host
+ * with several addresses) any of its errors says the database could not be reached.
+ */
+export function isStoreUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 8 || typeof error !== "object" || error === null) return false;
+  if (isUnavailableHere(error)) return true;
+  const { cause, errors } = error as { cause?: unknown; errors?: unknown };
+  if (Array.isArray(errors) && errors.some((e) => isStoreUnavailable(e, depth + 1))) return true;
+  return isStoreUnavailable(cause, depth + 1);
+}

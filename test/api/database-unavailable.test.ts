@@ -1,0 +1,190 @@
+/**
+ * A database that cannot be reached makes the list endpoint answer 503 50301 with Retry-After
+ * (README "Errors"), not 500, and the endpoint recovers by itself when the database is back.
+ * PostgreSQL is reached through a TCP proxy that the test takes down and brings back; the
+ * classifier is checked against errors the real drivers raise.
+ */
+import assert from "node:assert/strict";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { createStore } from "../../src/store/index.js";
+import { isStoreUnavailable } from "../../src/store/store-unavailable.js";
+import {
+  type IsolatedDatabase,
+  postgresTestUrl,
+  setupIsolatedDatabase,
+} from "../setup/database.js";
+import { freePort } from "../setup/free-port.js";
+import { makeTransfer } from "../setup/transfer-fixtures.js";
+import { buildTestApp } from "./setup.js";
+
+const PATH = "/api/oracle/bridge-transactions";
+
+/** A TCP proxy to `target` on `port` that can drop every connection and refuse new ones. */
+function tcpProxy(port: number, target: { host: string; port: number }) {
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  };
+  return {
+    up(): Promise<void> {
+      server = createServer((client) => {
+        const upstream = createConnection(target);
+        track(client);
+        track(upstream);
+        client.on("error", () => upstream.destroy());
+        upstream.on("error", () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      const listening = server;
+      return new Promise((resolve) => listening.listen(port, "127.0.0.1", resolve));
+    },
+    down(): Promise<void> {
+      const closing = server;
+      server = undefined;
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) =>
+        closing === undefined ? resolve() : closing.close(() => resolve()),
+      );
+    },
+  };
+}
+
+describe("list endpoint with the database unreachable", () => {
+  it("error: PostgreSQL gone is 503 50301 with Retry-After; back again, answers resume", async () => {
+    const db = await setupIsolatedDatabase("postgres");
+    const direct = new URL(db.databaseUrl);
+    const port = await freePort();
+    const proxy = tcpProxy(port, { host: direct.hostname, port: Number(direct.port || 5432) });
+    await proxy.up();
+    const viaProxy = new URL(db.databaseUrl);
+    viaProxy.hostname = "127.0.0.1";
+    viaProxy.port = String(port);
+    const store = await createStore({ databaseUrl: viaProxy.toString() });
+    const record = makeTransfer({});
+    await store.transfers.upsertTransfers([record]);
+    const { app, logs } = await buildTestApp(store, { logLevel: "warn" });
+    const get = (value: string) =>
+      app.inject({
+        method: "GET",
+        url: PATH,
+        query: { addressOrTxHash: value, pageNo: "1", pageSize: "10" },
+      });
+    try {
+      const before = await get(record.from_address);
+      assert.equal(before.statusCode, 200);
+      assert.equal(before.json().data.total, 1);
+
+      await proxy.down();
+      const during = await get(record.source_tx_hash);
+      assert.equal(during.statusCode, 503);
+      assert.deepEqual(during.json(), {
+        code: 50301,
+        msg: "the database is unreachable; retry shortly",
+        data: null,
+      });
+      assert.equal(during.headers["retry-after"], "1");
+      assert.doesNotMatch(during.body, /ECONNREFUSED|127\.0\.0\.1|postgres/);
+      assert.ok(
+        logs.some((line) => Number(line.level) >= 50 && JSON.stringify(line).includes("50301")),
+        "the outage is logged at error level with its code",
+      );
+
+      await proxy.up();
+      const afterwards = await get(record.dest_tx_hash);
+      assert.equal(afterwards.statusCode, 200);
+      assert.equal(afterwards.json().data.total, 1);
+    } finally {
+      await app.close();
+      await store.close();
+      await proxy.down();
+      await db.cleanup();
+    }
+  });
+});
+
+describe("isStoreUnavailable", () => {
+  let sqlite: IsolatedDatabase;
+  before(async () => {
+    sqlite = await setupIsolatedDatabase("sqlite");
+  });
+  after(async () => {
+    await sqlite.cleanup();
+  });
+
+  it("behavior: a refused PostgreSQL connection is unavailable; a SQL error is not", async () => {
+    const refused = new pg.Client({ host: "127.0.0.1", port: await freePort(), user: "postgres" });
+    const connectError = await refused.connect().then(
+      () => assert.fail("connected to a closed port"),
+      (error: unknown) => error,
+    );
+    assert.equal(isStoreUnavailable(connectError), true);
+
+    const client = new pg.Client({ connectionString: postgresTestUrl() });
+    await client.connect();
+    try {
+      const syntaxError = await client.query("SELEC 1").then(
+        () => assert.fail("bad SQL ran"),
+        (error: unknown) => error,
+      );
+      assert.equal(isStoreUnavailable(syntaxError), false);
+      // What a server shutdown does to a session: 57P01 admin_shutdown.
+      const victim = new pg.Client({ connectionString: postgresTestUrl() });
+      await victim.connect();
+      victim.on("error", () => {});
+      const pid = (await victim.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number;
+      const killed = victim.query("SELECT pg_sleep(10)").then(
+        () => assert.fail("the session survived"),
+        (error: unknown) => error,
+      );
+      await client.query("SELECT pg_terminate_backend($1)", [pid]);
+      assert.equal(isStoreUnavailable(await killed), true);
+      await victim.end().catch(() => {});
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("behavior: a locked SQLite database is unavailable; a SQL error is not", () => {
+    const file = sqlite.databaseUrl;
+    const holder = new Database(file);
+    const other = new Database(file, { timeout: 0 });
+    try {
+      holder.exec("CREATE TABLE t (x)");
+      holder.exec("BEGIN EXCLUSIVE");
+      const busy = captured(() => other.prepare("SELECT * FROM t").all());
+      assert.equal((busy as { code?: string }).code, "SQLITE_BUSY");
+      assert.equal(isStoreUnavailable(busy), true);
+      assert.equal(isStoreUnavailable(captured(() => other.prepare("SELEC 1"))), false);
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+      other.close();
+    }
+  });
+
+  it("behavior: causes and aggregated errors are followed; anything else is not unavailable", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+      code: "ECONNREFUSED",
+    });
+    assert.equal(isStoreUnavailable(new AggregateError([new Error("x"), refused])), true);
+    assert.equal(isStoreUnavailable(new Error("wrapped", { cause: refused })), true);
+    assert.equal(isStoreUnavailable(new Error("boom")), false);
+    assert.equal(isStoreUnavailable(new TypeError("x is not a function")), false);
+    assert.equal(isStoreUnavailable("ECONNREFUSED"), false);
+    assert.equal(isStoreUnavailable(null), false);
+  });
+});
+
+function captured(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return assert.fail("expected an error");
+}
