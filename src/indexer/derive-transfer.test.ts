@@ -133,13 +133,16 @@ describe("deriveTransfer", () => {
     const f = deriveTransfer([send, failure], context, undefined, NOW)!;
     assert.equal(f.status, "Failed");
     assert.equal(f.dest_tx_hash, `0x${"cc".repeat(32)}`);
-    assert.equal(f.receive_amount, "");
+    assert.equal(f.receive_amount, "0", "a failure delivered nothing: known, zero");
     const refund = event({
       name: "TransferRefunded",
       blockNumber: 20,
       args: { messageId: ID, sender: SENDER, token: USDC_A, amount: "1490000" },
     });
-    assert.equal(deriveTransfer([send, refund], context, undefined, NOW)!.status, "Failed");
+    const refunded = deriveTransfer([send, refund], context, undefined, NOW)!;
+    assert.equal(refunded.status, "Failed");
+    assert.equal(refunded.receive_amount, "0");
+    assert.equal(refunded.dest_tx_hash, "", "a refund happens on the source chain");
   });
   it("behavior: an outcome from another contract is ignored", () => {
     const spoof = { ...delivery, address: SRC_BRIDGE };

@@ -111,8 +111,14 @@ export function deriveTransfer(
     to_address: checksum(String(a.recipient)),
     send_amount: amount(a.sendAmount, sourceToken.decimals),
     min_receive_amount: amount(a.minReceiveAmount, destToken.decimals),
+    // Known once there is an outcome: a failure or refund delivered nothing, so "0" (as import
+    // requires of a Failed record); unknown, "", only while Processing (decisions.md 2).
     receive_amount:
-      delivery === undefined ? "" : amount(delivery.args.receiveAmount, destToken.decimals),
+      delivery !== undefined
+        ? amount(delivery.args.receiveAmount, destToken.decimals)
+        : status === "Failed"
+          ? "0"
+          : "",
     source_chain_name: registry.chainName(send.chainId) ?? "",
     dest_chain_name: destChainId === undefined ? "" : (registry.chainName(destChainId) ?? ""),
     source_token_address: checksum(String(a.sourceToken)),

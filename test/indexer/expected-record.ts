@@ -54,7 +54,11 @@ export async function expectedRecord(
     send_amount: formatAmount(s.sendAmount, srcToken.decimals),
     min_receive_amount: formatAmount(s.minReceiveAmount, dstToken.decimals),
     receive_amount:
-      outcome.status === "Success" ? formatAmount(outcome.receiveAmount, dstToken.decimals) : "",
+      outcome.status === "Success"
+        ? formatAmount(outcome.receiveAmount, dstToken.decimals)
+        : outcome.status === "Failed"
+          ? "0"
+          : "",
     source_chain_name: src.name,
     dest_chain_name: dst.name,
     source_token_address: getAddress(s.sourceToken),

@@ -88,6 +88,26 @@ async function appliedMigrations(databaseUrl: string): Promise<number[]> {
   }
 }
 
+/** Removes a migration's row from schema_migrations, so the next open applies it again. */
+async function forgetMigration(databaseUrl: string, version: number): Promise<void> {
+  if (databaseUrl.startsWith("postgres")) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query("DELETE FROM schema_migrations WHERE version = $1", [version]);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new Database(databaseUrl);
+  try {
+    db.prepare("DELETE FROM schema_migrations WHERE version = ?").run(version);
+  } finally {
+    db.close();
+  }
+}
+
 const ids = (records: readonly BridgeTransaction[]) => records.map((r) => r.message_id);
 
 export function registerTransferRepositorySuite(backend: DatabaseBackend): void {
@@ -643,6 +663,44 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
         assert.deepEqual(await third.transfers.getTransfer(record.message_id), record);
         await second.close();
         await third.close();
+      } finally {
+        await own.cleanup();
+      }
+    });
+
+    it("behavior: migration 5 gives Failed records stored with receive_amount '' the amount 0", async () => {
+      const own = await setupIsolatedDatabase(backend);
+      try {
+        const sender = evmAddress("migration-5-sender");
+        const failed = makeTransfer({ from_address: sender, status: "Failed", receive_amount: "" });
+        const processing = makeProcessingTransfer({ from_address: sender });
+        const success = makeTransfer({ from_address: sender, receive_amount: "0.5" });
+        const first = await createStore({ databaseUrl: own.databaseUrl });
+        // What the indexer wrote before version 5.
+        await first.transfers.upsertTransfers([failed, processing, success]);
+        await first.close();
+        await forgetMigration(own.databaseUrl, 5);
+
+        const reopened = await createStore({ databaseUrl: own.databaseUrl });
+        try {
+          assert.deepEqual(await reopened.transfers.getTransfer(failed.message_id), {
+            ...failed,
+            receive_amount: "0",
+          });
+          assert.deepEqual(await reopened.transfers.getTransfer(processing.message_id), processing);
+          assert.deepEqual(await reopened.transfers.getTransfer(success.message_id), success);
+          // The address rows' sort key moved too: "" < "0" < "0.5" in ascending order.
+          const ascending = await reopened.transfers.listTransfers(
+            query(addressMatch(sender), { sortField: "receive_amount", sortOrder: "asc" }),
+          );
+          assert.deepEqual(ids(ascending.items), [
+            processing.message_id,
+            failed.message_id,
+            success.message_id,
+          ]);
+        } finally {
+          await reopened.close();
+        }
       } finally {
         await own.cleanup();
       }
