@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Registry } from "prom-client";
 import type { IndexerChainStatus } from "./indexer-repository.js";
-import { registerIndexerMetrics, summariseIndexerStatus } from "./indexer-status.js";
+import { summariseIndexerStatus } from "./indexer-status.js";
 
 const NOW = () => new Date("2026-11-21T12:00:30Z");
 const row = (over: Partial<IndexerChainStatus> = {}): IndexerChainStatus => ({
@@ -55,19 +54,5 @@ describe("summariseIndexerStatus", () => {
       /alpha stopped: reorg deeper/,
     );
     assert.equal(summariseIndexerStatus([], { now: NOW }).ready, false);
-  });
-});
-
-describe("registerIndexerMetrics", () => {
-  it("default: gauges per chain, read at scrape time", async () => {
-    const registry = new Registry();
-    registerIndexerMetrics(registry, async () => [
-      row(),
-      row({ chainId: 2, name: "beta", state: "stopped" }),
-    ]);
-    const text = await registry.metrics();
-    assert.match(text, /bridge_oracle_indexer_lag_blocks\{chain="alpha"\} 2/);
-    assert.match(text, /bridge_oracle_indexer_indexed_block\{chain="alpha"\} 100/);
-    assert.match(text, /bridge_oracle_indexer_stopped\{chain="beta"\} 1/);
   });
 });

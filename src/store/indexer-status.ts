@@ -3,8 +3,6 @@
  * for readiness, and exported as Prometheus gauges. Pure apart from the reader, so the API can
  * wrap `summariseIndexerStatus` in a /readyz check without importing the indexer.
  */
-import type { Registry } from "prom-client";
-import { Gauge } from "prom-client";
 import { ApiError } from "../errors.js";
 import type { IndexerChainStatus } from "./indexer-repository.js";
 
@@ -86,44 +84,4 @@ export function indexerReadinessCheck(
       return summary;
     },
   };
-}
-
-/**
- * Gauges bridge_oracle_indexer_{indexed_block,head_block,lag_blocks,stopped} per chain, read
- * through `read` at every scrape.
- */
-export function registerIndexerMetrics(
-  registry: Registry,
-  read: () => Promise<readonly IndexerChainStatus[]>,
-): void {
-  // A scrape collects every gauge concurrently: they share one read per scrape.
-  let pending: Promise<readonly IndexerChainStatus[]> | undefined;
-  const shared = () => {
-    pending ??= read().finally(() => {
-      setTimeout(() => {
-        pending = undefined;
-      }, 250).unref();
-    });
-    return pending;
-  };
-  const gauge = (name: string, help: string, value: (r: IndexerChainStatus) => number) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ["chain"] as const,
-      registers: [registry],
-      async collect() {
-        const rows = await shared();
-        this.reset();
-        for (const r of rows) this.set({ chain: r.name }, value(r));
-      },
-    });
-  gauge("bridge_oracle_indexer_indexed_block", "Last fully indexed block", (r) => r.cursorBlock);
-  gauge("bridge_oracle_indexer_head_block", "Chain head when last polled", (r) => r.headBlock);
-  gauge("bridge_oracle_indexer_lag_blocks", "Blocks between indexed block and head", (r) => r.lag);
-  gauge(
-    "bridge_oracle_indexer_stopped",
-    "1 when the chain's indexer stopped (reorg deeper than finality)",
-    (r) => (r.state === "stopped" ? 1 : 0),
-  );
 }

@@ -12,7 +12,11 @@ import { describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import type { BuildAppOptions } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
-import { type IndexerChainProgress, METRIC_NAMES } from "../../src/api/plugins/metrics.js";
+import {
+  type IndexerChainProgress,
+  indexerProgressFrom,
+  METRIC_NAMES,
+} from "../../src/api/plugins/metrics.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { startServer } from "../../src/api/server.js";
 import { run as serve } from "../../src/cli/serve.js";
@@ -82,6 +86,17 @@ async function withApp<T>(
     await app.close();
   }
 }
+
+/** One chain's progress as the callback reports it; tests override what they look at. */
+const progress: IndexerChainProgress = {
+  chain: "alpha",
+  chainId: 1,
+  indexedBlock: 0,
+  head: 0,
+  lag: 0,
+  stopped: false,
+  updatedAt: 1_795_000_000,
+};
 
 describe("/metrics: HTTP requests", () => {
   it("default: counts and times requests by route pattern, method and status code", async () => {
@@ -154,10 +169,42 @@ describe("/metrics: HTTP requests", () => {
 describe("/metrics: indexer progress", () => {
   const labelsOf = (chain: string, chainId: number) => ({ chain, chain_id: String(chainId) });
 
+  it("default: indexerProgressFrom maps the indexer_chains rows, stopped and update time included", async () => {
+    const row = {
+      chainId: 71001,
+      name: "alpha",
+      startBlock: 0,
+      cursorBlock: 120,
+      cursorHash: `0x${"ab".repeat(32)}`,
+      headBlock: 125,
+      targetBlock: 124,
+      state: "stopped" as const,
+      error: "reorg deeper than finality",
+      updatedAt: "2026-11-22 01:02:03",
+      lag: 5,
+    };
+    const read = indexerProgressFrom({ getIndexerStatus: async () => [row] });
+    assert.deepEqual(await read(), [
+      {
+        chain: "alpha",
+        chainId: 71001,
+        indexedBlock: 120,
+        head: 125,
+        lag: 5,
+        stopped: true,
+        updatedAt: Date.UTC(2026, 10, 22, 1, 2, 3) / 1000,
+      },
+    ]);
+    const following = await indexerProgressFrom({
+      getIndexerStatus: async () => [{ ...row, state: "following" as const }],
+    })();
+    assert.equal(following[0]?.stopped, false);
+  });
+
   it("default: gauges per chain from the callback, read on every scrape", async () => {
     let chains: IndexerChainProgress[] = [
-      { chain: "alpha", chainId: 31337, indexedBlock: 120, head: 125, lag: 5 },
-      { chain: "beta", chainId: 31338, indexedBlock: 80, head: 80, lag: 0 },
+      { ...progress, chain: "alpha", chainId: 31337, indexedBlock: 120, head: 125, lag: 5 },
+      { ...progress, chain: "beta", chainId: 31338, indexedBlock: 80, head: 80, stopped: true },
     ];
     let calls = 0;
     const collectIndexerStatus = async () => {
@@ -178,9 +225,17 @@ describe("/metrics: indexer progress", () => {
         125,
       );
       assert.equal(sampleValue(first, METRIC_NAMES.indexerStatusUp, {}), 1);
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerStopped, labelsOf("alpha", 31337)), 0);
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerStopped, labelsOf("beta", 31338)), 1);
+      assert.equal(
+        sampleValue(first, METRIC_NAMES.indexerLastUpdate, labelsOf("beta", 31338)),
+        progress.updatedAt,
+      );
 
       // A chain that is no longer reported disappears; the others move.
-      chains = [{ chain: "alpha", chainId: 31337, indexedBlock: 125, head: 126, lag: 1 }];
+      chains = [
+        { ...progress, chain: "alpha", chainId: 31337, indexedBlock: 125, head: 126, lag: 1 },
+      ];
       const second = await scrape(app);
       assert.equal(calls, 2);
       assert.equal(sampleValue(second, METRIC_NAMES.indexerLag, labelsOf("alpha", 31337)), 1);
@@ -315,7 +370,7 @@ describe("operations: logs and shutdown", () => {
     const collectIndexerStatus = () =>
       new Promise<IndexerChainProgress[]>((resolve) => {
         release = () =>
-          resolve([{ chain: "alpha", chainId: 1, indexedBlock: 9, head: 10, lag: 1 }]);
+          resolve([{ ...progress, chain: "alpha", indexedBlock: 9, head: 10, lag: 1 }]);
       });
     const server = await startServer({
       config: loadConfig({ LOG_LEVEL: "warn", HOST: "127.0.0.1" }),
@@ -378,6 +433,11 @@ describe("bridge-oracle serve: /metrics", () => {
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerLag, labels), 7);
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerIndexedBlock, labels), 40);
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerHeadBlock, labels), 47);
+      assert.equal(sampleValue(samples, METRIC_NAMES.indexerStopped, labels), 0);
+      assert.equal(
+        sampleValue(samples, METRIC_NAMES.indexerLastUpdate, labels),
+        Date.UTC(2026, 10, 21, 12) / 1000,
+      );
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerStatusUp, {}), 1);
       stop("SIGTERM");
       assert.equal(await exitCode, 0);

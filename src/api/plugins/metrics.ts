@@ -7,8 +7,9 @@
  * - every HTTP request by route pattern (never the raw URL, so the label set stays bounded;
  *   unmatched paths count as "unmatched"), method and status code: a counter and a latency
  *   histogram;
- * - the indexer's progress per chain (indexed block, head, lag), read on each scrape from a
- *   callback the caller supplies, so the API never imports the indexer;
+ * - the indexer's progress per chain (indexed block, head, lag, stopped, when it last wrote),
+ *   read on each scrape from a callback the caller supplies, so the API never imports the
+ *   indexer;
  * - quotes served by bridge kind, counted by the router route through `app.metrics.recordQuote`;
  * - prom-client's process and Node.js runtime metrics (process_*, nodejs_*).
  *
@@ -30,6 +31,8 @@ export const METRIC_NAMES = {
   indexerIndexedBlock: "bridge_oracle_indexer_indexed_block",
   indexerHeadBlock: "bridge_oracle_indexer_head_block",
   indexerLag: "bridge_oracle_indexer_lag_blocks",
+  indexerStopped: "bridge_oracle_indexer_stopped",
+  indexerLastUpdate: "bridge_oracle_indexer_last_update_timestamp_seconds",
   indexerStatusUp: "bridge_oracle_indexer_status_up",
   quotes: "bridge_oracle_quotes_total",
 } as const;
@@ -49,6 +52,13 @@ export interface IndexerChainProgress {
   readonly head: number;
   /** Blocks between indexedBlock and head (0 when caught up). */
   readonly lag: number;
+  /** The chain's indexer stopped (a reorganisation deeper than finality) and needs a person. */
+  readonly stopped: boolean;
+  /**
+   * When the indexer last wrote the chain's row, Unix seconds. Head and lag freeze when the
+   * indexer dies; this is what shows it (`time() - x > 60`).
+   */
+  readonly updatedAt: number;
 }
 
 /**
@@ -65,6 +75,8 @@ export function indexerProgressFrom(repository: {
       indexedBlock: row.cursorBlock,
       head: row.headBlock,
       lag: row.lag,
+      stopped: row.state === "stopped",
+      updatedAt: Date.parse(`${row.updatedAt.replace(" ", "T")}Z`) / 1000,
     }));
 }
 
@@ -161,6 +173,18 @@ export function createApiMetrics(
       labelNames: chainLabels,
       registers: [registry],
     });
+    const stopped = new Gauge({
+      name: METRIC_NAMES.indexerStopped,
+      help: "1 when the chain's indexer stopped (reorganisation deeper than finality), else 0",
+      labelNames: chainLabels,
+      registers: [registry],
+    });
+    const lastUpdate = new Gauge({
+      name: METRIC_NAMES.indexerLastUpdate,
+      help: "When the indexer last wrote the chain's status, Unix seconds (frozen when it died)",
+      labelNames: chainLabels,
+      registers: [registry],
+    });
     const up = new Gauge({
       name: METRIC_NAMES.indexerStatusUp,
       help: "1 when this scrape could read the indexer's status, 0 when it could not",
@@ -168,7 +192,7 @@ export function createApiMetrics(
     });
     refreshIndexer = async () => {
       // Chains that vanished (or a failed read) must not keep reporting their last values.
-      for (const gauge of [indexed, head, lag]) gauge.reset();
+      for (const gauge of [indexed, head, lag, stopped, lastUpdate]) gauge.reset();
       try {
         const chains = await withTimeout(collect(), timeoutMs);
         for (const c of chains) {
@@ -176,6 +200,8 @@ export function createApiMetrics(
           indexed.set(labels, c.indexedBlock);
           head.set(labels, c.head);
           lag.set(labels, c.lag);
+          stopped.set(labels, c.stopped ? 1 : 0);
+          if (Number.isFinite(c.updatedAt)) lastUpdate.set(labels, c.updatedAt);
         }
         up.set(1);
       } catch (error) {
