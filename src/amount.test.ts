@@ -17,8 +17,11 @@ describe("parseAmount", () => {
     assert.deepEqual(parseAmount("42", 0), { ok: true, value: 42n });
   });
 
-  it("behavior: trailing fractional zeros do not count as precision", () => {
-    assert.deepEqual(parseAmount("1.500000000", 6), { ok: true, value: 1_500_000n });
+  it("behavior: trailing fractional zeros count as written digits", () => {
+    assert.deepEqual(parseAmount("1.500000", 6), { ok: true, value: 1_500_000n });
+    const result = parseAmount("1.500000000", 6);
+    assert.equal(!result.ok && result.reason, "precision");
+    assert.match(!result.ok ? result.message : "", /^has 9 fractional digits/);
   });
 
   it("behavior: exact beyond 2^53", () => {
@@ -42,6 +45,30 @@ describe("parseAmount", () => {
       const result = parseAmount(zero, 6);
       assert.equal(!result.ok && result.reason, "zero", zero);
     }
+  });
+
+  it("behavior: any digit strings: precision is the written fraction's length, value exact", () => {
+    const digits = (maxLength: number) =>
+      fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength });
+    fc.assert(
+      fc.property(
+        digits(30),
+        fc.option(digits(40), { nil: undefined }),
+        fc.integer({ min: 0, max: 36 }),
+        (whole, fraction, decimals) => {
+          const text = fraction === undefined ? whole : `${whole}.${fraction}`;
+          const result = parseAmount(text, decimals);
+          const written = fraction?.length ?? 0;
+          if (written > decimals) {
+            assert.equal(!result.ok && result.reason, "precision", text);
+            return;
+          }
+          const value = BigInt(whole + (fraction ?? "").padEnd(decimals, "0"));
+          if (value === 0n) assert.equal(!result.ok && result.reason, "zero", text);
+          else assert.deepEqual(result, { ok: true, value }, text);
+        },
+      ),
+    );
   });
 
   it("error: more fractional digits than the token has decimals", () => {

@@ -16,7 +16,7 @@ export type ParseAmountResult =
 /**
  * Parses a human-unit decimal string into base units of a token with `decimals` decimals.
  * Rules (decisions.md 1): must match DECIMAL_PATTERN, be > 0, and have no more fractional
- * digits than the token has decimals.
+ * digits than the token has decimals (trailing zeros count).
  */
 export function parseAmount(text: string, decimals: number): ParseAmountResult {
   if (!DECIMAL_PATTERN.test(text)) {
@@ -27,15 +27,16 @@ export function parseAmount(text: string, decimals: number): ParseAmountResult {
     };
   }
   const [whole = "0", fraction = ""] = text.split(".");
-  const trimmedFraction = fraction.replace(/0+$/, "");
-  if (trimmedFraction.length > decimals) {
+  // Every written digit counts, trailing zeros included: "1.1000000" is refused for a 6-decimal
+  // token, as decisions.md 1 words the rule; a client sending it has the decimals wrong.
+  if (fraction.length > decimals) {
     return {
       ok: false,
       reason: "precision",
-      message: `has ${trimmedFraction.length} fractional digits; the token has ${decimals} decimals`,
+      message: `has ${fraction.length} fractional digits; the token has ${decimals} decimals`,
     };
   }
-  const value = BigInt(whole + trimmedFraction.padEnd(decimals, "0"));
+  const value = BigInt(whole + fraction.padEnd(decimals, "0"));
   if (value === 0n) {
     return { ok: false, reason: "zero", message: "must be greater than zero" };
   }

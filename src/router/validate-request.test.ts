@@ -109,7 +109,12 @@ describe("validateRouterRequest", () => {
       kind: "invalidParameter",
       message: "amount has 7 fractional digits; the token has 6 decimals (USDC)",
     });
-    assert.ok(validateRouterRequest({ ...valid, amount: "1.1234560" }, f.registry).ok);
+    assert.ok(validateRouterRequest({ ...valid, amount: "1.123450" }, f.registry).ok);
+    // Trailing zeros are digits too (decisions.md 1: no more fractional digits than decimals).
+    assert.deepEqual(failure({ ...valid, amount: "1.1000000" }), {
+      kind: "invalidParameter",
+      message: "amount has 7 fractional digits; the token has 6 decimals (USDC)",
+    });
     assert.equal(
       failure({ ...valid, amount: "9".repeat(80) }).message,
       "amount is too large for a uint256 in base units",

@@ -39,7 +39,7 @@ export const routerQuoteBodySchema = {
       type: "string",
       pattern: "^[0-9]+(\\.[0-9]+)?$",
       description:
-        'Amount in the source token\'s human units ("1.5" = 1.5 tokens): greater than zero, at most as many fractional digits as the token has decimals',
+        'Amount in the source token\'s human units ("1.5" = 1.5 tokens): greater than zero, at most as many fractional digits as the token has decimals, trailing zeros included',
       examples: ["1.5"],
     },
     to: address(
