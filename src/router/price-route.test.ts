@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { parseRegistry } from "../config/registry.js";
+import { getFinalAmountOut } from "./dex.js";
 import { createRouterFixture, type RouterFixture } from "./fixtures.js";
 import {
   ABOVE_MAX,
@@ -232,6 +233,48 @@ describe("priceRoute properties", () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("behavior: a transfer whose source swap pays out only sourceMinAmount still delivers destMinAmount", () => {
+    // The contract's steps 4-7 (docs/protocol.md), written out here rather than reusing the
+    // router's helpers: fee charged on the actual bridge amount, capped at the quoted fee.
+    const deliveredAt = (q: PricedRoute, bridgeAmount: bigint): bigint => {
+      const { tokenConfig, xprotoFee, destHops, route } = q.prepared;
+      const bridgeFeeOf = (x: bigint) => tokenConfig.flatFee + (x * tokenConfig.feeBps) / 10000n;
+      assert.ok(q.fee >= bridgeFeeOf(q.sourceMinAmount) + xprotoFee, "fee below required");
+      let charged = bridgeFeeOf(bridgeAmount);
+      if (charged > q.fee - xprotoFee) charged = q.fee - xprotoFee;
+      const net = bridgeAmount - charged - xprotoFee;
+      if (net <= 0n) return 0n;
+      const from = route.sourceBridgeToken.decimals;
+      const to = route.destBridgeToken.decimals;
+      const destBridge =
+        to >= from ? net * 10n ** BigInt(to - from) : net / 10n ** BigInt(from - to);
+      return destHops.length > 0 ? getFinalAmountOut(destBridge, destHops) : destBridge;
+    };
+    const swapRoutes = routes.filter((p) => p.sourceHops.length > 0);
+    // Amounts spread over every magnitude (1 base unit to 10^27), so each token's range is hit.
+    const amounts = fc
+      .tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 24 }))
+      .map(([mantissa, exponent]) => BigInt(mantissa) * 10n ** BigInt(exponent));
+    let priced = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...swapRoutes),
+        amounts,
+        fc.integer({ min: 0, max: 1000 }),
+        (p, amount, slip) => {
+          const result = priceRoute(p, amount, BigInt(slip));
+          if (!result.ok) return;
+          priced += 1;
+          const q = result.priced;
+          assert.ok(deliveredAt(q, q.sourceMinAmount) >= q.destMinAmount);
+          assert.ok(deliveredAt(q, q.bridgeAmount) >= q.destMinAmount);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    assert.ok(priced > 150, `only ${priced} of 1000 runs priced a route`);
   });
 
   it("behavior: the output never falls when the input grows", () => {

@@ -120,7 +120,10 @@ export interface PricedRoute {
   destSwapFee: bigint;
   /** Expected delivery (destination token). */
   destMaxAmount: bigint;
-  /** destMaxAmount less slippage, floor (destination token). */
+  /**
+   * The guaranteed minimum (destination token): destMaxAmount less slippage (floor), or, when
+   * lower, what arrives if the source swap pays out only sourceMinAmount.
+   */
   destMinAmount: bigint;
   slippageBps: bigint;
 }
@@ -173,6 +176,24 @@ function limitFlags(
   return flags;
 }
 
+/**
+ * What the route delivers (destination token) when `bridgeAmount` of the source bridge token
+ * enters the bridge and the destination pools are as prepared: the contract's steps 4-7 on it.
+ */
+function deliveredFor(prepared: PreparedRoute, bridgeAmount: bigint): bigint {
+  const { route, tokenConfig, xprotoFee } = prepared;
+  const net = bridgeAmount - totalFee(bridgeAmount, tokenConfig, xprotoFee);
+  if (net <= 0n) return 0n;
+  const destBridgeAmount = convertDecimals(
+    net,
+    route.sourceBridgeToken.decimals,
+    route.destBridgeToken.decimals,
+  );
+  return prepared.destHops.length > 0
+    ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
+    : destBridgeAmount;
+}
+
 export type PriceRouteResult =
   | { ok: true; priced: PricedRoute }
   | { ok: false; reason: "belowMin" | "aboveMax" };
@@ -205,6 +226,16 @@ export function priceRoute(
   if (flags & ABOVE_MAX) return { ok: false, reason: "aboveMax" };
 
   const keep = 10000n - slippageBps;
+  const sourceMinAmount = sourceSwap ? (bridgeAmount * keep) / 10000n : amount;
+  // destMinAmount must hold when the source swap pays out only sourceMinAmount, too: the contract
+  // then charges the fee of that smaller amount, and the flat part of the fee (and the messaging
+  // fee) does not shrink with it, so "destMax less the tolerance" alone would promise up to
+  // tolerance x flat fees more than such a transfer delivers, and it would revert.
+  let destMinAmount = (destMaxAmount * keep) / 10000n;
+  if (sourceSwap) {
+    const edgeOut = deliveredFor(prepared, sourceMinAmount);
+    if (edgeOut < destMinAmount) destMinAmount = edgeOut;
+  }
   return {
     ok: true,
     priced: {
@@ -214,7 +245,7 @@ export function priceRoute(
       sourceSwap,
       sourceSwapFee: swapFee(amount, prepared.sourceHops.length),
       bridgeAmount,
-      sourceMinAmount: sourceSwap ? (bridgeAmount * keep) / 10000n : amount,
+      sourceMinAmount,
       bridgeFee: fee - xprotoFee,
       xprotoFee,
       fee,
@@ -223,7 +254,7 @@ export function priceRoute(
       destSwap,
       destSwapFee: swapFee(destBridgeAmount, prepared.destHops.length),
       destMaxAmount,
-      destMinAmount: (destMaxAmount * keep) / 10000n,
+      destMinAmount,
       slippageBps,
     },
   };
