@@ -25,6 +25,7 @@ import { type Registry, registryFromManifest } from "../../src/config/registry.j
 import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { writeManifest } from "../../src/devnet/write-manifest.js";
 import { createRouter } from "../../src/router/create-router.js";
+import { getAmountOut } from "../../src/router/dex.js";
 import {
   type ChainStateProvider,
   createChainStateProvider,
@@ -205,6 +206,85 @@ describe("router quotes execute on the devnet", () => {
     }
     assert.deepEqual([...kinds].sort(), [0, 1, 2]);
     assert.deepEqual([...swaps].sort(), ["-/-", "-/dest", "source/-", "source/dest"]);
+  });
+
+  it("behavior: a source pool moved until the swap pays out exactly about sourceMinAmount still executes and delivers destMinAmount", async () => {
+    // DAI on alpha -> USDC on beta: a source swap, the pool bridge's flat 0.5 USDC fee, no
+    // destination swap, so the contract itself checks destMinAmount on the source chain.
+    const req = request("alpha", "DAI", "beta", "USDC", "1000");
+    const data = await quote(req);
+    const params = bridgeParamsFromQuote(manifest, data);
+    assert.equal(params.sourceSwap, true);
+    assert.equal(params.destSwap, false);
+
+    // Someone sells DAI into alpha's DAI/USDC pool first: as much as leaves this transfer's
+    // swap output still at or above sourceMinAmount (found on the pool's own formula).
+    const alpha = conns.get("alpha")!;
+    const dai = alpha.token("DAI");
+    const usdc = alpha.token("USDC");
+    const wanted = [dai, usdc]
+      .map((t) => t.toLowerCase())
+      .sort()
+      .join();
+    const pair = alpha.chain.dex.pairs.find(
+      (p) =>
+        [p.token0, p.token1]
+          .map((t) => t.toLowerCase())
+          .sort()
+          .join() === wanted,
+    )!;
+    const [reserve0, reserve1] = (await alpha.client.readContract({
+      address: pair.address,
+      abi: manifest.abis.dexPair,
+      functionName: "getReserves",
+    })) as readonly [bigint, bigint, number];
+    const daiIs0 = pair.token0.toLowerCase() === dai.toLowerCase();
+    const [reserveDai, reserveUsdc] = daiIs0 ? [reserve0, reserve1] : [reserve1, reserve0];
+    const outputAfter = (sold: bigint) => {
+      const taken = getAmountOut(sold, reserveDai, reserveUsdc);
+      return getAmountOut(params.amount, reserveDai + sold, reserveUsdc - taken);
+    };
+    let lo = 0n;
+    let hi = reserveDai;
+    while (hi - lo > 1n) {
+      const mid = (lo + hi) / 2n;
+      if (outputAfter(mid) >= params.sourceMinAmount) lo = mid;
+      else hi = mid;
+    }
+    const sold = lo;
+    const edgeOutput = outputAfter(sold);
+    assert.ok(edgeOutput - params.sourceMinAmount < 100n, "the swap lands at the tolerance's edge");
+
+    const whale = manifest.accounts[manifest.accounts.length - 1]!;
+    const wallet = alpha.wallet(whale);
+    const approve = await wallet.writeContract({
+      address: dai,
+      abi: manifest.abis.erc20,
+      functionName: "approve",
+      args: [alpha.chain.dex.router, sold],
+    });
+    await alpha.client.waitForTransactionReceipt({ hash: approve });
+    const swap = await wallet.writeContract({
+      address: alpha.chain.dex.router,
+      abi: manifest.abis.dexRouter,
+      functionName: "swapExactTokensForTokens",
+      args: [sold, 0n, [dai, usdc], whale.address, 2n ** 40n],
+    });
+    assert.equal((await alpha.client.waitForTransactionReceipt({ hash: swap })).status, "success");
+
+    const { receipt, sent, source } = await execute(data);
+    assert.equal(sent.bridgeAmount, edgeOutput);
+    const beta = conns.get("beta")!;
+    const before = await beta.balanceOf(req.destToken as Address, req.to as Address);
+    const delivery = await relay(manifest, source, beta, data.signData.bridgeType, receipt, sent);
+    assert.equal(delivery.status, "success");
+    const received = (await beta.balanceOf(req.destToken as Address, req.to as Address)) - before;
+    const min = toBaseUnits(data.destMinAmount, 6);
+    const max = toBaseUnits(data.destMaxAmount, 6);
+    assert.ok(received >= min, `received ${received} < destMinAmount ${min}`);
+    // "destMaxAmount less 0.5 %" alone would have promised more than this transfer delivers,
+    // and the contract would have reverted it.
+    assert.ok(received < (max * 9950n) / 10000n, `received ${received}: not at the edge`);
   });
 
   it("behavior: a destination pool moved past the tolerance fails and refunds the sender", async () => {
