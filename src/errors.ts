@@ -5,12 +5,18 @@
 export const ErrorCode = {
   invalidParameter: { code: 40001, status: 400 },
   invalidBody: { code: 40002, status: 400 },
+  /** Not valid HTTP/1.1 (request line, headers, body framing, a missing Host): before routing. */
+  malformedRequest: { code: 40003, status: 400 },
   missingApiKey: { code: 40101, status: 401 },
   unknownApiKey: { code: 40102, status: 401 },
   notFound: { code: 40401, status: 404 },
   methodNotAllowed: { code: 40501, status: 405 },
+  /** The request did not arrive in time (Node's headers / request timeouts): before routing. */
+  requestTimeout: { code: 40801, status: 408 },
   bodyTooLarge: { code: 41301, status: 413 },
   unsupportedMediaType: { code: 41501, status: 415 },
+  /** The request's headers are larger than Node's limit (16 KiB): before routing. */
+  headersTooLarge: { code: 43101, status: 431 },
   noRoute: { code: 42201, status: 422 },
   amountOutOfRange: { code: 42202, status: 422 },
   rateLimited: { code: 42901, status: 429 },

@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Config } from "../config/env.js";
 import { ApiError } from "../errors.js";
 import type { Store } from "../store/types.js";
+import { createClientErrorHandler } from "./client-error.js";
 import { lazyChildLogger } from "./lazy-logger.js";
 import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
@@ -57,6 +58,7 @@ export interface BuildAppOptions {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
+  let appLog: FastifyInstance["log"] | undefined;
   const app: FastifyInstance = Fastify({
     ...(options.logger !== undefined
       ? { loggerInstance: options.logger }
@@ -77,6 +79,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // While closing, requests still in flight finish; new ones are answered by the request
     // gate's first step below with our envelope instead of Fastify's bare 503.
     return503OnClosing: false,
+    // Requests the HTTP parser refuses get the envelope as well (client-error.ts). Node's own
+    // bare 400 for an HTTP/1.1 request without Host is turned off: the request gate answers it.
+    clientErrorHandler: createClientErrorHandler(() => appLog),
+    http: { requireHostHeader: false },
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       const apiError =
@@ -86,12 +92,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       sendApiError(request, reply, apiError);
     },
   }) as unknown as FastifyInstance;
+  appLog = app.log;
 
   let closing = false;
   // The first step of the request gate: every answer carries the request id, and while closing,
   // new requests are answered with our envelope instead of Fastify's bare 503.
   requestGate(app).add("prepare", (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
+      reply.header("connection", "close");
+      return new ApiError("malformedRequest", "an HTTP/1.1 request needs a Host header");
+    }
     if (!closing) return undefined;
     reply.header("connection", "close");
     return new ApiError("chainStateUnavailable", "the server is shutting down; retry shortly");

@@ -17,7 +17,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROCESS_PREFIX = `${randomBytes(8).toString("hex")}-`;
 let sequence = 0;
 
-export function generateRequestId(request: IncomingMessage): string {
+export function generateRequestId(request: Pick<IncomingMessage, "headers">): string {
   const incoming = request.headers[REQUEST_ID_HEADER];
   if (typeof incoming === "string" && SANE_REQUEST_ID.test(incoming)) return incoming;
   sequence++;

@@ -1,0 +1,118 @@
+/**
+ * Requests the HTTP parser refuses, sent as raw bytes to a listening server: the answer is still
+ * the envelope with an x-request-id (README "Errors": 40003, 43101), never Fastify's own shape.
+ */
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance } from "fastify";
+import { clientApiError } from "../../src/api/client-error.js";
+import { createFakeStore } from "./fake-store.js";
+import { buildTestApp } from "./setup.js";
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends `bytes` on a fresh connection and parses the first response the server writes. */
+function rawRequest(port: number, bytes: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", ...rest] = received.split("\r\n\r\n");
+      const [statusLine = "", ...headerLines] = head.split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const length = Number(headers["content-length"] ?? "0");
+      resolve({
+        status: Number(statusLine.split(" ")[1]),
+        headers,
+        body: rest.join("\r\n\r\n").slice(0, length),
+      });
+    });
+    socket.write(bytes);
+    // Half-close after the request, so a server that keeps the connection open still answers.
+    socket.end();
+  });
+}
+
+describe("requests the HTTP parser refuses", () => {
+  let app: FastifyInstance;
+  let logs: Record<string, unknown>[];
+  let port: number;
+  before(async () => {
+    ({ app, logs } = await buildTestApp(createFakeStore(), { logLevel: "info" }));
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = app.server.address();
+    assert.ok(address !== null && typeof address === "object");
+    port = address.port;
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  const expectEnvelope = (response: RawResponse, status: number, code: number, msg: RegExp) => {
+    assert.equal(response.status, status, JSON.stringify(response));
+    assert.match(response.headers["content-type"] ?? "", /^application\/json/);
+    assert.match(response.headers["x-request-id"] ?? "", /^[0-9a-f]{16}-[0-9a-z]+$/);
+    const body = JSON.parse(response.body) as { code: number; msg: string; data: unknown };
+    assert.equal(body.code, code);
+    assert.match(body.msg, msg);
+    assert.equal(body.data, null);
+  };
+
+  it("error: a garbage request line is 400 40003", async () => {
+    const response = await rawRequest(port, "GARBAGE\r\n\r\n");
+    expectEnvelope(response, 400, 40003, /^the request is not valid HTTP\/1\.1/);
+    assert.ok(
+      logs.some((line) => line.code === 40003 && line.reqId === response.headers["x-request-id"]),
+      "logged once with its request id",
+    );
+  });
+
+  it("error: headers over the size limit are 431 43101", async () => {
+    const request = `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`;
+    expectEnvelope(
+      await rawRequest(port, request),
+      431,
+      43101,
+      /headers are larger than \d+ bytes/,
+    );
+  });
+
+  it("error: an HTTP/1.1 request without Host is 400 40003; HTTP/1.0 needs none", async () => {
+    const response = await rawRequest(port, "GET /healthz HTTP/1.1\r\n\r\n");
+    expectEnvelope(response, 400, 40003, /^an HTTP\/1\.1 request needs a Host header$/);
+    assert.equal(response.headers.connection, "close");
+    const old = await rawRequest(port, "GET /healthz HTTP/1.0\r\n\r\n");
+    assert.equal(old.status, 200);
+    assert.deepEqual(JSON.parse(old.body), { code: 0, msg: "success", data: { status: "ok" } });
+  });
+
+  it("default: a well-formed request on the same server is answered normally", async () => {
+    const response = await rawRequest(
+      port,
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert.equal(response.status, 200);
+  });
+
+  it("behavior: a request that never finishes maps to 408 40801", () => {
+    const timeout = Object.assign(new Error("timeout"), { code: "ERR_HTTP_REQUEST_TIMEOUT" });
+    assert.deepEqual(
+      { code: clientApiError(timeout).code, status: clientApiError(timeout).status },
+      { code: 40801, status: 408 },
+    );
+  });
+});
