@@ -244,7 +244,7 @@ export function createTransferGenerator(options: GenerateTransfersOptions): Tran
     const send = amountFor(usd, family, sourceToken.decimals);
     const bridgeFee = send / 2000n; // 5 bps
     const xprotoFee = kind === 2 ? amountFor(0.2 + prng.float(), family, sourceToken.decimals) : 0n;
-    const subsidy = prng.chance(0.05) ? bridgeFee / 2n : 0n;
+    const subsidised = prng.chance(0.05);
     const afterFees = send - bridgeFee - xprotoFee > 0n ? send - bridgeFee - xprotoFee : send;
     const swapped = sourceToken.symbol !== destBridge.symbol;
     const bridged = convertDecimals(
@@ -253,6 +253,8 @@ export function createTransferGenerator(options: GenerateTransfersOptions): Tran
       destBridge.decimals,
     );
     const bridgeAmount = bridged > 0n ? bridged : 1n;
+    // Paid to the recipient with the delivery, in the destination bridge token (IBridge.sol).
+    const subsidy = subsidised ? bridgeAmount / 4000n : 0n;
     const expected = convertDecimals(
       destToken.symbol !== destBridge.symbol ? (bridgeAmount * 997n) / 1000n : bridgeAmount,
       destBridge.decimals,
@@ -315,7 +317,7 @@ export function createTransferGenerator(options: GenerateTransfersOptions): Tran
       xproto_fee: formatAmount(xprotoFee, sourceToken.decimals),
       bridge_fee: formatAmount(bridgeFee, sourceToken.decimals),
       status: state,
-      subsidy_amount: formatAmount(subsidy, sourceToken.decimals),
+      subsidy_amount: formatAmount(subsidy, destBridge.decimals),
       start_time: formatTime(time),
       end_time: final ? formatTime(endTime) : "",
       created_at: formatTime(createdAt),

@@ -113,7 +113,7 @@ describe("parseTransferRecord", () => {
       ["dest_bridge_token_amount", "dest_bridge_token_decimals"],
       ["xproto_fee", "fee_decimals"],
       ["bridge_fee", "fee_decimals"],
-      ["subsidy_amount", "fee_decimals"],
+      ["subsidy_amount", "dest_bridge_token_decimals"],
     ];
     const base = {
       ...r,

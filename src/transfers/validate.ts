@@ -68,7 +68,8 @@ const AMOUNT_RULES: Partial<Record<Field, AmountRule>> = {
   },
   xproto_fee: { decimalsField: "fee_decimals", zero: "allowed" },
   bridge_fee: { decimalsField: "fee_decimals", zero: "allowed" },
-  subsidy_amount: { decimalsField: "fee_decimals", zero: "allowed" },
+  // Paid to the recipient on delivery in the destination bridge token (IBridge.sol), not a fee.
+  subsidy_amount: { decimalsField: "dest_bridge_token_decimals", zero: "allowed" },
 };
 
 const ADDRESS_FIELDS: readonly Field[] = [
