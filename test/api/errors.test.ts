@@ -197,16 +197,25 @@ describe("error envelopes", () => {
     }
   });
 
+  it("error: a body using __proto__ or constructor.prototype -> 400 40002 saying so", async () => {
+    for (const payload of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
+      await expectError(
+        app,
+        {
+          method: "POST",
+          url: "/test/echo",
+          headers: { "content-type": "application/json" },
+          payload,
+        },
+        400,
+        40002,
+        /^the request body must not use the keys __proto__ or constructor\.prototype$/,
+      );
+    }
+  });
+
   it("error: body not valid JSON, empty, or not an object -> 400 40002", async () => {
-    for (const payload of [
-      "{not json",
-      "",
-      "[1,2]",
-      "42",
-      "null",
-      '"text"',
-      '{"__proto__":{"x":1}}',
-    ]) {
+    for (const payload of ["{not json", "", "[1,2]", "42", "null", '"text"']) {
       await expectError(
         app,
         {

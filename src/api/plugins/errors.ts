@@ -65,9 +65,6 @@ export function toApiError(error: unknown, requestId: string, bodyLimit: number)
   ) {
     return new ApiError("invalidBody", "the request body is not valid JSON");
   }
-  if (status === 400 && typeof e.message === "string" && /prototype|constructor/i.test(e.message)) {
-    return new ApiError("invalidBody", "the request body is not valid JSON: forbidden property");
-  }
   if (status === 429) {
     return new ApiError("rateLimited", e.message || "too many requests; retry later");
   }
@@ -105,6 +102,21 @@ function fromValidation(issue: ValidationIssue, context: string): ApiError {
   }
   const rule = issue.message ?? "is invalid";
   return new ApiError("invalidParameter", `${path === "" ? context : path} ${rule}`);
+}
+
+const FORBIDDEN_KEYS_ERROR = () =>
+  new ApiError(
+    "invalidBody",
+    "the request body must not use the keys __proto__ or constructor.prototype",
+  );
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Sends an ApiError as the envelope, logging it once. */
@@ -181,8 +193,13 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    parseJson(request, body.toString(), (error: Error | null, value?: unknown) => {
-      if (error !== null) return done(error, undefined);
+    const text = body.toString();
+    parseJson(request, text, (error: Error | null, value?: unknown) => {
+      if (error !== null) {
+        // Fastify reports its prototype-poisoning guard as "not valid JSON"; when the text
+        // parses, that guard is what refused it, and the client should hear which rule.
+        return done(parsesAsJson(text) ? FORBIDDEN_KEYS_ERROR() : error, undefined);
+      }
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         return done(
           new ApiError("invalidBody", "the request body must be a JSON object"),

@@ -19,7 +19,7 @@ export const errorEnvelopeSchema = {
     msg: {
       type: "string",
       description: "What went wrong, naming the parameter, rule or limit",
-      examples: ['pageSize must be an integer from 1 to 100, got "500"'],
+      examples: ["pageSize must be an integer from 1 to 100, got '500'"],
     },
     data: { type: "null" },
   },
