@@ -15,11 +15,11 @@ export const ErrorCode = {
   requestTimeout: { code: 40801, status: 408 },
   bodyTooLarge: { code: 41301, status: 413 },
   unsupportedMediaType: { code: 41501, status: 415 },
-  /** The request's headers are larger than Node's limit (16 KiB): before routing. */
-  headersTooLarge: { code: 43101, status: 431 },
   noRoute: { code: 42201, status: 422 },
   amountOutOfRange: { code: 42202, status: 422 },
   rateLimited: { code: 42901, status: 429 },
+  /** The request's headers are larger than Node's limit (16 KiB): before routing. */
+  headersTooLarge: { code: 43101, status: 431 },
   internal: { code: 50001, status: 500 },
   chainStateUnavailable: { code: 50301, status: 503 },
 } as const;

@@ -1,7 +1,8 @@
 /**
- * The indexer's state as another process (`serve`) sees it: read from indexer_chains, judged
- * for readiness, and exported as Prometheus gauges. Pure apart from the reader, so the API can
- * wrap `summariseIndexerStatus` in a /readyz check without importing the indexer.
+ * The indexer's state as another process (`serve`) sees it: read from indexer_chains and judged
+ * for readiness (the API's /metrics exports the same rows as gauges: api/plugins/metrics.ts).
+ * Pure apart from the reader, so the API can wrap `summariseIndexerStatus` in a /readyz check
+ * without importing the indexer.
  */
 import { ApiError } from "../errors.js";
 import type { IndexerChainStatus } from "./indexer-repository.js";
