@@ -3,11 +3,16 @@
  * database (issue 5, performance).
  *
  * Invariants:
- * - `authenticate` is synchronous and does no I/O: a hash and one Map lookup.
- * - Every `refreshIntervalMs` the cache asks the store for the key-set version (one tiny query);
- *   only when it changed (a key was created or revoked, by this or any other process) does it
- *   reload the active keys. A key revoked from the CLI therefore stops working in every running
- *   process within `refreshIntervalMs` plus one query.
+ * - `authenticate` is synchronous: a hash and one Map lookup, and, on SQLite (`readSync`), one
+ *   read of the key-set version row first (microseconds, no waiting: WAL readers never block),
+ *   reloading the keys when it moved. A key revoked from the CLI is refused by the very next
+ *   request.
+ * - On PostgreSQL (`subscribe`) a NOTIFY from the version row's trigger makes every process
+ *   reload at once, so a revoked key stops working within the notification's delivery
+ *   (milliseconds).
+ * - Besides, every `refreshIntervalMs` the cache asks the store for the key-set version (one
+ *   tiny query) and reloads the active keys only when it changed: the fallback while the
+ *   PostgreSQL notifications are not arriving.
  * - Uses are recorded in memory and written to last_used_at in one batch every
  *   `lastUsedFlushIntervalMs`, never per request.
  * - When the store cannot be reached the last loaded set stays in force (a revocation also needs
@@ -15,6 +20,7 @@
  *   logged once per outage.
  */
 import type { ActiveApiKey, ApiKeyRepository } from "../store/api-key-repository.js";
+import type { SyncKeySetReader } from "../store/api-key-store.js";
 import { hashApiKey } from "./api-key.js";
 
 export interface ApiKeyIdentity {
@@ -45,7 +51,11 @@ export interface ApiKeyCacheLogger {
 
 export interface CreateApiKeyCacheParameters {
   readonly repository: ApiKeyRepository;
-  /** How often to check for created or revoked keys. Default 500 ms. */
+  /** Read before each authentication (SQLite), so a change applies to the next request. */
+  readonly readSync?: SyncKeySetReader;
+  /** Registers a callback for key changes (PostgreSQL LISTEN); called at start(). */
+  readonly subscribe?: (onChange: () => void) => void;
+  /** How often to check for created or revoked keys (the fallback). Default 500 ms. */
   readonly refreshIntervalMs?: number;
   /** How often to write last_used_at. Default 10 s. */
   readonly lastUsedFlushIntervalMs?: number;
@@ -80,6 +90,8 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
   let refreshTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> | undefined;
+  /** A change was announced while a refresh was running, which may have read too early. */
+  let refreshAgain = false;
   let flushing: Promise<void> | undefined;
   let storeFailing = false;
   let closed = false;
@@ -106,7 +118,11 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
   }
 
   function refresh(): Promise<void> {
-    refreshing ??= load()
+    if (refreshing !== undefined) {
+      refreshAgain = true;
+      return refreshing;
+    }
+    refreshing = load()
       .then(() => {
         if (storeFailing) logger?.info?.({}, "API key store reachable again; key set refreshed");
         storeFailing = false;
@@ -122,8 +138,33 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
       })
       .finally(() => {
         refreshing = undefined;
+        if (refreshAgain && !closed) {
+          refreshAgain = false;
+          void refresh();
+        }
       });
     return refreshing;
+  }
+
+  /** SQLite: brings the set up to date before a request is judged; keeps it when reads fail. */
+  function syncNow(reader: SyncKeySetReader): void {
+    try {
+      const current = reader.version();
+      if (current !== version) {
+        install(reader.activeKeys());
+        version = current;
+      }
+      if (storeFailing) logger?.info?.({}, "API key store reachable again; key set refreshed");
+      storeFailing = false;
+    } catch (error) {
+      if (!storeFailing) {
+        logger?.warn(
+          { err: error },
+          "cannot read API keys from the store; keeping the last loaded set",
+        );
+      }
+      storeFailing = true;
+    }
   }
 
   async function writeUses(): Promise<void> {
@@ -168,11 +209,13 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
   return {
     async start() {
       await load();
+      parameters.subscribe?.(() => void refresh());
       scheduleRefresh();
       scheduleFlush();
     },
 
     authenticate(key) {
+      if (parameters.readSync !== undefined) syncNow(parameters.readSync);
       // A Map lookup on the SHA-256 of the presented key. Timing-safe comparison is not needed:
       // timing could at most reveal how a stored *hash* compares with the hash of a guess, and
       // knowing a hash does not help find a 256-bit key that produces it.

@@ -3,14 +3,24 @@
  * the keys CLI and for each server's key cache.
  *
  * Why not through Store: the Store interface does not expose its SQL executor, and a dedicated
- * connection keeps the cache's 500 ms version poll from ever queueing behind the API's queries
- * (or the API's behind it). Once Store grows an `apiKeys` repository this becomes a thin adapter.
+ * connection keeps the cache's version checks from ever queueing behind the API's queries (or
+ * the API's behind them). Once Store grows an `apiKeys` repository this becomes a thin adapter.
+ *
+ * How a server learns of a created or revoked key at once: on SQLite the cache reads the version
+ * row synchronously before each keyed request (`readSync`); on PostgreSQL it LISTENs for the
+ * NOTIFY of migration 0006 (`subscribe`). Both also poll the version every 500 ms.
  */
 import Database from "better-sqlite3";
 import pg from "pg";
-import { type ApiKeyRepository, createApiKeyRepository } from "./api-key-repository.js";
+import {
+  type ActiveApiKey,
+  type ApiKeyRepository,
+  createApiKeyRepository,
+} from "./api-key-repository.js";
 import { databaseKind } from "./database-url.js";
 import { createStore } from "./index.js";
+import { API_KEYS_CHANGED_CHANNEL } from "./migrations/0006-api-key-change-notify.js";
+import { type ChangeListener, createChangeListener } from "./postgres/change-listener.js";
 import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite/sqlite-backend.js";
 import type { StoreLogger } from "./types.js";
@@ -26,8 +36,21 @@ export interface OpenApiKeyRepositoryOptions {
   readonly logger?: StoreLogger;
 }
 
+/** The key set read synchronously, so a request can check it is current without waiting. */
+export interface SyncKeySetReader {
+  version(): number;
+  activeKeys(): ActiveApiKey[];
+}
+
 export interface ClosableApiKeyRepository extends ApiKeyRepository {
   close(): Promise<void>;
+  /** SQLite: the version row and the active keys, read synchronously (microseconds). */
+  readonly readSync?: SyncKeySetReader;
+  /**
+   * PostgreSQL: calls `onChange` when a key is created or revoked anywhere (LISTEN on the
+   * channel of migration 0006), and after every reconnection of the listening connection.
+   */
+  subscribe?(onChange: () => void): void;
 }
 
 export async function openApiKeyRepository(
@@ -42,7 +65,25 @@ export async function openApiKeyRepository(
     // Two connections: the cache's poll and the batched last-use writes never wait long.
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     pool.on("error", () => undefined); // an idle client dropping: the next query reconnects
-    return { ...createApiKeyRepository(createPostgresBackend(pool).sql), close: () => pool.end() };
+    const listeners: ChangeListener[] = [];
+    return {
+      ...createApiKeyRepository(createPostgresBackend(pool).sql),
+      subscribe(onChange) {
+        const listener = createChangeListener({
+          databaseUrl,
+          channel: API_KEYS_CHANGED_CHANNEL,
+          onChange,
+          ...(options.logger !== undefined ? { logger: options.logger } : {}),
+          lostMessage: "API keys: lost the change notifications; polling the key-set version",
+        });
+        listener.counter(); // starts listening
+        listeners.push(listener);
+      },
+      async close() {
+        await Promise.all(listeners.map((l) => l.close()));
+        await pool.end();
+      },
+    };
   }
   const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
   if (path === ":memory:" || path === "") {
@@ -54,8 +95,19 @@ export async function openApiKeyRepository(
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   const repository = createApiKeyRepository(createSqliteBackend(createStatementCache(db)).sql);
+  const versionRow = db.prepare("SELECT version FROM api_key_set_version WHERE id = 1").pluck();
+  const activeRows = db.prepare(
+    "SELECT id, name, prefix, key_hash FROM api_keys WHERE revoked_at IS NULL ORDER BY id",
+  );
   return {
     ...repository,
+    readSync: {
+      version: () => Number(versionRow.get() ?? 0),
+      activeKeys: () =>
+        (activeRows.all() as { id: number; name: string; prefix: string; key_hash: string }[]).map(
+          (row) => ({ id: Number(row.id), name: row.name, prefix: row.prefix, hash: row.key_hash }),
+        ),
+    },
     async close() {
       db.close();
     },

@@ -1,6 +1,7 @@
 /**
  * Store.changeCounter for PostgreSQL: a dedicated connection that LISTENs to the channel the
- * transfers trigger notifies (migration 0004) and counts notifications.
+ * transfers trigger notifies (migration 0004) and counts notifications. The API key cache uses
+ * one on the key channel (migration 0006) with an `onChange` callback.
  *
  * Started on first use (stores opened by CLI commands never pay for the extra connection). While
  * it is not listening (starting, or its connection lost), the counter is undefined, so nothing is
@@ -23,10 +24,17 @@ export interface ChangeListener {
 export function createChangeListener(options: {
   databaseUrl: string;
   logger?: StoreLogger;
+  /** Default: the transfers channel. */
+  channel?: string;
+  /** Called on every notification and after every (re)connection. */
+  onChange?: () => void;
+  /** The warning when the connection is lost; default the list cache's. */
+  lostMessage?: string;
   /** First retry delay after a lost connection; doubles up to 30 s. Default 500 ms. */
   retryMs?: number;
 }): ChangeListener {
   const firstRetryMs = options.retryMs ?? 500;
+  const channel = options.channel ?? TRANSFERS_CHANGED_CHANNEL;
   let changes = 0;
   let listening = false;
   let started = false;
@@ -34,6 +42,10 @@ export function createChangeListener(options: {
   let client: pg.Client | undefined;
   let retryMs = firstRetryMs;
   let retryTimer: NodeJS.Timeout | undefined;
+  const changed = () => {
+    changes++;
+    options.onChange?.();
+  };
 
   function lost(error?: Error): void {
     if (!listening && client === undefined) return;
@@ -46,7 +58,8 @@ export function createChangeListener(options: {
     if (closed) return;
     options.logger?.warn(
       { err: error?.message, url: redactDatabaseUrl(options.databaseUrl), retryMs },
-      "list cache: lost the change notifications; nothing is cached until they are back",
+      options.lostMessage ??
+        "list cache: lost the change notifications; nothing is cached until they are back",
     );
     retryTimer = setTimeout(connect, retryMs);
     retryTimer.unref();
@@ -60,15 +73,15 @@ export function createChangeListener(options: {
     next.on("error", (error) => lost(error));
     next.on("end", () => lost());
     next.on("notification", (message) => {
-      if (message.channel === TRANSFERS_CHANGED_CHANNEL) changes++;
+      if (message.channel === channel) changed();
     });
     next
       .connect()
-      .then(() => next.query(`LISTEN ${TRANSFERS_CHANGED_CHANNEL}`))
+      .then(() => next.query(`LISTEN ${channel}`))
       .then(() => {
         if (client !== next || closed) return;
-        changes++; // whatever happened while not listening
         listening = true;
+        changed(); // whatever happened while not listening
         retryMs = firstRetryMs;
       })
       .catch((error: Error) => {
