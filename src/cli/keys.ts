@@ -1,7 +1,8 @@
 /**
  * `bridge-oracle keys create --name NAME | list | revoke NAME_OR_PREFIX`: API key management on
- * the database of DATABASE_URL (the same one `serve` uses). Running servers apply a created or
- * revoked key at once (src/keys/api-key-cache.ts); no restart is needed.
+ * the database of DATABASE_URL (the same one `serve` uses). Running servers notice a created or
+ * revoked key within about a second, on PostgreSQL within milliseconds (src/keys/api-key-cache.ts);
+ * no restart is needed.
  *
  * `create` prints the key alone on the last line of its output, so scripts can take it with
  * `| tail -n 1`. Exit code 0 on success, 1 with a message on stderr otherwise.
@@ -204,7 +205,7 @@ async function revoke(repository: ApiKeyRepository, target: string, io: KeysIo):
     return 0;
   }
   io.stdout(
-    `Revoked API key '${key.name}' (${key.prefix}). Running servers refuse it from now on.\n`,
+    `Revoked API key '${key.name}' (${key.prefix}). Running servers refuse it within a second.\n`,
   );
   return 0;
 }

@@ -3,16 +3,15 @@
  * database (issue 5, performance).
  *
  * Invariants:
- * - `authenticate` is synchronous: a hash and one Map lookup, and, on SQLite (`readSync`), one
- *   read of the key-set version row first (microseconds, no waiting: WAL readers never block),
- *   reloading the keys when it moved. A key revoked from the CLI is refused by the very next
- *   request.
+ * - `authenticate` is synchronous and does no I/O: a hash and one Map lookup (issue 5: no
+ *   database query on the request path).
+ * - Every `refreshIntervalMs` the cache asks the store for the key-set version (one tiny query);
+ *   only when it changed (a key was created or revoked, by this or any other process) does it
+ *   reload the active keys. A key revoked from the CLI therefore stops working in every running
+ *   process within `refreshIntervalMs` plus one query.
  * - On PostgreSQL (`subscribe`) a NOTIFY from the version row's trigger makes every process
- *   reload at once, so a revoked key stops working within the notification's delivery
- *   (milliseconds).
- * - Besides, every `refreshIntervalMs` the cache asks the store for the key-set version (one
- *   tiny query) and reloads the active keys only when it changed: the fallback while the
- *   PostgreSQL notifications are not arriving.
+ *   reload at once, so there a revoked key stops working within the notification's delivery
+ *   (milliseconds); the poll remains for when the listening connection is down.
  * - Uses are recorded in memory and written to last_used_at in one batch every
  *   `lastUsedFlushIntervalMs`, never per request.
  * - When the store cannot be reached the last loaded set stays in force (a revocation also needs
@@ -20,7 +19,6 @@
  *   logged once per outage.
  */
 import type { ActiveApiKey, ApiKeyRepository } from "../store/api-key-repository.js";
-import type { SyncKeySetReader } from "../store/api-key-store.js";
 import { hashApiKey } from "./api-key.js";
 
 export interface ApiKeyIdentity {
@@ -51,8 +49,6 @@ export interface ApiKeyCacheLogger {
 
 export interface CreateApiKeyCacheParameters {
   readonly repository: ApiKeyRepository;
-  /** Read before each authentication (SQLite), so a change applies to the next request. */
-  readonly readSync?: SyncKeySetReader;
   /** Registers a callback for key changes (PostgreSQL LISTEN); called at start(). */
   readonly subscribe?: (onChange: () => void) => void;
   /** How often to check for created or revoked keys (the fallback). Default 500 ms. */
@@ -146,27 +142,6 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
     return refreshing;
   }
 
-  /** SQLite: brings the set up to date before a request is judged; keeps it when reads fail. */
-  function syncNow(reader: SyncKeySetReader): void {
-    try {
-      const current = reader.version();
-      if (current !== version) {
-        install(reader.activeKeys());
-        version = current;
-      }
-      if (storeFailing) logger?.info?.({}, "API key store reachable again; key set refreshed");
-      storeFailing = false;
-    } catch (error) {
-      if (!storeFailing) {
-        logger?.warn(
-          { err: error },
-          "cannot read API keys from the store; keeping the last loaded set",
-        );
-      }
-      storeFailing = true;
-    }
-  }
-
   async function writeUses(): Promise<void> {
     if (pendingUses.size === 0) return;
     const batch = pendingUses;
@@ -215,7 +190,6 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
     },
 
     authenticate(key) {
-      if (parameters.readSync !== undefined) syncNow(parameters.readSync);
       // A Map lookup on the SHA-256 of the presented key. Timing-safe comparison is not needed:
       // timing could at most reveal how a stored *hash* compares with the hash of a guess, and
       // knowing a hash does not help find a 256-bit key that produces it.

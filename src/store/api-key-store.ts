@@ -6,17 +6,13 @@
  * connection keeps the cache's version checks from ever queueing behind the API's queries (or
  * the API's behind them). Once Store grows an `apiKeys` repository this becomes a thin adapter.
  *
- * How a server learns of a created or revoked key at once: on SQLite the cache reads the version
- * row synchronously before each keyed request (`readSync`); on PostgreSQL it LISTENs for the
- * NOTIFY of migration 0006 (`subscribe`). Both also poll the version every 500 ms.
+ * How a server learns of a created or revoked key: it polls the key-set version every 500 ms,
+ * and on PostgreSQL it also LISTENs for the NOTIFY of migration 0006 (`subscribe`), which makes
+ * the change apply within milliseconds.
  */
 import Database from "better-sqlite3";
 import pg from "pg";
-import {
-  type ActiveApiKey,
-  type ApiKeyRepository,
-  createApiKeyRepository,
-} from "./api-key-repository.js";
+import { type ApiKeyRepository, createApiKeyRepository } from "./api-key-repository.js";
 import { databaseKind } from "./database-url.js";
 import { createStore } from "./index.js";
 import { API_KEYS_CHANGED_CHANNEL } from "./migrations/0006-api-key-change-notify.js";
@@ -36,16 +32,8 @@ export interface OpenApiKeyRepositoryOptions {
   readonly logger?: StoreLogger;
 }
 
-/** The key set read synchronously, so a request can check it is current without waiting. */
-export interface SyncKeySetReader {
-  version(): number;
-  activeKeys(): ActiveApiKey[];
-}
-
 export interface ClosableApiKeyRepository extends ApiKeyRepository {
   close(): Promise<void>;
-  /** SQLite: the version row and the active keys, read synchronously (microseconds). */
-  readonly readSync?: SyncKeySetReader;
   /**
    * PostgreSQL: calls `onChange` when a key is created or revoked anywhere (LISTEN on the
    * channel of migration 0006), and after every reconnection of the listening connection.
@@ -95,19 +83,8 @@ export async function openApiKeyRepository(
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   const repository = createApiKeyRepository(createSqliteBackend(createStatementCache(db)).sql);
-  const versionRow = db.prepare("SELECT version FROM api_key_set_version WHERE id = 1").pluck();
-  const activeRows = db.prepare(
-    "SELECT id, name, prefix, key_hash FROM api_keys WHERE revoked_at IS NULL ORDER BY id",
-  );
   return {
     ...repository,
-    readSync: {
-      version: () => Number(versionRow.get() ?? 0),
-      activeKeys: () =>
-        (activeRows.all() as { id: number; name: string; prefix: string; key_hash: string }[]).map(
-          (row) => ({ id: Number(row.id), name: row.name, prefix: row.prefix, hash: row.key_hash }),
-        ),
-    },
     async close() {
       db.close();
     },

@@ -23,7 +23,7 @@ import {
   createApiKeyCache,
 } from "../../keys/api-key-cache.js";
 import type { ApiKeyRepository } from "../../store/api-key-repository.js";
-import { openApiKeyRepository, type SyncKeySetReader } from "../../store/api-key-store.js";
+import { openApiKeyRepository } from "../../store/api-key-store.js";
 import { requestGate } from "../request-gate.js";
 
 export type ApiKeyRequirement = "required" | "optional";
@@ -82,7 +82,6 @@ export async function registerApiKeyAuth(
   } else {
     let repository: ApiKeyRepository;
     let closeRepository = async () => {};
-    let readSync: SyncKeySetReader | undefined;
     let subscribe: ((onChange: () => void) => void) | undefined;
     if ("databaseUrl" in options) {
       const opened = await openApiKeyRepository({
@@ -91,7 +90,6 @@ export async function registerApiKeyAuth(
         logger: app.log,
       });
       repository = opened;
-      readSync = opened.readSync;
       subscribe = opened.subscribe?.bind(opened);
       closeRepository = () => opened.close();
     } else {
@@ -99,7 +97,6 @@ export async function registerApiKeyAuth(
     }
     cache = createApiKeyCache({
       repository,
-      ...(readSync !== undefined ? { readSync } : {}),
       ...(subscribe !== undefined ? { subscribe } : {}),
       refreshIntervalMs: options.refreshIntervalMs,
       lastUsedFlushIntervalMs: options.lastUsedFlushIntervalMs,

@@ -5,7 +5,7 @@ import type { Migration } from "./migration.js";
  * sends NOTIFY bridge_oracle_api_keys when its transaction commits. Each API process LISTENs
  * and reloads its keys at once, so a revoked key stops working in milliseconds everywhere
  * instead of at the next 500 ms version poll (which stays, for when the listening connection is
- * down). SQLite needs nothing: its API processes read the version row before each keyed request.
+ * down). SQLite has no notification between processes: there the poll alone applies changes.
  */
 export const API_KEYS_CHANGED_CHANNEL = "bridge_oracle_api_keys";
 
