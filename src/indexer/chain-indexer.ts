@@ -142,7 +142,9 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     status.cursorBlock = row.cursorBlock;
     status.state = row.state;
     status.headBlock = head;
-    status.lag = Math.max(0, head - row.cursorBlock);
+    // Behind the confirmed head, not the head: a chain that follows `confirmations` blocks back
+    // is caught up at lag 0, whatever its confirmations.
+    status.lag = Math.max(0, head - chain.confirmations - row.cursorBlock);
   }
 
   async function rollBack(row: IndexerChainRow, head: number): Promise<StepOutcome> {

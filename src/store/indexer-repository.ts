@@ -33,7 +33,7 @@ export interface IndexerChainRow {
 }
 
 export interface IndexerChainStatus extends IndexerChainRow {
-  /** Blocks between the cursor and the head (0 when caught up). */
+  /** Blocks between the cursor and the confirmed head, targetBlock (0 when caught up). */
   lag: number;
 }
 
@@ -269,7 +269,8 @@ export function createIndexerRepository(
       const rows = await sql.all("SELECT * FROM indexer_chains ORDER BY chain_id");
       return rows.map((r) => {
         const row = chainFromRow(r);
-        return { ...row, lag: Math.max(0, row.headBlock - row.cursorBlock) };
+        // Behind the confirmed head (target = head - confirmations), so caught up is 0.
+        return { ...row, lag: Math.max(0, row.targetBlock - row.cursorBlock) };
       });
     },
 

@@ -8,7 +8,7 @@ import { ApiError } from "../errors.js";
 import type { IndexerChainStatus } from "./indexer-repository.js";
 
 export interface IndexerReadinessOptions {
-  /** A chain further behind its head than this is not ready. Default 50 blocks. */
+  /** A chain further behind its confirmed head than this is not ready. Default 50 blocks. */
   maxLagBlocks?: number;
   /** A chain whose row was not updated for this long (indexer down) is not ready. Default 60 s. */
   maxSilenceSeconds?: number;
@@ -55,7 +55,8 @@ export function summariseIndexerStatus(
   for (const c of chains) {
     const silence = (now - Date.parse(`${c.updatedAt.replace(" ", "T")}Z`)) / 1000;
     if (c.state === "stopped") problems.push(`chain ${c.chain} stopped: ${c.error}`);
-    else if (c.lag > maxLag) problems.push(`chain ${c.chain} is ${c.lag} blocks behind its head`);
+    else if (c.lag > maxLag)
+      problems.push(`chain ${c.chain} is ${c.lag} blocks behind its confirmed head`);
     else if (!(silence <= maxSilence)) {
       problems.push(`chain ${c.chain} has not been updated for ${Math.round(silence)} s`);
     }

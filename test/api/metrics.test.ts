@@ -430,7 +430,8 @@ describe("bridge-oracle serve: /metrics", () => {
       }
       const samples = parseExposition(text);
       const labels = { chain: "devnet-a", chain_id: "71001" };
-      assert.equal(sampleValue(samples, METRIC_NAMES.indexerLag, labels), 7);
+      // Behind the confirmed head (target 46), not the head (47).
+      assert.equal(sampleValue(samples, METRIC_NAMES.indexerLag, labels), 6);
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerIndexedBlock, labels), 40);
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerHeadBlock, labels), 47);
       assert.equal(sampleValue(samples, METRIC_NAMES.indexerStopped, labels), 0);

@@ -102,9 +102,22 @@ describe("bridge-oracle serve: /readyz with an indexer", () => {
     assert.match(body.msg, /indexer: chain alpha stopped: reorg deeper than finalityDepth 64/);
   });
   it("error: a chain far behind its head is not ready", async () => {
-    const { status, body } = await readyz([chainRow({ cursorBlock: 10, headBlock: 500 })]);
+    const { status, body } = await readyz([
+      chainRow({ cursorBlock: 10, headBlock: 500, targetBlock: 500 }),
+    ]);
     assert.equal(status, 503);
-    assert.match(body.msg, /chain alpha is 490 blocks behind its head/);
+    assert.match(body.msg, /chain alpha is 490 blocks behind its confirmed head/);
+  });
+  it("behavior: a caught-up chain with 60 confirmations is ready at lag 0", async () => {
+    // head - confirmations = target = cursor: 60 blocks below the head, and caught up.
+    const { status, body } = await readyz([
+      chainRow({ cursorBlock: 440, headBlock: 500, targetBlock: 440 }),
+    ]);
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(
+      body.data.indexer?.chains.map((c) => [c.indexedBlock, c.head, c.lag]),
+      [[440, 500, 0]],
+    );
   });
   it("behavior: without indexer rows readiness is the database's alone", async () => {
     const { status, body } = await readyz([]);

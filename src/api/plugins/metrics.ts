@@ -50,7 +50,7 @@ export interface IndexerChainProgress {
   readonly indexedBlock: number;
   /** Latest head the indexer saw. */
   readonly head: number;
-  /** Blocks between indexedBlock and head (0 when caught up). */
+  /** Blocks between indexedBlock and the confirmed head, head - confirmations (0 when caught up). */
   readonly lag: number;
   /** The chain's indexer stopped (a reorganisation deeper than finality) and needs a person. */
   readonly stopped: boolean;
@@ -169,7 +169,7 @@ export function createApiMetrics(
     });
     const lag = new Gauge({
       name: METRIC_NAMES.indexerLag,
-      help: "Blocks between the indexed block and the head, per chain (0 when caught up)",
+      help: "Blocks between the indexed block and the confirmed head (head - confirmations), per chain (0 when caught up)",
       labelNames: chainLabels,
       registers: [registry],
     });
