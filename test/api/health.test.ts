@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ApiError } from "../../src/errors.js";
+import { createStore } from "../../src/store/index.js";
+import { setupIsolatedDatabase } from "../setup/database.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp, setupApi } from "./setup.js";
 
@@ -107,6 +109,48 @@ describe("GET /healthz and /readyz", () => {
       assert.doesNotMatch(response.body, /internal detail/);
     } finally {
       await failing.app.close();
+    }
+  });
+
+  it("error: readyz is 503 when the read replica is unreachable or lacks the schema; 200 when it serves", async () => {
+    const primary = await setupIsolatedDatabase("postgres");
+    const empty = await setupIsolatedDatabase("postgres");
+    // The same schema under another URL string: a separate read pool, as a real replica has.
+    const sameData = new URL(primary.databaseUrl);
+    sameData.searchParams.set("application_name", "replica");
+    const unreachable = "postgres://postgres:secret@127.0.0.1:1/test";
+    const cases: [string, string, number, string][] = [
+      ["serving", sameData.toString(), 200, "success"],
+      [
+        "unreachable",
+        unreachable,
+        503,
+        "not ready: the read replica (DATABASE_READ_URL) is unreachable or not migrated",
+      ],
+      [
+        "no schema",
+        empty.databaseUrl,
+        503,
+        "not ready: the read replica (DATABASE_READ_URL) is unreachable or not migrated",
+      ],
+    ];
+    try {
+      for (const [label, readDatabaseUrl, status, msg] of cases) {
+        const store = await createStore({ databaseUrl: primary.databaseUrl, readDatabaseUrl });
+        const { app } = await buildTestApp(store, { logLevel: "silent" });
+        try {
+          const response = await app.inject({ method: "GET", url: "/readyz" });
+          assert.equal(response.statusCode, status, `${label}: ${response.body}`);
+          assert.equal((response.json() as { msg: string }).msg, msg, label);
+          assert.doesNotMatch(response.body, /secret|127\.0\.0\.1/);
+        } finally {
+          await app.close();
+          await store.close();
+        }
+      }
+    } finally {
+      await primary.cleanup();
+      await empty.cleanup();
     }
   });
 });

@@ -35,9 +35,16 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
       try {
         await deps.store.ping();
       } catch (cause) {
-        throw new ApiError("chainStateUnavailable", "not ready: the database is unreachable", {
-          cause,
-        });
+        // A read replica that cannot serve is named as such (its reason is safe to show: a
+        // schema version or "unreachable"); any other failure stays generic.
+        const replica = (cause as { readReplica?: boolean } | null)?.readReplica === true;
+        throw new ApiError(
+          "chainStateUnavailable",
+          replica
+            ? "not ready: the read replica (DATABASE_READ_URL) is unreachable or not migrated"
+            : "not ready: the database is unreachable",
+          { cause },
+        );
       }
       return "ok";
     },

@@ -33,6 +33,15 @@ function createPool(url: string, max: number, logger?: StoreLogger): pg.Pool {
   return pool;
 }
 
+/** `ping` on a store with a read replica that cannot serve reads; the message says why. */
+export class ReadReplicaNotReadyError extends Error {
+  readonly readReplica = true;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`read replica (DATABASE_READ_URL): ${reason}`, options);
+    this.name = "ReadReplicaNotReadyError";
+  }
+}
+
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const { logger } = options;
   const poolSize = options.poolSize ?? 10;
@@ -61,8 +70,30 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       ? createChangeListener({ databaseUrl: options.databaseUrl, logger })
       : undefined;
 
+  const latestMigration = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+  /**
+   * The primary answers; and a read replica, when there is one, answers too and has replayed
+   * every migration (list reads go there: a replica that lags behind the schema or cannot be
+   * reached would fail them while the primary looks fine).
+   */
   async function ping(): Promise<void> {
     await pool.query("SELECT 1");
+    if (readPool === pool) return;
+    let version: number;
+    try {
+      const { rows } = await readPool.query<{ version: string | number | null }>(
+        "SELECT max(version) AS version FROM schema_migrations",
+      );
+      version = Number(rows[0]?.version ?? 0);
+    } catch (cause) {
+      throw new ReadReplicaNotReadyError(`cannot query: ${(cause as Error).message}`, { cause });
+    }
+    if (version < latestMigration) {
+      throw new ReadReplicaNotReadyError(
+        `at schema version ${version}, the service needs ${latestMigration}`,
+      );
+    }
   }
 
   async function inTransaction<T>(
