@@ -1,7 +1,21 @@
 /** `bridge-oracle compile`: recompiles contracts/ into artifacts/contracts.json. */
 import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 
-export async function run(_args: string[]): Promise<number> {
+const USAGE = `usage: bridge-oracle compile
+
+Recompiles the Solidity sources in contracts/ with the solc npm package into
+artifacts/contracts.json (the devnet does this itself when the sources changed).
+`;
+
+export async function run(args: string[]): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.length > 0) {
+    process.stderr.write(`unknown argument: ${args[0]}\n\n${USAGE}`);
+    return 1;
+  }
   const started = Date.now();
   try {
     const artifacts = compileContracts();

@@ -6,7 +6,9 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
+import { devnetDir } from "../devnet/write-manifest.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter } from "../indexer/progress.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
@@ -27,7 +29,7 @@ function log(level: string, message: string): void {
   process.stderr.write(`${new Date().toISOString()} index ${level}: ${message}\n`);
 }
 
-export async function run(args: string[]): Promise<number> {
+export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let values: { config?: string; database?: string; help?: boolean; status?: boolean };
   try {
     ({ values } = parseArgs({
@@ -41,15 +43,37 @@ export async function run(args: string[]): Promise<number> {
     }));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    return 1;
   }
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
   }
+  // --database, else DATABASE_URL validated as `serve` validates it (an empty one is unset).
+  let databaseUrl: string;
+  try {
+    databaseUrl = values.database?.trim() || loadDatabaseUrl(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`configuration error: ${error.message}\n`);
+    return 1;
+  }
+  const openStore = async () => {
+    try {
+      return await openIndexerStore({ databaseUrl });
+    } catch (error) {
+      const message = (error as Error).message;
+      const where = redactUrl(databaseUrl);
+      log(
+        "error",
+        message.includes(where) ? message : `cannot open the database ${where}: ${message}`,
+      );
+      return undefined;
+    }
+  };
   if (values.status) {
-    const databaseUrl = values.database ?? process.env.DATABASE_URL ?? "./data/bridge-oracle.db";
-    const store = await openIndexerStore({ databaseUrl });
+    const store = await openStore();
+    if (store === undefined) return 1;
     try {
       const summary = summariseIndexerStatus(await store.indexer.getIndexerStatus());
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -58,8 +82,7 @@ export async function run(args: string[]): Promise<number> {
       await store.close();
     }
   }
-  const configPath = values.config ?? join(process.env.DEVNET_DIR ?? ".devnet", "manifest.json");
-  const databaseUrl = values.database ?? process.env.DATABASE_URL ?? "./data/bridge-oracle.db";
+  const configPath = values.config ?? join(devnetDir(env), "manifest.json");
 
   let config: Awaited<ReturnType<typeof loadIndexerConfig>>;
   try {
@@ -68,7 +91,8 @@ export async function run(args: string[]): Promise<number> {
     log("error", (error as Error).message);
     return 1;
   }
-  const store = await openIndexerStore({ databaseUrl });
+  const store = await openStore();
+  if (store === undefined) return 1;
   const logger = {
     info: (m: string) => log("info", m),
     warn: (m: string) => log("warn", m),

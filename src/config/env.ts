@@ -117,6 +117,14 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /**
+ * DATABASE_URL alone, validated and defaulted as loadConfig does: for commands (`index`) that
+ * need no other setting and must not refuse to run over one they do not use.
+ */
+export function loadDatabaseUrl(env: Env = process.env): string {
+  return readDatabaseUrl(env, "DATABASE_URL") ?? CONFIG_DEFAULTS.databaseUrl;
+}
+
+/**
  * A URL with its password (and any user name) replaced by "***", for logs and error messages.
  * Not-a-URL values (SQLite paths) come back unchanged.
  */

@@ -51,6 +51,7 @@ describe("parseIndexerConfig", () => {
       ],
       [{ chains: [{ ...chain, rpcUrl: "ws://u:p@h" }] }, /rpcUrl must be an http\(s\) URL/],
       [{ chains: [{ ...chain, bridges: { "7": A } }] }, /unknown bridge kind "7"/],
+      [{ chains: [{ ...chain, bridges: {}, bridgeChainIds: {} }] }, /bridges names no bridge/],
       [{ chains: [{ ...chain, bridges: { "0": "0x12" } }] }, /bridges\["0"\] must be a 0x address/],
       [{ chains: [{ ...chain, bridgeChainIds: {} }] }, /bridgeChainIds\["0"\] is missing/],
       [{ chains: [chain, { ...chain, name: "b" }] }, /chainId 71001 is listed twice/],

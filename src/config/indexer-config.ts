@@ -117,6 +117,10 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
     if (!isObject(c.bridgeChainIds)) fail(`${where}.bridgeChainIds must map bridge kinds to ids`);
     const addresses = c.bridges as Record<string, unknown>;
     const schemeIds = c.bridgeChainIds as Record<string, unknown>;
+    // A chain with no bridge would be polled forever and never yield a record.
+    if (Object.keys(addresses).length === 0) {
+      fail(`${where}.bridges names no bridge; give at least one of "0", "1", "2"`);
+    }
     for (const key of Object.keys(addresses)) {
       const kind = Number(key) as BridgeKind;
       if (!BRIDGE_KINDS.includes(kind) || String(kind) !== key) {

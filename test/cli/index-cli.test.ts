@@ -1,0 +1,67 @@
+/**
+ * `bridge-oracle index` refuses bad settings as `serve` does (exit 1 and a message, no stack
+ * trace, nothing created), and an empty variable counts as unset.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { run } from "../../src/cli/index-chains.js";
+import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+
+/** Runs `index` with `env`, capturing stderr. */
+async function index(args: string[], env: NodeJS.ProcessEnv) {
+  const chunks: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const code = await run(args, env);
+    return { code, stderr: chunks.join("") };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+describe("bridge-oracle index: settings", () => {
+  let dir: IsolatedDatabase;
+  before(async () => {
+    dir = await setupIsolatedDatabase("sqlite");
+  });
+  after(async () => {
+    await dir.cleanup();
+  });
+
+  it("error: a DATABASE_URL of another scheme is refused, naming it, and creates nothing", async () => {
+    const cwdFile = "mysql:";
+    const { code, stderr } = await index(["--config", "none.json"], {
+      DATABASE_URL: "mysql://x/y",
+    });
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /^configuration error: DATABASE_URL must be a SQLite file path or a postgres:\/\/ URL/,
+    );
+    assert.equal(existsSync(cwdFile), false);
+  });
+
+  it("error: an unreachable PostgreSQL is one line naming it, password masked", async () => {
+    const { code, stderr } = await index(["--status"], {
+      DATABASE_URL: "postgres://app:s3cret@127.0.0.1:1/db",
+    });
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /index error: cannot prepare PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/db/,
+    );
+    assert.doesNotMatch(stderr, /s3cret|\n\s+at /);
+  });
+
+  it("behavior: an empty DEVNET_DIR is unset (.devnet), an unknown option exits 1", async () => {
+    const { code, stderr } = await index(["--database", dir.databaseUrl], { DEVNET_DIR: "" });
+    assert.equal(code, 1);
+    assert.match(stderr, /\.devnet\/manifest\.json: cannot read the file/);
+    assert.equal((await index(["--bogus"], {})).code, 1);
+  });
+});
