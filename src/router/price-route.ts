@@ -7,7 +7,7 @@ import { convertDecimals } from "../amount.js";
 import { totalFee } from "./bridge-fee.js";
 import { getFinalAmountOut, type HopReserves, swapFee } from "./dex.js";
 import type { CandidateRoute } from "./routes.js";
-import type { ChainState, StateSnapshot, TokenConfig } from "./state.js";
+import { type ChainState, coupleKey, type StateSnapshot, type TokenConfig } from "./state.js";
 import type { SwapPath } from "./swap-path.js";
 
 /** A route with the state it needs, read from one snapshot. */
@@ -26,20 +26,48 @@ export type PrepareRouteResult =
   | { ok: true; prepared: PreparedRoute }
   | { ok: false; chainId: number; missing: string };
 
+/**
+ * The pairs a swap really goes through, by the contracts' rule (docs/protocol.md): the direct
+ * pair of its two ends when the factory has one (even one created after the registry was
+ * written), else the registry's path, each hop through the factory's pair for its tokens.
+ */
+function effectiveHops(
+  state: ChainState,
+  path: SwapPath,
+): { pairKey: string; tokenIn: string; tokenOut: string }[] {
+  const hops = path.map((hop) => ({
+    pairKey: hop.pair.key,
+    tokenIn: hop.tokenIn,
+    tokenOut: hop.tokenOut,
+  }));
+  const direct = state.directPairs;
+  const first = hops[0];
+  const last = hops[hops.length - 1];
+  if (direct === undefined || first === undefined || last === undefined) return hops;
+  const shortcut = direct.get(coupleKey(first.tokenIn, last.tokenOut));
+  if (shortcut !== undefined) {
+    return [{ pairKey: shortcut, tokenIn: first.tokenIn, tokenOut: last.tokenOut }];
+  }
+  return hops.map((hop) => ({
+    ...hop,
+    pairKey: direct.get(coupleKey(hop.tokenIn, hop.tokenOut)) ?? hop.pairKey,
+  }));
+}
+
 function resolveHops(
   state: ChainState,
   path: SwapPath,
 ): { hops: HopReserves[] } | { missing: string } {
   const hops: HopReserves[] = [];
-  for (const hop of path) {
-    const reserves = state.pairs.get(hop.pair.key);
-    if (!reserves) return { missing: `reserves of pair ${hop.pair.address}` };
+  for (const hop of effectiveHops(state, path)) {
+    const reserves = state.pairs.get(hop.pairKey);
+    if (!reserves) return { missing: `reserves of pair ${hop.pairKey}` };
     if (reserves.token0 === hop.tokenIn && reserves.token1 === hop.tokenOut) {
       hops.push({ reserveIn: reserves.reserve0, reserveOut: reserves.reserve1 });
     } else if (reserves.token1 === hop.tokenIn && reserves.token0 === hop.tokenOut) {
       hops.push({ reserveIn: reserves.reserve1, reserveOut: reserves.reserve0 });
     } else {
-      return { missing: `reserves of pair ${hop.pair.address} (tokens do not match the registry)` };
+      return { missing: `reserves of pair ${hop.pairKey} (its tokens are not the swap's)` };
     }
   }
   return { hops };

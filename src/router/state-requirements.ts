@@ -24,8 +24,12 @@ export interface BridgeStateRequirements {
 
 export interface ChainStateRequirements {
   chainId: number;
-  /** `getReserves()` of each; key the result by pair.key with token0 / token1 keys. */
+  /** The registry's pairs (what the factory is expected to have). */
   pairs: readonly RegistryPair[];
+  /** The DEX factory: every couple of `swapTokens` is looked up there (`getPair`). */
+  factory: Address;
+  /** The chain's ERC-20 registry tokens (the native coin swaps as the hub token). */
+  swapTokens: readonly RegistryToken[];
   /** Only kinds with at least one link from or into this chain. */
   bridges: BridgeStateRequirements[];
 }
@@ -64,6 +68,12 @@ export function stateRequirements(registry: Registry): ChainStateRequirements[] 
       const used = entry.tokenConfigTokens.length > 0 || entry.availableLiquidityTokens.length > 0;
       if (used) bridges.push(entry);
     }
-    return { chainId: chain.chainId, pairs: chain.dex.pairs, bridges };
+    return {
+      chainId: chain.chainId,
+      pairs: chain.dex.pairs,
+      factory: chain.dex.factory,
+      swapTokens: chain.tokens.filter((t) => !t.native),
+      bridges,
+    };
   });
 }

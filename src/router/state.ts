@@ -59,6 +59,19 @@ export interface ChainState {
   bridges: Partial<Record<BridgeKind, BridgeState>>;
   /** By lowercase pair address (RegistryPair.key). */
   pairs: ReadonlyMap<string, PairReserves>;
+  /**
+   * Every pair the chain's DEX factory has between two of the registry's tokens, by
+   * `coupleKey(a, b)` -> pair key (its reserves are in `pairs`), pairs made after the registry
+   * was written included. The contracts swap through a direct pair whenever the factory has
+   * one, so pricing follows this map rather than the registry's list. Absent: the registry's
+   * pairs are taken as the factory's (fixed snapshots in tests).
+   */
+  directPairs?: ReadonlyMap<string, string>;
+}
+
+/** The key of an unordered couple of lowercase token addresses. */
+export function coupleKey(a: string, b: string): string {
+  return a < b ? `${a}:${b}` : `${b}:${a}`;
 }
 
 /**

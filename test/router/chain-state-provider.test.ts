@@ -10,10 +10,13 @@ import { routerReadinessCheck } from "../../src/api/routes/router-quote.js";
 import { ApiError } from "../../src/errors.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
+import { prepareRoute } from "../../src/router/price-route.js";
 import {
   createChainStateProvider,
   type StateReaderClient,
 } from "../../src/router/providers/chain-state-provider.js";
+import { enumerateRoutes } from "../../src/router/routes.js";
+import { coupleKey } from "../../src/router/state.js";
 import { stateRequirements } from "../../src/router/state-requirements.js";
 
 interface FakeChain {
@@ -23,6 +26,8 @@ interface FakeChain {
   fail: Error | undefined;
   /** Added to every reserve, to tell reads apart. */
   bump: bigint;
+  /** Creates a pair in the fake factory, as anyone can on chain. */
+  addPair(a: string, b: string, address: string, reserve0: bigint, reserve1: bigint): void;
 }
 
 const fixture = createRouterFixture();
@@ -35,9 +40,19 @@ function fakeChain(chainId: number): FakeChain {
     head: 100n,
     fail: undefined,
     bump: 0n,
+    addPair(a, b, address, reserve0, reserve1) {
+      const [token0, token1] = [a.toLowerCase(), b.toLowerCase()].sort() as [string, string];
+      pairByCouple.set(coupleKey(token0, token1), address);
+      pairByAddress.set(address.toLowerCase(), { token0, token1, reserve0, reserve1 });
+    },
   };
   const pairByAddress = new Map(
     fixture.registry.chain(chainId)!.dex.pairs.map((p) => [p.key, state.pairs.get(p.key)!]),
+  );
+  const pairByCouple = new Map(
+    fixture.registry
+      .chain(chainId)!
+      .dex.pairs.map((p) => [coupleKey(p.token0.key, p.token1.key), p.address as string]),
   );
   const bridgeByAddress = new Map(
     ([0, 1, 2] as const).map((k) => [
@@ -66,6 +81,13 @@ function fakeChain(chainId: number): FakeChain {
     }) => {
       check(args.functionName, args.blockNumber);
       const address = args.address.toLowerCase();
+      // The factory: the registry's pairs, and the couples fake.extraPairs adds.
+      if (args.functionName === "allPairsLength") return BigInt(pairByCouple.size);
+      if (args.functionName === "getPair") {
+        const [a, b] = (args.args as string[]).map((t) => t.toLowerCase());
+        return pairByCouple.get(coupleKey(a!, b!)) ?? "0x0000000000000000000000000000000000000000";
+      }
+      if (args.functionName === "token0") return pairByAddress.get(address)!.token0;
       if (args.functionName === "getReserves") {
         const r = pairByAddress.get(address)!;
         return [r.reserve0 + fake.bump, r.reserve1 + fake.bump, 0];
@@ -121,15 +143,53 @@ const totalCalls = (fakes: Map<number, FakeChain>) =>
   [...fakes.values()].reduce((n, f) => n + f.calls.length, 0);
 
 describe("createChainStateProvider", () => {
+  it("behavior: a pair created beyond the registry is found, read and swapped through, as the contracts do", async () => {
+    const { provider, fakes, logs } = setup();
+    await provider.start();
+    const orc = fixture.token("alpha", "ORC");
+    const usdc = fixture.token("alpha", "USDC");
+    const route = enumerateRoutes(fixture.registry, orc, fixture.token("beta", "USDC")).find(
+      (r) => r.kind === 1,
+    )!;
+    assert.equal(route.sourcePath.length, 2, "the registry has no ORC/USDC pair: via WETH");
+    const before = prepareRoute(route, provider.current());
+    assert.ok(before.ok && before.prepared.sourceHops.length === 2);
+
+    // Someone creates ORC/USDC on alpha: the factory's pair count moves, the next read finds it.
+    const address = "0x00000000000000000000000000000000000c0ffe";
+    fakes.get(71001)!.addPair(orc.key, usdc.key, address, 10n ** 12n, 15n * 10n ** 10n);
+    fakes.get(71001)!.head += 1n;
+    await provider.refresh();
+    await provider.stop();
+    const state = provider.current().chains.get(71001)!;
+    assert.equal(state.directPairs?.get(coupleKey(orc.key, usdc.key)), address);
+    const after = prepareRoute(route, provider.current());
+    assert.ok(after.ok);
+    const [token0] = [orc.key, usdc.key].sort();
+    const orcIs0 = token0 === orc.key;
+    assert.deepEqual(after.prepared.sourceHops, [
+      {
+        reserveIn: orcIs0 ? 10n ** 12n : 15n * 10n ** 10n,
+        reserveOut: orcIs0 ? 15n * 10n ** 10n : 10n ** 12n,
+      },
+    ]);
+    assert.ok(logs.some((l) => l.msg.includes("is not in the registry")));
+  });
+
   it("default: reads exactly the registry's requirements at one block and prices like the fixture", async () => {
     const { provider, fakes } = setup();
     await provider.start();
     await provider.stop();
     for (const req of stateRequirements(fixture.registry)) {
       const fake = fakes.get(req.chainId)!;
+      const tokens = req.swapTokens.length;
       const expected =
         1 +
         1 +
+        // the factory: its pair count, getPair for every couple of tokens, each pair's token0
+        1 +
+        (tokens * (tokens - 1)) / 2 +
+        req.pairs.length +
         req.pairs.length +
         req.bridges.reduce(
           (n, b) =>

@@ -351,6 +351,53 @@ describe("router quotes execute on the devnet", () => {
     assert.equal(await source.balanceOf(sourceUsdc, user.address), senderBefore + net);
   });
 
+  it("behavior: a DEX pair anyone creates beyond the registry is priced through, as the contracts swap through it", async () => {
+    // The registry (the devnet manifest) has no ORC/USDC pair on beta: USDC -> ORC goes through
+    // WETH. A user creates one at 10 USDC per ORC (WETH prices ORC at 15): from now on the
+    // contracts swap USDC -> ORC directly, and so must the quote.
+    const beta = conns.get("beta")!;
+    const orc = beta.token("ORC");
+    const usdc = beta.token("USDC");
+    const user = manifest.accounts[manifest.accounts.length - 2]!;
+    const wallet = beta.wallet(user);
+    for (const [token, amount] of [
+      [orc, 10n * 10n ** 8n],
+      [usdc, 100n * 10n ** 6n],
+    ] as const) {
+      const hash = await wallet.writeContract({
+        address: token,
+        abi: manifest.abis.erc20,
+        functionName: "approve",
+        args: [beta.chain.dex.router, amount],
+      });
+      await beta.client.waitForTransactionReceipt({ hash });
+    }
+    const add = await wallet.writeContract({
+      address: beta.chain.dex.router,
+      abi: manifest.abis.dexRouter,
+      functionName: "addLiquidity",
+      args: [orc, usdc, 10n * 10n ** 8n, 100n * 10n ** 6n, 0n, 0n, user.address, 2n ** 40n],
+    });
+    assert.equal((await beta.client.waitForTransactionReceipt({ hash: add })).status, "success");
+
+    const req = request("alpha", "USDC", "beta", "ORC", "100");
+    const data = await quote(req);
+    const params = bridgeParamsFromQuote(manifest, data);
+    assert.equal(params.destSwap, true);
+    const { receipt, sent, source } = await execute(data);
+    const before = await beta.balanceOf(orc, req.to as Address);
+    const delivery = await relay(manifest, source, beta, data.signData.bridgeType, receipt, sent);
+    assert.equal(delivery.status, "success");
+    const failed = parseEventLogs({
+      abi: manifest.abis.bridge,
+      logs: delivery.logs,
+      eventName: "TransferFailed",
+    });
+    assert.equal(failed.length, 0, "delivered, not failed and refunded");
+    const received = (await beta.balanceOf(orc, req.to as Address)) - before;
+    assert.equal(received, toBaseUnits(data.destMaxAmount, 8), "exactly the quote");
+  });
+
   it("behavior: `serve` finds the devnet manifest in DEVNET_DIR, quotes with a CLI key, reports chains in /readyz", async () => {
     const dir = await mkdtemp(join(tmpdir(), "router-serve-"));
     let stop: (signal: string) => void = () => {};

@@ -32,6 +32,7 @@ import type {
   StateSnapshot,
   TokenConfig,
 } from "../state.js";
+import { coupleKey } from "../state.js";
 import { type ChainStateRequirements, stateRequirements } from "../state-requirements.js";
 
 /** The few calls the provider makes; a viem PublicClient has them. */
@@ -61,7 +62,7 @@ export interface ChainStateProvider extends StateSource {
   /** Starts the loops; resolves after one attempt on every chain (failed chains keep retrying). */
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** One poll of every chain now (tests; the loops do this by themselves). */
+  /** One poll of every chain, begun after this call (tests; the loops do this by themselves). */
   refresh(): Promise<void>;
   status(): ChainReadStatus[];
   readonly maxStateAgeMs: number;
@@ -96,7 +97,20 @@ export interface ChainStateProviderOptions {
 
 const PAIR_ABI = parseAbi([
   "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
+  "function token0() view returns (address)",
 ]);
+const FACTORY_ABI = parseAbi([
+  "function allPairsLength() view returns (uint256)",
+  "function getPair(address tokenA, address tokenB) view returns (address)",
+]);
+
+/** A pair the factory has between two registry tokens, its token order read from the pair. */
+interface FactoryPair {
+  address: Address;
+  key: string;
+  token0: string;
+  token1: string;
+}
 const BRIDGE_ABI = parseAbi([
   "function tokenConfig(address token) view returns (uint256 feeBps, uint256 flatFee, uint256 minAmount, uint256 maxAmount)",
   "function availableLiquidity(address token) view returns (uint256)",
@@ -116,6 +130,12 @@ interface ChainLoop {
   retryAtMs: number;
   running: Promise<void> | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** The factory's pair count when `pairs` was found; looked up again when it changes. */
+  pairCount: bigint | undefined;
+  /** coupleKey of two registry tokens -> the factory's pair for them. */
+  pairs: ReadonlyMap<string, FactoryPair>;
+  /** token0 of each pair seen, read once from the pair itself (never from the registry). */
+  token0ByPair: Map<string, string>;
 }
 
 export function createChainStateProvider(options: ChainStateProviderOptions): ChainStateProvider {
@@ -174,6 +194,9 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       retryAtMs: 0,
       running: undefined,
       timer: undefined,
+      pairCount: undefined,
+      pairs: new Map(),
+      token0ByPair: new Map(),
     };
   }
 
@@ -200,15 +223,16 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       } as never) as Promise<unknown>;
 
     const block = client.getBlock({ blockNumber });
+    await findPairs(loop, blockNumber);
     const pairs = Promise.all(
-      requirements.pairs.map(async (pair): Promise<[string, PairReserves]> => {
+      [...loop.pairs.values()].map(async (pair): Promise<[string, PairReserves]> => {
         const [reserve0, reserve1] = (await client.readContract({
           address: pair.address,
           abi: PAIR_ABI,
           functionName: "getReserves",
           blockNumber,
         })) as readonly [bigint, bigint, number];
-        return [pair.key, { token0: pair.token0.key, token1: pair.token1.key, reserve0, reserve1 }];
+        return [pair.key, { token0: pair.token0, token1: pair.token1, reserve0, reserve1 }];
       }),
     );
     const bridges = Promise.all(
@@ -256,8 +280,82 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       readAtMs,
       bridges: Object.fromEntries(bridgeEntries) as ChainState["bridges"],
       pairs: new Map(pairEntries),
+      directPairs: new Map([...loop.pairs].map(([couple, pair]) => [couple, pair.key])),
     };
     return state;
+  }
+
+  /**
+   * The pairs the contracts will swap through: the factory's `getPair` for every couple of the
+   * chain's registry tokens, looked up at the first read and again whenever the factory's pair
+   * count changes (anyone can create a pair, and the contracts then swap directly through it).
+   * Each pair's token order is read from the pair once. Differences from the registry are
+   * logged; the factory wins.
+   */
+  async function findPairs(loop: ChainLoop, blockNumber: bigint): Promise<void> {
+    const { client, requirements, chain } = loop;
+    const count = (await client.readContract({
+      address: requirements.factory,
+      abi: FACTORY_ABI,
+      functionName: "allPairsLength",
+      blockNumber,
+    })) as bigint;
+    if (count === loop.pairCount) return;
+    const tokens = requirements.swapTokens;
+    const couples = tokens.flatMap((a, i) => tokens.slice(i + 1).map((b) => [a, b] as const));
+    const found = await Promise.all(
+      couples.map(async ([a, b]): Promise<[string, FactoryPair] | undefined> => {
+        const address = (await client.readContract({
+          address: requirements.factory,
+          abi: FACTORY_ABI,
+          functionName: "getPair",
+          args: [a.address, b.address],
+          blockNumber,
+        })) as Address;
+        if (/^0x0{40}$/i.test(address)) return undefined;
+        const key = address.toLowerCase();
+        let token0 = loop.token0ByPair.get(key);
+        if (token0 === undefined) {
+          token0 = (
+            (await client.readContract({
+              address,
+              abi: PAIR_ABI,
+              functionName: "token0",
+              blockNumber,
+            })) as Address
+          ).toLowerCase();
+          loop.token0ByPair.set(key, token0);
+        }
+        const token1 = token0 === a.key ? b.key : a.key;
+        return [coupleKey(a.key, b.key), { address, key, token0, token1 }];
+      }),
+    );
+    const pairs = new Map(found.filter((entry) => entry !== undefined));
+    for (const pair of requirements.pairs) {
+      const actual = pairs.get(coupleKey(pair.token0.key, pair.token1.key));
+      if (actual === undefined || actual.key !== pair.key) {
+        logger.warn(
+          { chain: chain.name, pair: pair.address, factory: actual?.address ?? null },
+          `router state: chain ${chain.name}: the factory's pair for ${pair.token0.symbol}/${pair.token1.symbol} is not the registry's; pricing follows the factory`,
+        );
+      } else if (actual.token0 !== pair.token0.key) {
+        logger.warn(
+          { chain: chain.name, pair: pair.address },
+          `router state: chain ${chain.name}: pair ${pair.address} lists its tokens in the other order on chain; using the chain's`,
+        );
+      }
+    }
+    const listed = new Set(requirements.pairs.map((p) => p.key));
+    for (const pair of pairs.values()) {
+      if (!listed.has(pair.key) && ![...loop.pairs.values()].some((p) => p.key === pair.key)) {
+        logger.info(
+          { chain: chain.name, pair: pair.address },
+          `router state: chain ${chain.name}: DEX pair ${pair.address} is not in the registry; swaps between its tokens go through it, as the contracts do`,
+        );
+      }
+    }
+    loop.pairs = pairs;
+    loop.pairCount = count;
   }
 
   async function poll(loop: ChainLoop): Promise<void> {
@@ -345,7 +443,14 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       await Promise.all(loops.map((loop) => loop.running));
     },
     async refresh() {
-      await Promise.all(loops.map((loop) => pollOnce(loop)));
+      // A poll already running may have read its block before this call: wait for it, then
+      // poll again (or join a poll that started since), so the state is read after the call.
+      await Promise.all(
+        loops.map(async (loop) => {
+          await loop.running;
+          await pollOnce(loop);
+        }),
+      );
     },
     status() {
       const at = now();
