@@ -60,7 +60,8 @@ export function findBestRoute(
   sourceToken: RegistryToken,
   amount: bigint,
   slippageBps: bigint,
-  rangeOf: (prepared: PreparedRoute) => AmountRange | undefined = routeAmountRange,
+  rangeOf: (prepared: PreparedRoute) => AmountRange | undefined = (prepared) =>
+    routeAmountRange(prepared, slippageBps),
 ): RouteResult {
   let best: PricedRoute | undefined;
   // Failure bookkeeping, only read when no route prices.

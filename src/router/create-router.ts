@@ -122,7 +122,7 @@ export function createRouter(deps: RouterDeps): Router {
   const rangeOf = (route: PreparedRoute): AmountRange | undefined => {
     let range = ranges.get(route);
     if (range === undefined) {
-      range = routeAmountRange(route) ?? null;
+      range = routeAmountRange(route, slippage) ?? null;
       ranges.set(route, range);
     }
     return range ?? undefined;

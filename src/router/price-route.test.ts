@@ -155,7 +155,7 @@ describe("priceRoute", () => {
     const fx = createRouterFixture({ tokenConfigs: { 0: { maxAmount: 0n } } });
     const k0 = prepared(fx, ["alpha", "DAI"], ["beta", "DAI"], 0);
     assert.equal(priceRoute(k0, 10n ** 9n * E18, SLIPPAGE).ok, true);
-    assert.equal(amountLimitFlags(k0, 10n ** 40n) & ABOVE_MAX, 0);
+    assert.equal(amountLimitFlags(k0, 10n ** 40n, SLIPPAGE) & ABOVE_MAX, 0);
   });
 
   it("error: nothing would arrive (fees eat the amount) is below the minimum", () => {
@@ -164,7 +164,7 @@ describe("priceRoute", () => {
     // fee = 10 USDC + 0.25 USDC + 0.03 %
     assert.deepEqual(priceRoute(k2, 10_250_000n, SLIPPAGE), { ok: false, reason: "belowMin" });
     assert.equal(priceRoute(k2, 10_260_000n, SLIPPAGE).ok, true);
-    assert.equal(amountLimitFlags(k2, 10_250_000n), BELOW_MIN);
+    assert.equal(amountLimitFlags(k2, 10_250_000n, SLIPPAGE), BELOW_MIN);
   });
 
   it("behavior: the flags agree with priceRoute", () => {
@@ -179,7 +179,7 @@ describe("priceRoute", () => {
         fc.bigInt({ min: 1n, max: 10n ** 30n }),
         (p, amount) => {
           const result = priceRoute(p, amount, SLIPPAGE);
-          const flags = amountLimitFlags(p, amount);
+          const flags = amountLimitFlags(p, amount, SLIPPAGE);
           if (result.ok) assert.equal(flags, 0);
           else
             assert.equal(
@@ -270,6 +270,22 @@ describe("priceRoute properties", () => {
           const q = result.priced;
           assert.ok(deliveredAt(q, q.sourceMinAmount) >= q.destMinAmount);
           assert.ok(deliveredAt(q, q.bridgeAmount) >= q.destMinAmount);
+          // The contract's limits hold over the whole tolerance: at the lowest output...
+          const { tokenConfig, destLiquidity } = q.prepared;
+          assert.ok(q.sourceMinAmount >= tokenConfig.minAmount, "below minAmount at the edge");
+          // ...and at the highest (the price moved in the sender's favour by the tolerance).
+          const keep = 10000n - BigInt(slip);
+          const high = keep > 0n ? (q.bridgeAmount * 10000n) / keep : q.bridgeAmount;
+          if (tokenConfig.maxAmount !== 0n) assert.ok(high <= tokenConfig.maxAmount);
+          if (destLiquidity !== undefined) {
+            const fee = tokenConfig.flatFee + (high * tokenConfig.feeBps) / 10000n + q.xprotoFee;
+            const from = q.route.sourceBridgeToken.decimals;
+            const to = q.route.destBridgeToken.decimals;
+            const net = high - fee;
+            const destBridge =
+              to >= from ? net * 10n ** BigInt(to - from) : net / 10n ** BigInt(from - to);
+            assert.ok(destBridge <= destLiquidity, "beyond the pool's liquidity at the edge");
+          }
         },
       ),
       { numRuns: 1000 },

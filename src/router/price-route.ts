@@ -160,44 +160,62 @@ export interface PricedRoute {
 export const BELOW_MIN = 1;
 export const ABOVE_MAX = 2;
 
-/**
- * Which limits `amount` breaks on this route (0 = none). BELOW_MIN: bridgeAmount < minAmount,
- * or nothing would arrive (net <= 0, destBridgeAmount or swap output 0). ABOVE_MAX: bridgeAmount
- * > maxAmount (when maxAmount != 0), or kind 1 destBridgeAmount > destination liquidity.
- * Every quantity involved is non-decreasing in `amount`, so the amounts BELOW_MIN form a prefix
- * and those ABOVE_MAX a suffix: the route's valid amounts are one interval (route-limits.ts).
- */
-export function amountLimitFlags(prepared: PreparedRoute, amount: bigint): number {
-  const { route, tokenConfig } = prepared;
-  const bridgeAmount =
-    prepared.sourceHops.length > 0 ? getFinalAmountOut(amount, prepared.sourceHops) : amount;
-  const net = bridgeAmount - totalFee(bridgeAmount, tokenConfig, prepared.xprotoFee);
-  const destBridgeAmount =
-    net > 0n
-      ? convertDecimals(net, route.sourceBridgeToken.decimals, route.destBridgeToken.decimals)
-      : 0n;
-  const destOut =
-    prepared.destHops.length > 0
-      ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
-      : destBridgeAmount;
-  return limitFlags(prepared, bridgeAmount, destBridgeAmount, destOut);
+/** The largest reserve a DEX pair accepts (its balances are uint112: "DexPair: overflow"). */
+const MAX_RESERVE = (1n << 112n) - 1n;
+
+/** Whether a swap of `amountIn` along `hops` would overflow a pair's uint112 balance. */
+function overflowsPair(amountIn: bigint, hops: readonly HopReserves[]): boolean {
+  let amount = amountIn;
+  for (const hop of hops) {
+    if (hop.reserveIn + amount > MAX_RESERVE) return true;
+    amount = getFinalAmountOut(amount, [hop]);
+  }
+  return false;
 }
 
-function limitFlags(
+/** net converted to the destination bridge token (0n when the fees eat it all). */
+function destBridgeFor(prepared: PreparedRoute, bridgeAmount: bigint): bigint {
+  const { route, tokenConfig, xprotoFee } = prepared;
+  const net = bridgeAmount - totalFee(bridgeAmount, tokenConfig, xprotoFee);
+  return net > 0n
+    ? convertDecimals(net, route.sourceBridgeToken.decimals, route.destBridgeToken.decimals)
+    : 0n;
+}
+
+/**
+ * Which limits `amount` breaks on this route (0 = none), for every source-swap output the
+ * slippage tolerance allows, so that a quote still executes when the price moves within it:
+ * - BELOW_MIN: the lowest output (`sourceMinAmount`) is below the token's minAmount, or nothing
+ *   would arrive from it (net <= 0, destBridgeAmount or swap output 0);
+ * - ABOVE_MAX: the highest output (the expected one / (1 - tolerance)) is above maxAmount (when
+ *   maxAmount != 0), or would deliver more than the kind 1 destination liquidity, or a swap
+ *   would overflow a pair's uint112 balance.
+ * Without a source swap the bridge amount is the input itself. Every quantity involved is
+ * non-decreasing in `amount`, so the amounts BELOW_MIN form a prefix and those ABOVE_MAX a
+ * suffix: the route's valid amounts are one interval (route-limits.ts).
+ */
+export function amountLimitFlags(
   prepared: PreparedRoute,
-  bridgeAmount: bigint,
-  destBridgeAmount: bigint,
-  destOut: bigint,
+  amount: bigint,
+  slippageBps: bigint,
 ): number {
-  const { tokenConfig, destLiquidity } = prepared;
+  const { tokenConfig, destLiquidity, sourceHops, destHops } = prepared;
+  const sourceSwap = sourceHops.length > 0;
+  const bridgeAmount = sourceSwap ? getFinalAmountOut(amount, sourceHops) : amount;
+  const keep = 10000n - slippageBps;
+  const low = sourceSwap ? (bridgeAmount * keep) / 10000n : bridgeAmount;
+  const high = sourceSwap && keep > 0n ? (bridgeAmount * 10000n) / keep : bridgeAmount;
   let flags = 0;
-  // destBridgeAmount > 0 implies net > 0, the contract's bridgeAmount > fees.
-  if (bridgeAmount < tokenConfig.minAmount || destBridgeAmount <= 0n || destOut <= 0n) {
-    flags |= BELOW_MIN;
-  }
+  const lowDestBridge = destBridgeFor(prepared, low);
+  const lowOut = destHops.length > 0 ? getFinalAmountOut(lowDestBridge, destHops) : lowDestBridge;
+  // lowDestBridge > 0 implies net > 0, the contract's bridgeAmount > fees.
+  if (low < tokenConfig.minAmount || lowDestBridge <= 0n || lowOut <= 0n) flags |= BELOW_MIN;
+  const highDestBridge = destBridgeFor(prepared, high);
   if (
-    (tokenConfig.maxAmount !== 0n && bridgeAmount > tokenConfig.maxAmount) ||
-    (destLiquidity !== undefined && destBridgeAmount > destLiquidity)
+    (tokenConfig.maxAmount !== 0n && high > tokenConfig.maxAmount) ||
+    (destLiquidity !== undefined && highDestBridge > destLiquidity) ||
+    overflowsPair(amount, sourceHops) ||
+    overflowsPair(highDestBridge, destHops)
   ) {
     flags |= ABOVE_MAX;
   }
@@ -249,7 +267,7 @@ export function priceRoute(
     ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
     : destBridgeAmount;
 
-  const flags = limitFlags(prepared, bridgeAmount, destBridgeAmount, destMaxAmount);
+  const flags = amountLimitFlags(prepared, amount, slippageBps);
   if (flags & BELOW_MIN) return { ok: false, reason: "belowMin" };
   if (flags & ABOVE_MAX) return { ok: false, reason: "aboveMax" };
 

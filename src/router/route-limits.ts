@@ -22,9 +22,13 @@ export interface AmountRange {
 }
 
 /** The interval of accepted inputs, or undefined when the route accepts none. */
-export function routeAmountRange(prepared: PreparedRoute): AmountRange | undefined {
-  const below = (amount: bigint) => (amountLimitFlags(prepared, amount) & BELOW_MIN) !== 0;
-  const above = (amount: bigint) => (amountLimitFlags(prepared, amount) & ABOVE_MAX) !== 0;
+export function routeAmountRange(
+  prepared: PreparedRoute,
+  slippageBps: bigint,
+): AmountRange | undefined {
+  const flags = (amount: bigint) => amountLimitFlags(prepared, amount, slippageBps);
+  const below = (amount: bigint) => (flags(amount) & BELOW_MIN) !== 0;
+  const above = (amount: bigint) => (flags(amount) & ABOVE_MAX) !== 0;
 
   // Smallest amount not below the minimum: lo is below, hi is not.
   let lo = 0n;
