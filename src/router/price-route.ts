@@ -199,9 +199,20 @@ export function amountLimitFlags(
   amount: bigint,
   slippageBps: bigint,
 ): number {
+  const { sourceHops } = prepared;
+  const bridgeAmount = sourceHops.length > 0 ? getFinalAmountOut(amount, sourceHops) : amount;
+  return limitFlagsAt(prepared, amount, bridgeAmount, slippageBps);
+}
+
+/** amountLimitFlags with the expected bridge amount already known (priceRoute has it). */
+function limitFlagsAt(
+  prepared: PreparedRoute,
+  amount: bigint,
+  bridgeAmount: bigint,
+  slippageBps: bigint,
+): number {
   const { tokenConfig, destLiquidity, sourceHops, destHops } = prepared;
   const sourceSwap = sourceHops.length > 0;
-  const bridgeAmount = sourceSwap ? getFinalAmountOut(amount, sourceHops) : amount;
   const keep = 10000n - slippageBps;
   const low = sourceSwap ? (bridgeAmount * keep) / 10000n : bridgeAmount;
   const high = sourceSwap && keep > 0n ? (bridgeAmount * 10000n) / keep : bridgeAmount;
@@ -267,7 +278,7 @@ export function priceRoute(
     ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
     : destBridgeAmount;
 
-  const flags = amountLimitFlags(prepared, amount, slippageBps);
+  const flags = limitFlagsAt(prepared, amount, bridgeAmount, slippageBps);
   if (flags & BELOW_MIN) return { ok: false, reason: "belowMin" };
   if (flags & ABOVE_MAX) return { ok: false, reason: "aboveMax" };
 
