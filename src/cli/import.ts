@@ -5,7 +5,7 @@
  * the reason on stderr ("line N: field X: rule" for a bad line).
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
 import { createStore } from "../store/index.js";
 import type { Store } from "../store/types.js";
 import {
@@ -54,7 +54,7 @@ export async function run(args: string[], deps: ImportCommandDeps = {}): Promise
   let databaseUrl = parsed.databaseUrl;
   if (databaseUrl === undefined) {
     try {
-      databaseUrl = loadConfig(deps.env ?? process.env).databaseUrl;
+      databaseUrl = loadDatabaseUrl(deps.env ?? process.env);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       stderr.write(`configuration error: ${error.message}\n`);

@@ -8,7 +8,7 @@
  * `| tail -n 1`. Exit code 0 on success, 1 with a message on stderr otherwise.
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../config/env.js";
+import { ConfigError, loadDatabaseUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../keys/api-key.js";
 import {
@@ -55,12 +55,13 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
   let repository: (ApiKeyRepository & { close(): Promise<void> }) | undefined;
   try {
     const command = parseCommand(subcommand, rest);
-    const config = loadConfig(io.env);
+    // DATABASE_URL is the only setting keys use: a bad PORT must not stop them.
+    const databaseUrl = loadDatabaseUrl(io.env);
     try {
-      repository = await openApiKeyRepository({ databaseUrl: config.databaseUrl });
+      repository = await openApiKeyRepository({ databaseUrl });
     } catch (error) {
       io.stderr(
-        `cannot open the database ${redactDatabaseUrl(config.databaseUrl)}: ${errorMessage(error)}\n`,
+        `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
       );
       return 1;
     }

@@ -10,6 +10,14 @@ export interface KeysRun {
 }
 
 export async function runKeys(databaseUrl: string, ...args: string[]): Promise<KeysRun> {
+  return runKeysWithEnv({ DATABASE_URL: databaseUrl }, ...args);
+}
+
+/** runKeys with the whole environment given. */
+export async function runKeysWithEnv(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<KeysRun> {
   let stdout = "";
   let stderr = "";
   const code = await run(args, {
@@ -19,7 +27,7 @@ export async function runKeys(databaseUrl: string, ...args: string[]): Promise<K
     stderr: (text) => {
       stderr += text;
     },
-    env: { DATABASE_URL: databaseUrl },
+    env,
     now: () => new Date(),
   });
   const lines = stdout.trimEnd().split("\n");

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { hashApiKey, isWellFormedApiKey } from "../../src/keys/api-key.js";
 import { openApiKeyRepository } from "../../src/store/api-key-store.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
-import { runKeys } from "./cli-io.js";
+import { runKeys, runKeysWithEnv } from "./cli-io.js";
 
 for (const backend of ["sqlite", "postgres"] as const) {
   describe(`keys CLI on ${backend}`, () => {
@@ -33,6 +33,14 @@ for (const backend of ["sqlite", "postgres"] as const) {
       } finally {
         await repository.close();
       }
+    });
+
+    it("behavior: a bad setting keys do not use (PORT) does not stop them; a bad DATABASE_URL does", async () => {
+      const listed = await runKeysWithEnv({ DATABASE_URL: db.databaseUrl, PORT: "abc" }, "list");
+      assert.equal(listed.code, 0, listed.stderr);
+      const bad = await runKeysWithEnv({ DATABASE_URL: "mysql://x/y" }, "list");
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /^configuration error: DATABASE_URL must be/);
     });
 
     it("behavior: list shows name, prefix, creation, last use and status", async () => {
