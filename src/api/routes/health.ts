@@ -35,8 +35,8 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
       try {
         await deps.store.ping();
       } catch (cause) {
-        // A read replica that cannot serve is named as such (its reason is safe to show: a
-        // schema version or "unreachable"); any other failure stays generic.
+        // A read replica that cannot serve is named as such (why goes to the log with the
+        // cause); any other failure stays generic.
         const replica = (cause as { readReplica?: boolean } | null)?.readReplica === true;
         throw new ApiError(
           "chainStateUnavailable",
