@@ -172,6 +172,72 @@ describe("router quotes execute on the devnet", () => {
     return { ...sent, user, source, params };
   }
 
+  /**
+   * Someone sells `sellSymbol` for `buySymbol` in alpha's direct pair first: as much as leaves a
+   * swap of `amountIn` still paying at least `floor` (found on the pool's own formula). Returns
+   * what that swap pays out afterwards, within a few base units of `floor`.
+   */
+  async function sellIntoSourcePool(
+    sellSymbol: string,
+    buySymbol: string,
+    amountIn: bigint,
+    floor: bigint,
+  ): Promise<bigint> {
+    const alpha = conns.get("alpha")!;
+    const sell = alpha.token(sellSymbol);
+    const buy = alpha.token(buySymbol);
+    const wanted = [sell, buy]
+      .map((t) => t.toLowerCase())
+      .sort()
+      .join();
+    const pair = alpha.chain.dex.pairs.find(
+      (p) =>
+        [p.token0, p.token1]
+          .map((t) => t.toLowerCase())
+          .sort()
+          .join() === wanted,
+    )!;
+    const [reserve0, reserve1] = (await alpha.client.readContract({
+      address: pair.address,
+      abi: manifest.abis.dexPair,
+      functionName: "getReserves",
+    })) as readonly [bigint, bigint, number];
+    const sellIs0 = pair.token0.toLowerCase() === sell.toLowerCase();
+    const [reserveSell, reserveBuy] = sellIs0 ? [reserve0, reserve1] : [reserve1, reserve0];
+    const outputAfter = (sold: bigint) => {
+      const taken = getAmountOut(sold, reserveSell, reserveBuy);
+      return getAmountOut(amountIn, reserveSell + sold, reserveBuy - taken);
+    };
+    let lo = 0n;
+    let hi = reserveSell;
+    while (hi - lo > 1n) {
+      const mid = (lo + hi) / 2n;
+      if (outputAfter(mid) >= floor) lo = mid;
+      else hi = mid;
+    }
+    const sold = lo;
+    const edgeOutput = outputAfter(sold);
+    assert.ok(edgeOutput >= floor && edgeOutput - floor < 100n, "the swap lands at the edge");
+
+    const whale = manifest.accounts[manifest.accounts.length - 1]!;
+    const wallet = alpha.wallet(whale);
+    const approve = await wallet.writeContract({
+      address: sell,
+      abi: manifest.abis.erc20,
+      functionName: "approve",
+      args: [alpha.chain.dex.router, sold],
+    });
+    await alpha.client.waitForTransactionReceipt({ hash: approve });
+    const swap = await wallet.writeContract({
+      address: alpha.chain.dex.router,
+      abi: manifest.abis.dexRouter,
+      functionName: "swapExactTokensForTokens",
+      args: [sold, 0n, [sell, buy], whale.address, 2n ** 40n],
+    });
+    assert.equal((await alpha.client.waitForTransactionReceipt({ hash: swap })).status, "success");
+    return edgeOutput;
+  }
+
   it("behavior: every kind, with and without swaps on each side, delivers between destMinAmount and destMaxAmount", async () => {
     const cases: [string, string, string, string, string][] = [
       ["alpha", "USDC", "beta", "USDC", "1234.567891"],
@@ -219,58 +285,12 @@ describe("router quotes execute on the devnet", () => {
 
     // Someone sells DAI into alpha's DAI/USDC pool first: as much as leaves this transfer's
     // swap output still at or above sourceMinAmount (found on the pool's own formula).
-    const alpha = conns.get("alpha")!;
-    const dai = alpha.token("DAI");
-    const usdc = alpha.token("USDC");
-    const wanted = [dai, usdc]
-      .map((t) => t.toLowerCase())
-      .sort()
-      .join();
-    const pair = alpha.chain.dex.pairs.find(
-      (p) =>
-        [p.token0, p.token1]
-          .map((t) => t.toLowerCase())
-          .sort()
-          .join() === wanted,
-    )!;
-    const [reserve0, reserve1] = (await alpha.client.readContract({
-      address: pair.address,
-      abi: manifest.abis.dexPair,
-      functionName: "getReserves",
-    })) as readonly [bigint, bigint, number];
-    const daiIs0 = pair.token0.toLowerCase() === dai.toLowerCase();
-    const [reserveDai, reserveUsdc] = daiIs0 ? [reserve0, reserve1] : [reserve1, reserve0];
-    const outputAfter = (sold: bigint) => {
-      const taken = getAmountOut(sold, reserveDai, reserveUsdc);
-      return getAmountOut(params.amount, reserveDai + sold, reserveUsdc - taken);
-    };
-    let lo = 0n;
-    let hi = reserveDai;
-    while (hi - lo > 1n) {
-      const mid = (lo + hi) / 2n;
-      if (outputAfter(mid) >= params.sourceMinAmount) lo = mid;
-      else hi = mid;
-    }
-    const sold = lo;
-    const edgeOutput = outputAfter(sold);
-    assert.ok(edgeOutput - params.sourceMinAmount < 100n, "the swap lands at the tolerance's edge");
-
-    const whale = manifest.accounts[manifest.accounts.length - 1]!;
-    const wallet = alpha.wallet(whale);
-    const approve = await wallet.writeContract({
-      address: dai,
-      abi: manifest.abis.erc20,
-      functionName: "approve",
-      args: [alpha.chain.dex.router, sold],
-    });
-    await alpha.client.waitForTransactionReceipt({ hash: approve });
-    const swap = await wallet.writeContract({
-      address: alpha.chain.dex.router,
-      abi: manifest.abis.dexRouter,
-      functionName: "swapExactTokensForTokens",
-      args: [sold, 0n, [dai, usdc], whale.address, 2n ** 40n],
-    });
-    assert.equal((await alpha.client.waitForTransactionReceipt({ hash: swap })).status, "success");
+    const edgeOutput = await sellIntoSourcePool(
+      "DAI",
+      "USDC",
+      params.amount,
+      params.sourceMinAmount,
+    );
 
     const { receipt, sent, source } = await execute(data);
     assert.equal(sent.bridgeAmount, edgeOutput);
@@ -285,6 +305,32 @@ describe("router quotes execute on the devnet", () => {
     // "destMaxAmount less 0.5 %" alone would have promised more than this transfer delivers,
     // and the contract would have reverted it.
     assert.ok(received < (max * 9950n) / 10000n, `received ${received}: not at the edge`);
+  });
+
+  it("behavior: a quote at the route's minimum still executes when the source price falls within the tolerance", async () => {
+    // DAI on alpha -> USDC on beta below every route's minimum: 42202 names the accepted range.
+    const tooSmall = request("alpha", "DAI", "beta", "USDC", "0.5");
+    await provider.refresh();
+    const refused = await app.inject({
+      method: "POST",
+      url: "/api/oracle/router",
+      headers: { authorization: key },
+      payload: tooSmall,
+    });
+    assert.equal(refused.statusCode, 422, refused.body);
+    const minimum = /at least ([0-9.]+) DAI|between ([0-9.]+) and/.exec(refused.json().msg);
+    assert.ok(minimum, refused.body);
+    const data = await quote({ ...tooSmall, amount: (minimum[1] ?? minimum[2])! });
+    const params = bridgeParamsFromQuote(manifest, data);
+    assert.equal(params.sourceSwap, true);
+
+    // The DAI price falls until this swap pays out only sourceMinAmount: the bridge's minAmount
+    // must still be met there (before, the quoted minimum reverted "amount below minimum").
+    await sellIntoSourcePool("DAI", "USDC", params.amount, params.sourceMinAmount);
+    const { receipt, sent, source } = await execute(data);
+    const beta = conns.get("beta")!;
+    const delivery = await relay(manifest, source, beta, data.signData.bridgeType, receipt, sent);
+    assert.equal(delivery.status, "success");
   });
 
   it("behavior: a destination pool moved past the tolerance fails and refunds the sender", async () => {
