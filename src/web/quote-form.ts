@@ -180,6 +180,11 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
     start() {
       if (apiKeyInput instanceof HTMLInputElement) apiKeyInput.value = readStoredKey();
       form.addEventListener("submit", (event) => void onSubmit(event));
+      // A shown quote or error belongs to the inputs it was asked for: any edit clears it.
+      form.addEventListener("input", () => {
+        showMessage(error, "");
+        result.hidden = true;
+      });
       // Progressive: the form works with text inputs until (and unless) the registry arrives.
       void client.chains().then((answer) => {
         if (!answer.ok) return;

@@ -19,6 +19,8 @@ import type { ExplorerState, SortField } from "./url-state.js";
 export interface TransfersTableHandlers {
   /** Search for a hash, address or message id clicked in the table. */
   onSearch(value: string): void;
+  /** The shareable URL of that search (the current view's size and sort kept). */
+  hrefFor(value: string): string;
 }
 
 /** A link that searches `value`; shortened text, full value in the title. */
@@ -26,7 +28,7 @@ function searchLink(value: string, kind: string, handlers: TransfersTableHandler
   if (value === "") return el("span", { class: "pending" }, EMPTY_VALUE);
   const link = el(
     "a",
-    { class: `search-link ${kind}`, href: `?q=${encodeURIComponent(value)}`, title: value },
+    { class: `search-link ${kind}`, href: handlers.hrefFor(value), title: value },
     shortenHex(value),
   );
   link.addEventListener("click", (event) => {

@@ -9,7 +9,12 @@
  *   loading flash, so the row turns Success or Failed in place; the timer is cleared on every
  *   load, so there is at most one. A background tab does not poll (it catches up when shown),
  *   and a failed background refresh (rate limit, network) keeps the rows and retries later
- *   instead of replacing the table with an error.
+ *   instead of replacing the table with an error; the summary says live updates are paused
+ *   until a refresh succeeds again;
+ * - a background refresh that brings the same rows changes nothing on the page (focus, text
+ *   selection and the live regions stay); when rows did change, focus returns to the same link;
+ * - the sort and size selects load once the choice settles (arrow keys step through options
+ *   without a request per step); an unchanged URL is replaced, not pushed, in the history.
  */
 import type { ApiClient } from "./api-client.js";
 import { byId, showMessage } from "./dom.js";
@@ -63,6 +68,53 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
   /** A poll came due while the tab was hidden; it runs when the tab is shown again. */
   let pollPending = false;
   let pages = 1;
+  /** The rows on screen, as their JSON: a refresh bringing the same rows renders nothing. */
+  let renderedRows: string | undefined;
+  /** The summary of the rows on screen, without any live-update notice. */
+  let summaryText = "";
+  /** The pager button last pressed, to keep focus on the pager when it becomes disabled. */
+  let pagerPressed: HTMLButtonElement | undefined;
+  let selectTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const setText = (element: HTMLElement, text: string) => {
+    if (element.textContent !== text) element.textContent = text;
+  };
+
+  const handlers = {
+    onSearch: (q: string) => {
+      navigate({ ...state, q, page: 1 });
+      searchInput.focus();
+    },
+    hrefFor: (q: string) => `?${serializeState({ ...state, q, page: 1 })}`,
+  };
+
+  function renderRows(data: readonly unknown[]): void {
+    const json = JSON.stringify(data);
+    if (json === renderedRows) return;
+    renderedRows = json;
+    const active = win.document.activeElement;
+    const focused =
+      active instanceof HTMLElement && tableBody.contains(active)
+        ? { className: active.className, title: active.title }
+        : undefined;
+    renderTransferRows(tableBody, data as Parameters<typeof renderTransferRows>[1], handlers);
+    if (focused === undefined) return;
+    for (const candidate of Array.from(tableBody.querySelectorAll<HTMLElement>("a, button"))) {
+      if (candidate.className === focused.className && candidate.title === focused.title) {
+        candidate.focus();
+        break;
+      }
+    }
+  }
+
+  /** A select's choice, applied once the user stops stepping through the options. */
+  function settle(apply: () => void): void {
+    if (selectTimer !== undefined) clearTimeout(selectTimer);
+    selectTimer = setTimeout(() => {
+      selectTimer = undefined;
+      apply();
+    }, 300);
+  }
 
   function syncControls(): void {
     searchInput.value = state.q;
@@ -75,7 +127,13 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
   function navigate(next: ExplorerState): void {
     state = next;
     const query = serializeState(state);
-    win.history.pushState(null, "", query === "" ? win.location.pathname : `?${query}`);
+    const url = query === "" ? win.location.pathname : `?${query}`;
+    // The same search again reloads it without a second, identical history entry.
+    if (win.location.search === (query === "" ? "" : `?${query}`)) {
+      win.history.replaceState(null, "", url);
+    } else {
+      win.history.pushState(null, "", url);
+    }
     syncControls();
     void load(false);
   }
@@ -113,6 +171,8 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     inFlight = undefined;
     results.removeAttribute("aria-busy");
     if (!answer.ok && silent) {
+      // Keep the rows, say that they are no longer live, and try again later.
+      setText(summary, `${summaryText} · live updates paused (${answer.msg}); retrying`);
       schedulePoll(pollMs * 3);
       return;
     }
@@ -125,16 +185,22 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     results.hidden = false;
     const { data, total } = answer.data;
     pages = pageCount(total, state.size);
-    renderTransferRows(tableBody, data, { onSearch: (q) => navigate({ ...state, q, page: 1 }) });
+    renderRows(data);
     table.hidden = data.length === 0;
     empty.hidden = data.length > 0;
-    empty.textContent =
-      total === 0 ? `No transfers match ${state.q}.` : `Page ${state.page} is past the last page.`;
-    summary.textContent = `${total} transfer${total === 1 ? "" : "s"}`;
-    pageLabel.textContent = `Page ${state.page} of ${pages}`;
+    setText(
+      empty,
+      total === 0 ? `No transfers match ${state.q}.` : `Page ${state.page} is past the last page.`,
+    );
+    summaryText = `${total} transfer${total === 1 ? "" : "s"}`;
+    setText(summary, summaryText);
+    setText(pageLabel, `Page ${state.page} of ${pages}`);
     prevButton.disabled = state.page <= 1;
     nextButton.disabled = state.page >= pages;
     pager.hidden = total === 0;
+    // The pressed button went disabled (first or last page): focus stays on the pager.
+    if (pagerPressed?.disabled) (pagerPressed === nextButton ? prevButton : nextButton).focus();
+    pagerPressed = undefined;
     if (data.some((transfer) => transfer.status === "Processing")) {
       schedulePoll(pollMs);
     }
@@ -147,27 +213,33 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
         event.preventDefault();
         navigate({ ...state, q: searchInput.value.trim(), page: 1 });
       });
-      sortSelect.addEventListener("change", () => {
-        if (isSortField(sortSelect.value)) navigate({ ...state, sort: sortSelect.value, page: 1 });
-      });
-      orderSelect.addEventListener("change", () => {
-        navigate({ ...state, order: orderSelect.value as SortOrder, page: 1 });
-      });
-      sizeSelect.addEventListener("change", () => {
+      // All three selects at once when the choice settles, so quick changes of two of them
+      // (sort, then order) make one view with both.
+      const applySelects = () => {
+        const sort = sortSelect.value;
         const size = Number(sizeSelect.value);
-        if ((PAGE_SIZES as readonly number[]).includes(size)) {
-          navigate({ ...state, size: size as PageSize, page: 1 });
-        }
-      });
+        navigate({
+          ...state,
+          sort: isSortField(sort) ? sort : state.sort,
+          order: orderSelect.value === "asc" ? "asc" : ("desc" as SortOrder),
+          size: (PAGE_SIZES as readonly number[]).includes(size) ? (size as PageSize) : state.size,
+          page: 1,
+        });
+      };
+      for (const select of [sortSelect, orderSelect, sizeSelect]) {
+        select.addEventListener("change", () => settle(applySelects));
+      }
       tableHead.addEventListener("click", (event) => {
         const button = (event.target as Element).closest<HTMLButtonElement>("button[data-sort]");
         const field = button?.dataset.sort;
         if (field !== undefined && isSortField(field)) navigate(toggleSort(state, field));
       });
       prevButton.addEventListener("click", () => {
+        pagerPressed = prevButton;
         if (state.page > 1) navigate({ ...state, page: Math.min(state.page - 1, pages) });
       });
       nextButton.addEventListener("click", () => {
+        pagerPressed = nextButton;
         if (state.page < pages) navigate({ ...state, page: state.page + 1 });
       });
       win.document.addEventListener("visibilitychange", () => {

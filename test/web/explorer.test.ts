@@ -230,6 +230,15 @@ describe("explorer page in Chromium", () => {
     await page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
     });
+    // A keyboard user on a link: background refreshes keep the focus there, whether they bring
+    // the same rows (nothing is re-rendered) or changed ones (focus returns to the same link).
+    const firstLink = page.locator("tbody a.search-link").first();
+    const focusedTitle = await firstLink.getAttribute("title");
+    await firstLink.focus();
+    const activeTitle = () =>
+      page.evaluate(() => (document.activeElement as HTMLElement | null)?.title ?? null);
+    await page.waitForTimeout(3500); // at least one refresh with the same rows
+    assert.equal(await activeTitle(), focusedTitle);
 
     await api.store.transfers.upsertTransfers([
       {
@@ -248,6 +257,7 @@ describe("explorer page in Chromium", () => {
       processing.message_id,
       { timeout: 15_000 },
     );
+    assert.equal(await activeTitle(), focusedTitle, "focus kept across the re-render");
     const row = page.locator(`tr[data-message-id="${processing.message_id}"]`);
     assert.equal(await row.locator(".col-received").textContent(), "41.9 USDC");
     assert.equal(
