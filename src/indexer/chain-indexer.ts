@@ -219,7 +219,11 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     end: number,
     following: boolean,
   ): Promise<Fetched | "raced"> {
-    const before = await headers(following ? range_(from, end) : [from]);
+    // Backfill reads the span's first and last headers before its logs, and the last one again
+    // after them: a reorganisation during the fetch changes the last block's hash (every block
+    // above a changed one changes), so logs of an orphaned chain are never stored under the
+    // new chain's cursor hash, which would hide the reorganisation for good.
+    const before = await headers(following ? range_(from, end) : [from, end]);
     if (before === undefined) return "raced";
     if (following) {
       for (let n = from + 1; n <= end; n++) {
@@ -243,6 +247,11 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     ].filter((n) => !before.has(n));
     const after = await headers(needed);
     if (after === undefined) return "raced";
+    if (!following && end > from) {
+      // Read after every other header: `end` unchanged means none of them is from a newer chain.
+      const again = await headers([end]);
+      if (again === undefined || again.get(end)?.hash !== before.get(end)?.hash) return "raced";
+    }
     const known = new Map([...before, ...after]);
 
     const events: BridgeEvent[] = [];

@@ -5,6 +5,7 @@
  * configured finality stops the chain's indexer loudly.
  */
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
@@ -15,6 +16,7 @@ import {
   type TestDevnet,
 } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { freePort } from "../setup/free-port.js";
 import { height, mine, revertTo, snapshot } from "./chain-control.js";
 import {
   configOf,
@@ -158,5 +160,77 @@ describe("indexer: reorganisations", () => {
     assert.match(status?.error ?? "", /reorg deeper than finalityDepth/);
     assert.ok(ix.logger.lines.some((l) => l.startsWith("error chain alpha: reorg deeper")));
     void db;
+  });
+
+  it("error: a reorg deeper than finalityDepth during a backfill's eth_getLogs stops the chain instead of hiding under the new chain", async () => {
+    const base = await height(alpha);
+    const id = await snapshot(alpha);
+    await sendTransfer(manifest, alpha, beta, 1, 3n, { userIndex: 6 });
+    await mine(alpha, 30);
+    // A proxy in front of alpha that, on the first eth_getLogs reaching past base + 15, answers
+    // with the logs it got and only then reorganises the node (revert to base, 60 new blocks):
+    // the logs are of the orphaned chain, every header read afterwards is of the new one.
+    const upstream = alpha.chain.rpcUrl;
+    let reorganised = false;
+    const send = (payload: unknown) =>
+      fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(payload),
+      }).then((r) => r.json());
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const payload = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const answer = await send(payload);
+      const calls = (Array.isArray(payload) ? payload : [payload]) as {
+        method: string;
+        params?: { toBlock?: string }[];
+      }[];
+      const late = calls.some(
+        (c) => c.method === "eth_getLogs" && Number(c.params?.[0]?.toBlock ?? 0) > base + 15,
+      );
+      if (late && !reorganised) {
+        reorganised = true;
+        await send({ jsonrpc: "2.0", id: 1, method: "evm_revert", params: [id] });
+        await send({ jsonrpc: "2.0", id: 2, method: "anvil_mine", params: ["0x3c"] });
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer));
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const db = await setupIsolatedDatabase("sqlite");
+      const config = configOf(manifest, {
+        finalityDepth: 5,
+        maxBlockRange: 10,
+        rpcUrls: { [alpha.chain.chainId]: `http://127.0.0.1:${port}` },
+      });
+      const ix = await openTestIndexer(db.databaseUrl, config);
+      cleanups.push(async () => {
+        await ix.store.close();
+        await db.cleanup();
+      });
+      const [ixAlpha] = ix.indexer.chains;
+      const controller = new AbortController();
+      const outcome = await Promise.race([
+        ixAlpha!.run(controller.signal).then(
+          () => "returned",
+          (error: unknown) => error,
+        ),
+        new Promise((resolve) => setTimeout(() => resolve("still running"), 30_000)),
+      ]);
+      controller.abort();
+      assert.ok(reorganised, "the proxy reorganised the chain");
+      assert.ok(
+        outcome instanceof ReorgTooDeepError,
+        `expected a loud stop, got ${String(outcome)}`,
+      );
+      const [status] = await ix.store.indexer.getIndexerStatus();
+      assert.equal(status?.state, "stopped");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
