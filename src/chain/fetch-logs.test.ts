@@ -58,6 +58,26 @@ describe("fetchLogs", () => {
     for (let i = 0; i < 5; i++) range.grow();
     assert.ok(range.size <= 15, String(range.size));
   });
+  it("error: a rate limit is thrown to be waited out, not answered by halving the span", async () => {
+    const spans: [number, number][] = [];
+    const range = createAdaptiveRange({ initial: 64, max: 1000 });
+    const client = fakeClient(1000, spans);
+    client.getLogs = async ({ fromBlock, toBlock }) => {
+      spans.push([fromBlock, toBlock]);
+      // What viem makes of a provider's -32005 "rate limit exceeded".
+      throw Object.assign(new Error("Request exceeds defined limit."), {
+        details: "rate limit exceeded",
+        code: -32005,
+      });
+    };
+    await assert.rejects(
+      fetchLogs(client, { addresses: [], topics: [], fromBlock: 0, toBlock: 1000, range }),
+      /exceeds defined limit/,
+    );
+    assert.deepEqual(spans, [[0, 63]]);
+    assert.equal(range.size, 64);
+  });
+
   it("behavior: never asks past toBlock", async () => {
     const spans: [number, number][] = [];
     const out = await fetchLogs(fakeClient(100, spans), {

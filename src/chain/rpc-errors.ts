@@ -30,8 +30,13 @@ export function isTimeoutError(error: unknown): boolean {
   return messages(error).some((m) => /timeout|timed out|TimeoutError|aborted/i.test(m));
 }
 
-/** The node refused the span or the size of a log query. */
+/**
+ * The node refused the span or the size of a log query. A rate limit is not one, though its
+ * text often matches ("rate limit exceeded", which viem reports as "Request exceeds defined
+ * limit"): it is waited out (Retry-After), not answered by halving the span.
+ */
 export function isRangeError(error: unknown): boolean {
+  if (isRateLimited(error)) return false;
   return messages(error).some((m) => RANGE_PATTERNS.some((p) => p.test(m)));
 }
 
