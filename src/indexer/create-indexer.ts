@@ -36,12 +36,20 @@ export interface Indexer {
 
 export function createIndexer(deps: IndexerDeps): Indexer {
   const { config } = deps;
+  // Stopping (SIGTERM, or a chain stopping loudly) also ends the clients' retry waits, so a
+  // stop does not wait out an RPC that keeps failing.
+  const stopping = new AbortController();
   const clients =
     deps.clients ??
     new Map(
       config.chains.map((c) => [
         c.chainId,
-        createChainClient({ rpcUrl: c.rpcUrl, chainId: c.chainId, timeoutMs: config.rpcTimeoutMs }),
+        createChainClient({
+          rpcUrl: c.rpcUrl,
+          chainId: c.chainId,
+          timeoutMs: config.rpcTimeoutMs,
+          signal: stopping.signal,
+        }),
       ]),
     );
   const registry = createBridgeRegistry(config.chains, config.bridges);
@@ -70,6 +78,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       // A chain that stops loudly stops the others too: the process exits non-zero and a
       // supervisor (or a person) sees it, instead of half the chains silently going on.
       const inner = new AbortController();
+      inner.signal.addEventListener("abort", () => stopping.abort(), { once: true });
       const onAbort = () => inner.abort();
       signal.addEventListener("abort", onAbort, { once: true });
       try {
