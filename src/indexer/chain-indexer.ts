@@ -296,7 +296,10 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       // Idle: nothing new to index, but the chain may have replaced the cursor block.
       if (row.cursorHash !== "") {
         const current = await client.getBlockHeader(cursor);
-        if (current?.hash !== row.cursorHash) return rollBack(row, head);
+        // No block there: the node is behind (a lagging or load-balanced RPC) or the chain got
+        // shorter. Nothing is rolled back on that alone; a shorter chain shows as a hash
+        // mismatch once it has grown past the cursor again.
+        if (current !== undefined && current.hash !== row.cursorHash) return rollBack(row, head);
       }
       const state: IndexerChainState = "following";
       // Through a transaction: on SQLite the connection is shared with other chains' batches.

@@ -233,4 +233,63 @@ describe("indexer: reorganisations", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("behavior: an RPC that falls behind the indexed block is waited for, not taken for a reorg", async () => {
+    // A proxy that, when lagging, reports the head 5 blocks low and has no block above it.
+    const upstream = alpha.chain.rpcUrl;
+    let lagging = false;
+    const send = (payload: unknown) =>
+      fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(payload),
+      }).then((r) => r.json());
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const payload = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const answer = (await send(payload)) as unknown;
+      if (lagging) {
+        const real = await height(alpha);
+        const calls = Array.isArray(payload) ? payload : [payload];
+        const answers = (Array.isArray(answer) ? answer : [answer]) as { result?: unknown }[];
+        calls.forEach((call: { method: string; params?: unknown[] }, k: number) => {
+          const out = answers[k]!;
+          if (call.method === "eth_blockNumber") out.result = `0x${(real - 5).toString(16)}`;
+          if (call.method === "eth_getBlockByNumber" && Number(call.params?.[0]) > real - 5) {
+            out.result = null;
+          }
+        });
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer));
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const db = await setupIsolatedDatabase("sqlite");
+      const config = configOf(manifest, {
+        rpcUrls: { [alpha.chain.chainId]: `http://127.0.0.1:${port}` },
+      });
+      const ix = await openTestIndexer(db.databaseUrl, config);
+      cleanups.push(async () => {
+        await ix.store.close();
+        await db.cleanup();
+      });
+      await indexUntilIdle(ix.indexer.chains);
+      const before = await dumpDatabase(db.databaseUrl);
+      lagging = true;
+      const [ixAlpha] = ix.indexer.chains;
+      for (let i = 0; i < 5; i++) await ixAlpha!.step();
+      lagging = false;
+      await indexUntilIdle(ix.indexer.chains);
+      assert.ok(
+        !ix.logger.lines.some((l) => l.includes("reorg")),
+        ix.logger.lines.filter((l) => l.includes("reorg")).join("\n"),
+      );
+      assert.deepEqual(await dumpDatabase(db.databaseUrl), before);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
