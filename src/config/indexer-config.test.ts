@@ -49,7 +49,11 @@ describe("parseIndexerConfig", () => {
         { chains: [{ ...chain, chainId: "x" }] },
         /chains\[0\] \(alpha\)\.chainId must be an integer/,
       ],
-      [{ chains: [{ ...chain, rpcUrl: "ws://u:p@h" }] }, /rpcUrl must be an http\(s\) URL/],
+      [{ chains: [{ ...chain, rpcUrl: "ws://u:p@h" }] }, /rpcUrl must be a valid http\(s\) URL/],
+      [
+        { chains: [{ ...chain, rpcUrl: "http://u:p@127.0.0.1:99999/x" }] },
+        /rpcUrl must be a valid http\(s\) URL/,
+      ],
       [{ chains: [{ ...chain, bridges: { "7": A } }] }, /unknown bridge kind "7"/],
       [{ chains: [{ ...chain, bridges: {}, bridgeChainIds: {} }] }, /bridges names no bridge/],
       [{ chains: [{ ...chain, bridges: { "0": "0x12" } }] }, /bridges\["0"\] must be a 0x address/],

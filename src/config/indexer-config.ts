@@ -94,8 +94,8 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
       fail(`${where}.chainId ${chainId} is listed twice`);
     if (typeof c.rpcUrl !== "string") fail(`${where}.rpcUrl must be a string`);
     const rpcUrl = c.rpcUrl as string;
-    if (!/^https?:\/\//.test(rpcUrl)) {
-      fail(`${where}.rpcUrl must be an http(s) URL, got ${redactRpcUrl(rpcUrl)}`);
+    if (!/^https?:\/\//.test(rpcUrl) || !URL.canParse(rpcUrl)) {
+      fail(`${where}.rpcUrl must be a valid http(s) URL, got ${redactRpcUrl(rpcUrl)}`);
     }
     const startBlock = integer(c.startBlock ?? c.deployBlock ?? 0, `${where}.startBlock`, 0, fail);
     const confirmations = integer(

@@ -90,9 +90,20 @@ interface Fetched {
   sendTokens: { chainId: number; address: string }[];
 }
 
+/** The node behind a chain's rpcUrl reports another chain id: the chain stops loudly. */
+export class WrongChainError extends Error {
+  constructor(chainName: string, expected: number, actual: number) {
+    super(
+      `chain ${chainName}: its rpcUrl serves chain id ${actual}, not the configured ${expected}; this chain's indexer stops`,
+    );
+    this.name = "WrongChainError";
+  }
+}
+
 export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   const { chain, client, store, registry, logger } = deps;
   const now = deps.now ?? (() => new Date());
+  let chainIdChecked = false;
   const range: AdaptiveRange = createAdaptiveRange({
     initial: Math.min(deps.maxBlockRange, 500),
     max: deps.maxBlockRange,
@@ -288,6 +299,13 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
 
   async function step(): Promise<StepOutcome> {
     const row = await loadRow();
+    if (!chainIdChecked) {
+      // An rpcUrl pointing at another chain would index nothing (or the wrong contracts) while
+      // looking healthy: the node's chain id must be the configured one, checked once.
+      const actual = await client.getChainId();
+      if (actual !== chain.chainId) throw new WrongChainError(chain.name, chain.chainId, actual);
+      chainIdChecked = true;
+    }
     const head = await client.getBlockNumber();
     const target = head - chain.confirmations;
     const cursor = row.cursorBlock;
@@ -393,7 +411,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         if (outcome === "idle") await sleep(deps.pollIntervalMs, signal);
         else if (outcome === "raced") await sleep(Math.min(deps.pollIntervalMs, 200), signal);
       } catch (error) {
-        if (error instanceof ReorgTooDeepError) {
+        if (error instanceof ReorgTooDeepError || error instanceof WrongChainError) {
           status.state = "stopped";
           status.error = error.message;
           logger.error(error.message);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { WrongChainError } from "../../src/indexer/chain-indexer.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
 import {
   type ChainConnection,
@@ -291,5 +292,26 @@ describe("indexer: reorganisations", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it("error: an rpcUrl serving another chain stops that chain loudly", async () => {
+    const db = await setupIsolatedDatabase("sqlite");
+    const config = configOf(manifest, { rpcUrls: { [alpha.chain.chainId]: beta.chain.rpcUrl } });
+    const ix = await openTestIndexer(db.databaseUrl, config);
+    cleanups.push(async () => {
+      await ix.store.close();
+      await db.cleanup();
+    });
+    const [ixAlpha] = ix.indexer.chains;
+    await assert.rejects(ixAlpha!.run(new AbortController().signal), (error: unknown) => {
+      assert.ok(error instanceof WrongChainError);
+      assert.match(
+        error.message,
+        /chain alpha: its rpcUrl serves chain id 71002, not the configured 71001/,
+      );
+      return true;
+    });
+    const [status] = await ix.store.indexer.getIndexerStatus();
+    assert.equal(status?.state, "stopped");
   });
 });
