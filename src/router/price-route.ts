@@ -238,14 +238,8 @@ function limitFlagsAt(
  * enters the bridge and the destination pools are as prepared: the contract's steps 4-7 on it.
  */
 function deliveredFor(prepared: PreparedRoute, bridgeAmount: bigint): bigint {
-  const { route, tokenConfig, xprotoFee } = prepared;
-  const net = bridgeAmount - totalFee(bridgeAmount, tokenConfig, xprotoFee);
-  if (net <= 0n) return 0n;
-  const destBridgeAmount = convertDecimals(
-    net,
-    route.sourceBridgeToken.decimals,
-    route.destBridgeToken.decimals,
-  );
+  const destBridgeAmount = destBridgeFor(prepared, bridgeAmount);
+  if (destBridgeAmount === 0n) return 0n;
   return prepared.destHops.length > 0
     ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
     : destBridgeAmount;
@@ -270,10 +264,7 @@ export function priceRoute(
   const bridgeAmount = sourceSwap ? getFinalAmountOut(amount, prepared.sourceHops) : amount;
   const fee = totalFee(bridgeAmount, tokenConfig, xprotoFee);
   const netAmount = bridgeAmount - fee;
-  const destBridgeAmount =
-    netAmount > 0n
-      ? convertDecimals(netAmount, route.sourceBridgeToken.decimals, route.destBridgeToken.decimals)
-      : 0n;
+  const destBridgeAmount = destBridgeFor(prepared, bridgeAmount);
   const destMaxAmount = destSwap
     ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
     : destBridgeAmount;

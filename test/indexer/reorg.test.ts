@@ -5,7 +5,6 @@
  * configured finality stops the chain's indexer loudly.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { WrongChainError } from "../../src/indexer/chain-indexer.js";
@@ -17,8 +16,7 @@ import {
   type TestDevnet,
 } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
-import { freePort } from "../setup/free-port.js";
-import { height, mine, revertTo, snapshot } from "./chain-control.js";
+import { height, mine, revertTo, snapshot, startRpcProxy } from "./chain-control.js";
 import {
   configOf,
   dumpDatabase,
@@ -171,42 +169,25 @@ describe("indexer: reorganisations", () => {
     // A proxy in front of alpha that, on the first eth_getLogs reaching past base + 15, answers
     // with the logs it got and only then reorganises the node (revert to base, 60 new blocks):
     // the logs are of the orphaned chain, every header read afterwards is of the new one.
-    const upstream = alpha.chain.rpcUrl;
     let reorganised = false;
-    const send = (payload: unknown) =>
-      fetch(upstream, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(payload),
-      }).then((r) => r.json());
-    const server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const payload = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const answer = await send(payload);
-      const calls = (Array.isArray(payload) ? payload : [payload]) as {
-        method: string;
-        params?: { toBlock?: string }[];
-      }[];
+    const proxy = await startRpcProxy(alpha.chain.rpcUrl, async (calls, _answers, send) => {
       const late = calls.some(
-        (c) => c.method === "eth_getLogs" && Number(c.params?.[0]?.toBlock ?? 0) > base + 15,
+        (c) =>
+          c.method === "eth_getLogs" &&
+          Number((c.params?.[0] as { toBlock?: string } | undefined)?.toBlock ?? 0) > base + 15,
       );
       if (late && !reorganised) {
         reorganised = true;
         await send({ jsonrpc: "2.0", id: 1, method: "evm_revert", params: [id] });
         await send({ jsonrpc: "2.0", id: 2, method: "anvil_mine", params: ["0x3c"] });
       }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(answer));
     });
-    const port = await freePort();
-    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     try {
       const db = await setupIsolatedDatabase("sqlite");
       const config = configOf(manifest, {
         finalityDepth: 5,
         maxBlockRange: 10,
-        rpcUrls: { [alpha.chain.chainId]: `http://127.0.0.1:${port}` },
+        rpcUrls: { [alpha.chain.chainId]: proxy.url },
       });
       const ix = await openTestIndexer(db.databaseUrl, config);
       cleanups.push(async () => {
@@ -231,46 +212,28 @@ describe("indexer: reorganisations", () => {
       const [status] = await ix.store.indexer.getIndexerStatus();
       assert.equal(status?.state, "stopped");
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await proxy.close();
     }
   });
 
   it("behavior: an RPC that falls behind the indexed block is waited for, not taken for a reorg", async () => {
     // A proxy that, when lagging, reports the head 5 blocks low and has no block above it.
-    const upstream = alpha.chain.rpcUrl;
     let lagging = false;
-    const send = (payload: unknown) =>
-      fetch(upstream, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(payload),
-      }).then((r) => r.json());
-    const server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const payload = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      const answer = (await send(payload)) as unknown;
-      if (lagging) {
-        const real = await height(alpha);
-        const calls = Array.isArray(payload) ? payload : [payload];
-        const answers = (Array.isArray(answer) ? answer : [answer]) as { result?: unknown }[];
-        calls.forEach((call: { method: string; params?: unknown[] }, k: number) => {
-          const out = answers[k]!;
-          if (call.method === "eth_blockNumber") out.result = `0x${(real - 5).toString(16)}`;
-          if (call.method === "eth_getBlockByNumber" && Number(call.params?.[0]) > real - 5) {
-            out.result = null;
-          }
-        });
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(answer));
+    const proxy = await startRpcProxy(alpha.chain.rpcUrl, async (calls, answers) => {
+      if (!lagging) return;
+      const real = await height(alpha);
+      calls.forEach((call, k) => {
+        const out = answers[k]!;
+        if (call.method === "eth_blockNumber") out.result = `0x${(real - 5).toString(16)}`;
+        if (call.method === "eth_getBlockByNumber" && Number(call.params?.[0]) > real - 5) {
+          out.result = null;
+        }
+      });
     });
-    const port = await freePort();
-    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     try {
       const db = await setupIsolatedDatabase("sqlite");
       const config = configOf(manifest, {
-        rpcUrls: { [alpha.chain.chainId]: `http://127.0.0.1:${port}` },
+        rpcUrls: { [alpha.chain.chainId]: proxy.url },
       });
       const ix = await openTestIndexer(db.databaseUrl, config);
       cleanups.push(async () => {
@@ -290,7 +253,7 @@ describe("indexer: reorganisations", () => {
       );
       assert.deepEqual(await dumpDatabase(db.databaseUrl), before);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await proxy.close();
     }
   });
 
