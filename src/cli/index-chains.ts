@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { devnetDir } from "../devnet/write-manifest.js";
+import { isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter } from "../indexer/progress.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
@@ -113,7 +114,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     log("info", "stopped");
     return 0;
   } catch (error) {
-    log("error", (error as Error).message);
+    // A chain that stopped loudly has logged why already; say only that everything stopped.
+    if (isChainStop(error)) log("info", "stopped: a chain stopped loudly (its error is above)");
+    else log("error", (error as Error).message);
     return 1;
   } finally {
     await store.close();

@@ -90,6 +90,14 @@ interface Fetched {
   sendTokens: { chainId: number; address: string }[];
 }
 
+/**
+ * Errors that stop a chain's loop for good (the loop has logged them and written them to the
+ * chain's row); anything else is retried.
+ */
+export function isChainStop(error: unknown): error is ReorgTooDeepError | WrongChainError {
+  return error instanceof ReorgTooDeepError || error instanceof WrongChainError;
+}
+
 /** The node behind a chain's rpcUrl reports another chain id: the chain stops loudly. */
 export class WrongChainError extends Error {
   constructor(chainName: string, expected: number, actual: number) {
@@ -411,7 +419,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         if (outcome === "idle") await sleep(deps.pollIntervalMs, signal);
         else if (outcome === "raced") await sleep(Math.min(deps.pollIntervalMs, 200), signal);
       } catch (error) {
-        if (error instanceof ReorgTooDeepError || error instanceof WrongChainError) {
+        if (isChainStop(error)) {
           status.state = "stopped";
           status.error = error.message;
           logger.error(error.message);

@@ -14,11 +14,17 @@ export class ReorgTooDeepError extends Error {
     readonly cursorBlock: number,
     readonly finalityDepth: number,
     detail: string,
+    /** "reset": the node has none of the stored blocks; the headline says so, not "reorg". */
+    readonly kind: "reorg" | "reset" = "reorg",
   ) {
     super(
-      `chain ${chainName}: reorg deeper than finalityDepth ${finalityDepth} below indexed block ` +
-        `${cursorBlock} (${detail}); this chain's indexer stops instead of guessing. Check the ` +
-        "node, raise finalityDepth if the chain really reorgs this deep, and re-index it.",
+      kind === "reset"
+        ? `chain ${chainName}: the node does not have the indexed chain up to block ` +
+            `${cursorBlock} (${detail}); this chain's indexer stops instead of guessing.`
+        : `chain ${chainName}: reorg deeper than finalityDepth ${finalityDepth} below indexed ` +
+            `block ${cursorBlock} (${detail}); this chain's indexer stops instead of guessing. ` +
+            "Check the node, raise finalityDepth if the chain really reorgs this deep, and " +
+            "re-index it.",
     );
     this.name = "ReorgTooDeepError";
   }
@@ -63,15 +69,22 @@ export async function findCommonAncestor(parameters: {
   // A node that has none of the compared blocks is far shorter than what was indexed: it was
   // reset or replaced (typically a restarted devnet against the previous run's database).
   const reset = compared > 0 && missing === compared;
+  if (reset) {
+    throw new ReorgTooDeepError(
+      parameters.chainName,
+      cursorBlock,
+      finalityDepth,
+      `the node has none of the stored blocks ${range}: it was reset or is another chain, ` +
+        "e.g. a restarted devnet indexed into the previous run's database; use a fresh database",
+      "reset",
+    );
+  }
   throw new ReorgTooDeepError(
     parameters.chainName,
     cursorBlock,
     finalityDepth,
     lowest === undefined
       ? "no stored block to compare"
-      : reset
-        ? `the node has none of the stored blocks ${range}: it was reset or is another chain, ` +
-          "e.g. a restarted devnet indexed into the previous run's database; use a fresh database"
-        : `no stored block from ${range} is canonical`,
+      : `no stored block from ${range} is canonical`,
   );
 }

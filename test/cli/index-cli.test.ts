@@ -4,6 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { run } from "../../src/cli/index-chains.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
@@ -63,5 +68,50 @@ describe("bridge-oracle index: settings", () => {
     assert.equal(code, 1);
     assert.match(stderr, /\.devnet\/manifest\.json: cannot read the file/);
     assert.equal((await index(["--bogus"], {})).code, 1);
+  });
+
+  it("error: a chain that stops loudly (its rpcUrl serves another chain) is reported once, exit 1", async () => {
+    // Regression: the chain loop logged the stop and the command logged the same message again.
+    const rpc = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        res.setHeader("content-type", "application/json");
+        res.end(
+          JSON.stringify(
+            method === "eth_chainId"
+              ? { jsonrpc: "2.0", id, result: "0x1" }
+              : { jsonrpc: "2.0", id, error: { code: -32601, message: "not here" } },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => rpc.listen(0, "127.0.0.1", resolve));
+    const configDir = await mkdtemp(join(tmpdir(), "index-cli-"));
+    try {
+      const configPath = join(configDir, "wrong-chain.json");
+      const chain = {
+        name: "alpha",
+        chainId: 71001,
+        rpcUrl: `http://127.0.0.1:${(rpc.address() as AddressInfo).port}`,
+        startBlock: 0,
+        confirmations: 0,
+        bridges: { "2": "0x00000000000000000000000000000000000000a2" },
+        bridgeChainIds: { "2": "40101" },
+      };
+      await writeFile(configPath, JSON.stringify({ chains: [chain] }));
+      const { code, stderr } = await index(
+        ["--config", configPath, "--database", dir.databaseUrl],
+        {},
+      );
+      assert.equal(code, 1);
+      const stops = stderr.match(/rpcUrl serves chain id 1, not the configured 71001/g) ?? [];
+      assert.equal(stops.length, 1, stderr);
+      assert.match(stderr, /index info: stopped: a chain stopped loudly \(its error is above\)/);
+    } finally {
+      rpc.close();
+      await rm(configDir, { recursive: true, force: true });
+    }
   });
 });
