@@ -161,6 +161,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     status.cursorBlock = row.cursorBlock;
     status.state = row.state;
     status.headBlock = head;
+    status.error = "";
     // Behind the confirmed head, not the head: a chain that follows `confirmations` blocks back
     // is caught up at lag 0, whatever its confirmations.
     status.lag = Math.max(0, head - chain.confirmations - row.cursorBlock);
@@ -410,6 +411,30 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     return "progressed";
   }
 
+  /**
+   * A failed step, in the chain's row (the next committed batch or idle poll clears it): status
+   * and /readyz then say why a chain is not moving (an RPC that never answered, or another
+   * chain's RPC its sends need token metadata from) instead of showing a frozen, healthy row.
+   * Best effort: the database may be what failed.
+   */
+  async function recordFailure(message: string): Promise<void> {
+    const error = message.length > 500 ? `${message.slice(0, 497)}...` : message;
+    status.error = error;
+    await store
+      .transaction(async (tx) => {
+        const row = await tx.indexer.getChain(chain.chainId);
+        if (row === undefined || row.state === "stopped") return;
+        await tx.indexer.updateProgress(chain.chainId, {
+          headBlock: row.headBlock,
+          targetBlock: row.targetBlock,
+          state: row.state,
+          error,
+          updatedAt: stamp(),
+        });
+      })
+      .catch(() => undefined);
+  }
+
   async function run(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
@@ -438,10 +463,10 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         }
         failures++;
         const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+        const message = (error as Error).message ?? String(error);
         // Logged once here, where it is handled; RPC errors are already credential-free.
-        logger.warn(
-          `chain ${chain.name}: ${(error as Error).message ?? String(error)}; retrying in ${delay} ms`,
-        );
+        logger.warn(`chain ${chain.name}: ${message}; retrying in ${delay} ms`);
+        await recordFailure(message);
         await sleep(delay, signal);
       }
     }

@@ -55,4 +55,37 @@ describe("summariseIndexerStatus", () => {
     );
     assert.equal(summariseIndexerStatus([], { now: NOW }).ready, false);
   });
+  it("error: a chain still starting, or retrying a failed step, is not ready and says why", () => {
+    // Regression: a chain whose RPC never answered kept its fresh "starting" row (head 0,
+    // lag 0) and read as ready; one retrying an RPC outage showed its last healthy lag.
+    const starting = summariseIndexerStatus([row({ state: "starting", headBlock: 0, lag: 0 })], {
+      now: NOW,
+    });
+    assert.equal(starting.ready, false);
+    assert.equal(starting.reason, "chain alpha is starting: it has not read its chain head yet");
+    const unreachable = summariseIndexerStatus(
+      [
+        row({
+          state: "starting",
+          headBlock: 0,
+          lag: 0,
+          error: "chain 71001 (http://n/): eth_chainId failed: fetch failed",
+        }),
+      ],
+      { now: NOW },
+    );
+    assert.match(unreachable.reason, /^chain alpha is starting: chain 71001 .*eth_chainId failed/);
+    const retrying = summariseIndexerStatus(
+      [row({ error: "chain 71002 (http://m/): readTokenMetadata failed: timeout" })],
+      { now: NOW },
+    );
+    assert.equal(retrying.ready, false);
+    assert.match(retrying.reason, /^chain alpha is retrying: chain 71002 .*readTokenMetadata/);
+    // A dead indexer is named as such even when its row holds an older error.
+    assert.match(
+      summariseIndexerStatus([row({ error: "x", updatedAt: "2026-11-21 11:00:00" })], { now: NOW })
+        .reason,
+      /not been updated for 3630 s/,
+    );
+  });
 });

@@ -55,10 +55,15 @@ export function summariseIndexerStatus(
   for (const c of chains) {
     const silence = (now - Date.parse(`${c.updatedAt.replace(" ", "T")}Z`)) / 1000;
     if (c.state === "stopped") problems.push(`chain ${c.chain} stopped: ${c.error}`);
-    else if (c.lag > maxLag)
-      problems.push(`chain ${c.chain} is ${c.lag} blocks behind its confirmed head`);
     else if (!(silence <= maxSilence)) {
       problems.push(`chain ${c.chain} has not been updated for ${Math.round(silence)} s`);
+    } else if (c.state === "starting") {
+      // Head unknown (lag reads 0): not yet indexing, whatever the lag says.
+      const why = c.error === "" ? "it has not read its chain head yet" : c.error;
+      problems.push(`chain ${c.chain} is starting: ${why}`);
+    } else if (c.error !== "") problems.push(`chain ${c.chain} is retrying: ${c.error}`);
+    else if (c.lag > maxLag) {
+      problems.push(`chain ${c.chain} is ${c.lag} blocks behind its confirmed head`);
     }
   }
   return { ready: problems.length === 0, reason: problems.join("; "), chains };

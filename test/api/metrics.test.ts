@@ -95,6 +95,7 @@ const progress: IndexerChainProgress = {
   head: 0,
   lag: 0,
   stopped: false,
+  retrying: false,
   updatedAt: 1_795_000_000,
 };
 
@@ -192,6 +193,7 @@ describe("/metrics: indexer progress", () => {
         head: 125,
         lag: 5,
         stopped: true,
+        retrying: false,
         updatedAt: Date.UTC(2026, 10, 22, 1, 2, 3) / 1000,
       },
     ]);
@@ -199,12 +201,19 @@ describe("/metrics: indexer progress", () => {
       getIndexerStatus: async () => [{ ...row, state: "following" as const }],
     })();
     assert.equal(following[0]?.stopped, false);
+    // A chain with an error that is not stopped is retrying a failed step.
+    assert.equal(following[0]?.retrying, true);
+    const healthy = await indexerProgressFrom({
+      getIndexerStatus: async () => [{ ...row, state: "following" as const, error: "" }],
+    })();
+    assert.equal(healthy[0]?.retrying, false);
   });
 
   it("default: gauges per chain from the callback, read on every scrape", async () => {
     let chains: IndexerChainProgress[] = [
       { ...progress, chain: "alpha", chainId: 31337, indexedBlock: 120, head: 125, lag: 5 },
       { ...progress, chain: "beta", chainId: 31338, indexedBlock: 80, head: 80, stopped: true },
+      { ...progress, chain: "gamma", chainId: 31339, retrying: true },
     ];
     let calls = 0;
     const collectIndexerStatus = async () => {
@@ -227,6 +236,8 @@ describe("/metrics: indexer progress", () => {
       assert.equal(sampleValue(first, METRIC_NAMES.indexerStatusUp, {}), 1);
       assert.equal(sampleValue(first, METRIC_NAMES.indexerStopped, labelsOf("alpha", 31337)), 0);
       assert.equal(sampleValue(first, METRIC_NAMES.indexerStopped, labelsOf("beta", 31338)), 1);
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerRetrying, labelsOf("alpha", 31337)), 0);
+      assert.equal(sampleValue(first, METRIC_NAMES.indexerRetrying, labelsOf("gamma", 31339)), 1);
       assert.equal(
         sampleValue(first, METRIC_NAMES.indexerLastUpdate, labelsOf("beta", 31338)),
         progress.updatedAt,

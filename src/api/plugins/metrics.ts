@@ -32,6 +32,7 @@ export const METRIC_NAMES = {
   indexerHeadBlock: "bridge_oracle_indexer_head_block",
   indexerLag: "bridge_oracle_indexer_lag_blocks",
   indexerStopped: "bridge_oracle_indexer_stopped",
+  indexerRetrying: "bridge_oracle_indexer_retrying",
   indexerLastUpdate: "bridge_oracle_indexer_last_update_timestamp_seconds",
   indexerStatusUp: "bridge_oracle_indexer_status_up",
   quotes: "bridge_oracle_quotes_total",
@@ -55,6 +56,11 @@ export interface IndexerChainProgress {
   /** The chain's indexer stopped (a reorganisation deeper than finality) and needs a person. */
   readonly stopped: boolean;
   /**
+   * The chain's last step failed (an RPC or database error) and is being retried; head and lag
+   * then show the last good step. Cleared by the next good one.
+   */
+  readonly retrying: boolean;
+  /**
    * When the indexer last wrote the chain's row, Unix seconds. Head and lag freeze when the
    * indexer dies; this is what shows it (`time() - x > 60`).
    */
@@ -76,6 +82,7 @@ export function indexerProgressFrom(repository: {
       head: row.headBlock,
       lag: row.lag,
       stopped: row.state === "stopped",
+      retrying: row.state !== "stopped" && row.error !== "",
       updatedAt: Date.parse(`${row.updatedAt.replace(" ", "T")}Z`) / 1000,
     }));
 }
@@ -179,6 +186,12 @@ export function createApiMetrics(
       labelNames: chainLabels,
       registers: [registry],
     });
+    const retrying = new Gauge({
+      name: METRIC_NAMES.indexerRetrying,
+      help: "1 when the chain's last step failed (RPC or database error) and is being retried, else 0",
+      labelNames: chainLabels,
+      registers: [registry],
+    });
     const lastUpdate = new Gauge({
       name: METRIC_NAMES.indexerLastUpdate,
       help: "When the indexer last wrote the chain's status, Unix seconds (frozen when it died)",
@@ -192,7 +205,7 @@ export function createApiMetrics(
     });
     refreshIndexer = async () => {
       // Chains that vanished (or a failed read) must not keep reporting their last values.
-      for (const gauge of [indexed, head, lag, stopped, lastUpdate]) gauge.reset();
+      for (const gauge of [indexed, head, lag, stopped, retrying, lastUpdate]) gauge.reset();
       try {
         const chains = await withTimeout(collect(), timeoutMs);
         for (const c of chains) {
@@ -201,6 +214,7 @@ export function createApiMetrics(
           head.set(labels, c.head);
           lag.set(labels, c.lag);
           stopped.set(labels, c.stopped ? 1 : 0);
+          retrying.set(labels, c.retrying ? 1 : 0);
           if (Number.isFinite(c.updatedAt)) lastUpdate.set(labels, c.updatedAt);
         }
         up.set(1);

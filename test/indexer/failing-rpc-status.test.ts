@@ -1,0 +1,143 @@
+/**
+ * A chain whose RPC fails shows it in its row: `index --status` and /readyz say the chain is
+ * not ready and why (the RPC error), instead of a fresh "starting" row with lag 0 reading as
+ * ready. The next successful step clears the error. The RPC is a stub chain of ten empty blocks
+ * that can be switched to answering 503.
+ */
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, it } from "node:test";
+import { createChainClient } from "../../src/chain/create-chain-client.js";
+import { parseIndexerConfig } from "../../src/config/indexer-config.js";
+import { createIndexer } from "../../src/indexer/create-indexer.js";
+import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
+import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { setupIsolatedDatabase } from "../setup/database.js";
+import { memoryLogger } from "./helpers.js";
+
+const CHAIN_ID = 71001;
+const HEAD = 10;
+const hashOf = (n: number) => `0x${(n + 1).toString(16).padStart(64, "0")}`;
+
+/** A JSON-RPC chain of HEAD empty blocks; `failing` makes every call a 503. */
+async function startStubChain() {
+  const state = { failing: true, calls: 0 };
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      state.calls++;
+      if (state.failing) {
+        res.statusCode = 503;
+        res.end("unavailable");
+        return;
+      }
+      const { id, method, params } = JSON.parse(body) as {
+        id: number;
+        method: string;
+        params: unknown[];
+      };
+      let result: unknown;
+      if (method === "eth_chainId") result = `0x${CHAIN_ID.toString(16)}`;
+      else if (method === "eth_blockNumber") result = `0x${HEAD.toString(16)}`;
+      else if (method === "eth_getLogs") result = [];
+      else if (method === "eth_getBlockByNumber") {
+        const n = Number(params[0]);
+        result =
+          n > HEAD
+            ? null
+            : {
+                number: `0x${n.toString(16)}`,
+                hash: hashOf(n),
+                parentHash: n === 0 ? `0x${"0".repeat(64)}` : hashOf(n - 1),
+                timestamp: `0x${(1_700_000_000 + n).toString(16)}`,
+              };
+      }
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { state, url, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Polls `read` until `done` holds (10 s at most), returning the last value read. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 200 && !done(value); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
+
+describe("indexer: a failing RPC in the chain's status", () => {
+  it("error: a chain whose RPC has not answered is not ready and names the RPC error; the first good step clears it", async () => {
+    // Regression: the row stayed "starting" with lag 0 and no error, so /readyz answered ready
+    // for a chain that had indexed nothing.
+    const stub = await startStubChain();
+    const db = await setupIsolatedDatabase("sqlite");
+    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+    const controller = new AbortController();
+    try {
+      const config = parseIndexerConfig({
+        chains: [
+          {
+            name: "alpha",
+            chainId: CHAIN_ID,
+            rpcUrl: stub.url,
+            confirmations: 0,
+            bridges: { "0": "0x1111111111111111111111111111111111111111" },
+            bridgeChainIds: { "0": String(CHAIN_ID) },
+          },
+        ],
+        indexer: { pollIntervalMs: 20 },
+      });
+      const client = createChainClient({
+        rpcUrl: stub.url,
+        chainId: CHAIN_ID,
+        retry: { attempts: 1 },
+      });
+      const indexer = createIndexer({
+        config,
+        store,
+        logger: memoryLogger(),
+        clients: new Map([[CHAIN_ID, client]]),
+      });
+      const running = indexer.run(controller.signal);
+      const summary = async () => summariseIndexerStatus(await store.indexer.getIndexerStatus());
+
+      const failing = await until(summary, (s) => (s.chains[0]?.error ?? "") !== "");
+      assert.equal(failing.ready, false);
+      assert.equal(failing.chains[0]?.state, "starting");
+      assert.match(
+        failing.reason,
+        /^chain alpha is starting: chain 71001 \(.*\): eth_chainId failed/,
+      );
+      assert.equal(indexer.status()[0]?.error, failing.chains[0]?.error);
+
+      stub.state.failing = false;
+      const healthy = await until(summary, (s) => s.ready);
+      assert.equal(healthy.ready, true, healthy.reason);
+      assert.equal(healthy.chains[0]?.state, "following");
+      assert.equal(healthy.chains[0]?.indexedBlock, HEAD);
+      assert.equal(healthy.chains[0]?.error, "");
+      assert.equal(indexer.status()[0]?.error, "");
+
+      // An outage while following: the row says the chain is retrying, and why.
+      stub.state.failing = true;
+      const retrying = await until(summary, (s) => !s.ready);
+      assert.equal(retrying.chains[0]?.state, "following");
+      assert.match(retrying.reason, /^chain alpha is retrying: chain 71001 \(.*\): .* failed/);
+      controller.abort();
+      await running;
+    } finally {
+      controller.abort();
+      await store.close();
+      await db.cleanup();
+      await stub.close();
+    }
+  });
+});
