@@ -48,6 +48,42 @@ describe("progressLine", () => {
     assert.equal(written.length, 3);
     assert.ok(written[1]!.startsWith("\r\x1b[2Ka ["));
     assert.match(written[1]!, /2 blocks\/s ETA 2s/);
-    assert.equal(written[2], "\n");
+    assert.ok(written[2]!.startsWith("\r\x1b[2Ka [") && written[2]!.endsWith("\n"));
+  });
+  it("behavior: chains backfilling together share one line; a finished chain's line stays", () => {
+    // Regression: each chain rewrote the one line with its own progress, so the line flickered
+    // between chains and never showed the whole backfill.
+    const written: string[] = [];
+    const stream = {
+      isTTY: true,
+      columns: 200,
+      write: (s: string) => written.push(s),
+    } as unknown as NodeJS.WriteStream;
+    let t = 0;
+    const reporter = createProgressReporter(stream, () => (t += 1000));
+    reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 100, targetBlock: 1000 });
+    reporter.update({ chain: "beta", startBlock: 1, cursorBlock: 50, targetBlock: 1000 });
+    reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 500, targetBlock: 1000 });
+    reporter.update({ chain: "beta", startBlock: 1, cursorBlock: 250, targetBlock: 1000 });
+    assert.equal(
+      written.at(-1),
+      "\r\x1b[2K2 chains [########............] 37.5% 300 blocks/s ETA 8s: alpha 50.0%, beta 25.0%",
+    );
+    reporter.done("alpha");
+    assert.match(written.at(-2)!, /^\r\x1b\[2Kalpha \[.*\] 50\.0% 500\/1000 .*\n$/);
+    assert.match(written.at(-1)!, /^\r\x1b\[2Kbeta \[/);
+  });
+  it("behavior: a line wider than the terminal is cut, so it never wraps", () => {
+    const written: string[] = [];
+    const stream = {
+      isTTY: true,
+      columns: 30,
+      write: (s: string) => written.push(s),
+    } as unknown as NodeJS.WriteStream;
+    const reporter = createProgressReporter(stream);
+    reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 100, targetBlock: 1000 });
+    const line = written[0]!.replace("\r\x1b[2K", "");
+    assert.equal(line.length, 29);
+    assert.ok(line.endsWith("…"));
   });
 });

@@ -23,11 +23,10 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
-/** Rate and ETA of a chain from its recent samples (pure, for tests). */
-export function progressLine(
-  sample: ProgressSample,
-  history: readonly { at: number; cursor: number }[],
-): string {
+type History = readonly { at: number; cursor: number }[];
+
+/** Blocks indexed, blocks in all, blocks/s over the samples and seconds left of one chain. */
+function chainFigures(sample: ProgressSample, history: History) {
   const total = Math.max(1, sample.targetBlock - sample.startBlock + 1);
   const done = Math.min(total, Math.max(0, sample.cursorBlock - sample.startBlock + 1));
   const first = history[0];
@@ -38,31 +37,81 @@ export function progressLine(
       : 0;
   const eta =
     rate > 0 ? (sample.targetBlock - sample.cursorBlock) / rate : Number.POSITIVE_INFINITY;
-  const pct = ((done * 100) / total).toFixed(1);
+  return { total, done, rate, eta };
+}
+
+function bar(done: number, total: number): string {
   const width = 20;
   const filled = Math.round((done / total) * width);
-  const bar = `${"#".repeat(filled)}${".".repeat(width - filled)}`;
-  return `${sample.chain} [${bar}] ${pct}% ${sample.cursorBlock}/${sample.targetBlock} ${Math.round(rate)} blocks/s ETA ${formatDuration(eta)}`;
+  return `[${"#".repeat(filled)}${".".repeat(width - filled)}]`;
+}
+
+const percent = (done: number, total: number) => `${((done * 100) / total).toFixed(1)}%`;
+
+/** Rate and ETA of a chain from its recent samples (pure, for tests). */
+export function progressLine(sample: ProgressSample, history: History): string {
+  const { total, done, rate, eta } = chainFigures(sample, history);
+  return `${sample.chain} ${bar(done, total)} ${percent(done, total)} ${sample.cursorBlock}/${sample.targetBlock} ${Math.round(rate)} blocks/s ETA ${formatDuration(eta)}`;
+}
+
+/**
+ * The one line of every chain still backfilling: a chain's own line when it is alone; with
+ * several, one bar over all their blocks, their summed rate, the ETA of the slowest, and each
+ * chain's share (chains backfill concurrently, so separate lines would overwrite each other).
+ */
+export function progressSummary(
+  chains: readonly { sample: ProgressSample; history: History }[],
+): string {
+  if (chains.length === 1) return progressLine(chains[0]!.sample, chains[0]!.history);
+  let total = 0;
+  let done = 0;
+  let rate = 0;
+  let eta = 0;
+  const shares: string[] = [];
+  for (const c of chains) {
+    const f = chainFigures(c.sample, c.history);
+    total += f.total;
+    done += f.done;
+    rate += f.rate;
+    eta = Math.max(eta, f.eta);
+    shares.push(`${c.sample.chain} ${percent(f.done, f.total)}`);
+  }
+  total = Math.max(1, total);
+  return `${chains.length} chains ${bar(done, total)} ${percent(done, total)} ${Math.round(rate)} blocks/s ETA ${formatDuration(eta)}: ${shares.join(", ")}`;
 }
 
 export function createProgressReporter(
   stream: NodeJS.WriteStream = process.stderr,
   now: () => number = Date.now,
 ): ProgressReporter {
-  const history = new Map<string, { at: number; cursor: number }[]>();
+  const chains = new Map<
+    string,
+    { sample: ProgressSample; history: { at: number; cursor: number }[] }
+  >();
+  function write(line: string, end = "") {
+    // A line wider than the terminal wraps, and "\r" would then rewrite only its last row.
+    const width = stream.columns;
+    const fitted =
+      width !== undefined && line.length >= width ? `${line.slice(0, width - 2)}…` : line;
+    stream.write(`\r\x1b[2K${fitted}${end}`);
+  }
   return {
     update(sample) {
       if (!stream.isTTY) return;
-      const list = history.get(sample.chain) ?? [];
-      list.push({ at: now(), cursor: sample.cursorBlock });
-      while (list.length > 20) list.shift();
-      history.set(sample.chain, list);
-      stream.write(`\r\x1b[2K${progressLine(sample, list)}`);
+      const entry = chains.get(sample.chain) ?? { sample, history: [] };
+      entry.sample = sample;
+      entry.history.push({ at: now(), cursor: sample.cursorBlock });
+      while (entry.history.length > 20) entry.history.shift();
+      chains.set(sample.chain, entry);
+      write(progressSummary([...chains.values()]));
     },
     done(chain) {
-      if (!stream.isTTY || !history.has(chain)) return;
-      history.delete(chain);
-      stream.write("\n");
+      const entry = chains.get(chain);
+      if (!stream.isTTY || entry === undefined) return;
+      chains.delete(chain);
+      // The finished chain's last line stays; the others' line goes on below it.
+      write(progressLine(entry.sample, entry.history), "\n");
+      if (chains.size > 0) write(progressSummary([...chains.values()]));
     },
   };
 }
