@@ -25,6 +25,11 @@ export interface RouterFixtureOptions {
   tokenConfigs?: Partial<Record<BridgeKind, Partial<TokenConfig>>>;
   /** Kind 1 pool liquidity of USDC on every chain, base units. Default 250,000 USDC. */
   poolLiquidity?: bigint;
+  /**
+   * Kind 0 DAI locked in alpha's bridge (DAI's home chain; beta and gamma mint wrapped DAI, so
+   * their bridges report 2^256 - 1). Base units; default 1,000,000 DAI.
+   */
+  lockedLiquidity?: bigint;
   /** Kind 2 messaging fee to every destination, USDC base units. Default 0.25 USDC. */
   xprotoFee?: bigint;
   /** Pool depth (USD per side) of every pair. Default per pair, see PAIRS. */
@@ -188,6 +193,12 @@ export function createRouterFixture(options: RouterFixtureOptions = {}): RouterF
       if (kind === 1) {
         state.availableLiquidity = new Map([
           [bridged.key, options.poolLiquidity ?? 250_000_000000n],
+        ]);
+      }
+      if (kind === 0) {
+        const locked = options.lockedLiquidity ?? 1_000_000n * 10n ** 18n;
+        state.availableLiquidity = new Map([
+          [bridged.key, chain.name === "alpha" ? locked : 2n ** 256n - 1n],
         ]);
       }
       if (kind === 2) {

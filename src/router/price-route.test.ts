@@ -349,7 +349,7 @@ describe("prepareRoute", () => {
     assert.deepEqual(prepareRoute(route, noPool), {
       ok: false,
       chainId: 71002,
-      missing: "availableLiquidity of USDC",
+      missing: "kind 1 availableLiquidity of USDC",
     });
     const noConfig = withChain(71001, (s) => ({ ...s, bridges: {} }));
     assert.deepEqual(prepareRoute(route, noConfig), {

@@ -16,7 +16,10 @@ export interface PreparedRoute {
   tokenConfig: TokenConfig;
   /** Kind 2: the messaging fee to the destination; 0n for kinds 0 and 1. */
   xprotoFee: bigint;
-  /** Kind 1: what the destination pool can pay out (destBridgeToken units); else undefined. */
+  /**
+   * Kinds 0 and 1: what the destination bridge can pay out (destBridgeToken units; kind 0 off
+   * the token's home chain: 2^256 - 1); kind 2: undefined.
+   */
   destLiquidity: bigint | undefined;
   sourceHops: readonly HopReserves[];
   destHops: readonly HopReserves[];
@@ -96,10 +99,12 @@ export function prepareRoute(route: CandidateRoute, snapshot: StateSnapshot): Pr
     xprotoFee = fee;
   }
   let destLiquidity: bigint | undefined;
-  if (route.kind === 1) {
-    destLiquidity = dest.bridges[1]?.availableLiquidity?.get(route.destBridgeToken.key);
+  if (route.kind !== 2) {
+    // Kind 1 pays from its pool, kind 0 unlocks on the token's home chain (and mints elsewhere,
+    // where the bridge reports 2^256 - 1); kind 2 always mints.
+    destLiquidity = dest.bridges[route.kind]?.availableLiquidity?.get(route.destBridgeToken.key);
     if (destLiquidity === undefined) {
-      const what = `availableLiquidity of ${route.destBridgeToken.symbol}`;
+      const what = `kind ${route.kind} availableLiquidity of ${route.destBridgeToken.symbol}`;
       return { ok: false, chainId: destId, missing: what };
     }
   }

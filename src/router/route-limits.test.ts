@@ -62,6 +62,22 @@ describe("routeAmountRange", () => {
     );
   });
 
+  it("error: a lock-and-mint transfer into DAI's home chain is capped by the DAI locked there", () => {
+    // Regression: kind 0 delivery on the home chain unlocks DAI, and the router did not read
+    // the locked balance: a larger quote failed on the destination and lost the fee.
+    const fx = createRouterFixture({ lockedLiquidity: 5_000n * E18 });
+    const home = prepared(fx, ["beta", "DAI"], ["alpha", "DAI"], 0);
+    assert.equal(home.destLiquidity, 5_000n * E18);
+    const range = routeAmountRange(home, SLIPPAGE)!;
+    assert.ok(range.max! > 5_000n * E18 && range.max! < 5_100n * E18, String(range.max));
+    assert.equal(amountLimitFlags(home, range.max!, SLIPPAGE) & ABOVE_MAX, 0);
+    assert.equal(amountLimitFlags(home, range.max! + 1n, SLIPPAGE) & ABOVE_MAX, ABOVE_MAX);
+    // Off the home chain the bridge mints: only maxAmount caps.
+    const minted = prepared(fx, ["beta", "DAI"], ["gamma", "DAI"], 0);
+    assert.equal(minted.destLiquidity, 2n ** 256n - 1n);
+    assert.equal(routeAmountRange(minted, SLIPPAGE)?.max, 100_000n * E18);
+  });
+
   it("behavior: with a source swap the limits are in the source token and hold across the tolerance", () => {
     const p = prepared(f, ["alpha", "ETH"], ["beta", "USDC"], 1);
     const range = routeAmountRange(p, SLIPPAGE)!;

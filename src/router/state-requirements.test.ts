@@ -23,7 +23,7 @@ describe("stateRequirements", () => {
           kind: 0,
           bridge: f.chain("beta").bridges[0],
           tokenConfig: ["DAI"],
-          liquidity: [],
+          liquidity: ["DAI"],
           xproto: [],
         },
         {
@@ -57,7 +57,7 @@ describe("stateRequirements", () => {
           [...bridge.tokenConfigs.keys()],
           b.tokenConfigTokens.map((t) => t.key),
         );
-        if (b.kind === 1) {
+        if (b.kind !== 2) {
           assert.deepEqual(
             [...bridge.availableLiquidity!.keys()],
             b.availableLiquidityTokens.map((t) => t.key),

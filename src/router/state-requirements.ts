@@ -13,7 +13,11 @@ export interface BridgeStateRequirements {
   bridge: Address;
   /** `tokenConfig(token)` for each: the bridge tokens this chain SENDS with this kind. */
   tokenConfigTokens: RegistryToken[];
-  /** Kind 1: `availableLiquidity(token)` for each: the bridge tokens this chain RECEIVES. */
+  /**
+   * Kinds 0 and 1: `availableLiquidity(token)` for each: the bridge tokens this chain RECEIVES
+   * (kind 1: the pool; kind 0: the locked balance on the token's home chain, unlimited for a
+   * token the bridge mints).
+   */
   availableLiquidityTokens: RegistryToken[];
   /**
    * Kind 2: `xprotoFee(bridgeChainId)` for each destination; store it in
@@ -61,7 +65,7 @@ export function stateRequirements(registry: Registry): ChainStateRequirements[] 
             entry.xprotoFeeDestinations.push({ chainId: dest.chainId, bridgeChainId });
           }
         }
-        if (kind === 1 && link.destChainId === chain.chainId) {
+        if (kind !== 2 && link.destChainId === chain.chainId) {
           addOnce(entry.availableLiquidityTokens, link.destToken);
         }
       }

@@ -31,8 +31,9 @@ export interface BridgeState {
   /** By lowercase bridge token address; a token absent here is not carried by this bridge. */
   tokenConfigs: ReadonlyMap<string, TokenConfig>;
   /**
-   * Kind 1 only: `availableLiquidity(token)` of this chain's pool, by lowercase token address.
-   * It caps what a transfer INTO this chain can deliver.
+   * Kinds 0 and 1: `availableLiquidity(token)` of this chain's bridge, by lowercase token
+   * address: kind 1's pool; kind 0's locked balance on the token's home chain (2^256 - 1 for a
+   * token it mints). It caps what a transfer INTO this chain can deliver.
    */
   availableLiquidity?: ReadonlyMap<string, bigint>;
   /**

@@ -444,6 +444,30 @@ describe("router quotes execute on the devnet", () => {
     assert.equal(received, toBaseUnits(data.destMaxAmount, 8), "exactly the quote");
   });
 
+  it("behavior: kind 0 deliveries into DAI's home chain are capped by the DAI locked there, read from the bridge", async () => {
+    // Regression: the router read no liquidity for lock-and-mint, so a quote into alpha could
+    // exceed the DAI its bridge holds and fail on delivery. Off the home chain the bridge mints.
+    await provider.refresh();
+    for (const [name, home] of [
+      ["alpha", true],
+      ["beta", false],
+    ] as const) {
+      const conn = conns.get(name)!;
+      const dai = conn.token("DAI");
+      const onChain = (await conn.client.readContract({
+        address: conn.chain.bridges["0"]!,
+        abi: manifest.abis.bridge,
+        functionName: "availableLiquidity",
+        args: [dai],
+        blockNumber: provider.current().chains.get(conn.chain.chainId)!.blockNumber,
+      })) as bigint;
+      const read = provider.current().chains.get(conn.chain.chainId)!.bridges[0]!;
+      assert.equal(read.availableLiquidity?.get(dai.toLowerCase()), onChain);
+      if (home) assert.ok(onChain > 0n && onChain < 2n ** 255n, "the locked balance");
+      else assert.equal(onChain, 2n ** 256n - 1n, "minted: unlimited");
+    }
+  });
+
   it("behavior: `serve` finds the devnet manifest in DEVNET_DIR, quotes with a CLI key, reports chains in /readyz", async () => {
     const dir = await mkdtemp(join(tmpdir(), "router-serve-"));
     let stop: (signal: string) => void = () => {};

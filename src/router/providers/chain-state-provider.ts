@@ -265,7 +265,7 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
           ),
         );
         const state: BridgeState = { tokenConfigs: new Map(await configs) };
-        if (b.kind === 1) state.availableLiquidity = new Map(await liquidity);
+        if (b.kind !== 2) state.availableLiquidity = new Map(await liquidity);
         else await liquidity;
         if (b.kind === 2) state.xprotoFees = new Map(await fees);
         else await fees;
