@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * Renders a page of transfers into the table body, and the sort state into its headers. Under
- * 640 px the CSS turns each row into a card, using each cell's `data-label` as its caption.
+ * Renders a page of transfers into the table body, and the sort state into its headers. At 640 px
+ * and below the CSS turns each row into a card, using each cell's `data-label` as its caption.
  * Hashes, addresses and message ids are links to `?q=<value>`: a click searches that value
  * (so a source hash leads to the transfer and its destination hash, and back).
  */
