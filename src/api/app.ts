@@ -6,7 +6,7 @@
  * the request gate (request-gate.ts).
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import type { Config } from "../config/env.js";
+import type { Config, TrustProxy } from "../config/env.js";
 import { ApiError } from "../errors.js";
 import type { Store } from "../store/types.js";
 import { createClientErrorHandler } from "./client-error.js";
@@ -73,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: BODY_LIMIT_BYTES,
     // `/api/oracle/bridge-transactions/` is the same resource; integrators add slashes freely.
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false, // generateRequestId reads and vets the header itself
     genReqId: generateRequestId,
     // While closing, requests still in flight finish; new ones are answered by the request
@@ -134,4 +134,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;
+}
+
+/**
+ * Fastify's trustProxy from TRUST_PROXY: N proxies in front trust the N right-most
+ * X-Forwarded-For hops (what a proxy appends), addresses and ranges trust those proxies; the
+ * client's own entries on the left are never taken.
+ */
+function trustProxyOption(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  return [...trust];
 }

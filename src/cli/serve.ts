@@ -21,7 +21,8 @@ const USAGE = `usage: bridge-oracle serve
 
 Runs the HTTP API. Settings come from the environment:
   PORT (8080), HOST (127.0.0.1), DATABASE_URL (./data/bridge-oracle.db or postgres://...),
-  DATABASE_READ_URL (optional replica), LOG_LEVEL (info), REDIS_URL (optional), TRUST_PROXY (false),
+  DATABASE_READ_URL (optional replica), LOG_LEVEL (info), REDIS_URL (optional),
+  TRUST_PROXY (false; behind proxies: their number, e.g. 1, or their addresses/CIDRs),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200),
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
   ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000),

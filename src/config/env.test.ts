@@ -53,7 +53,7 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgres://u:p@db.internal:5432/oracle",
       LOG_LEVEL: "DEBUG",
       REDIS_URL: "redis://127.0.0.1:6379",
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "1",
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
       RATE_LIMIT_KEY_PER_MINUTE: "5000",
     });
@@ -62,7 +62,7 @@ describe("loadConfig", () => {
     assert.equal(config.databaseUrl, "postgres://u:p@db.internal:5432/oracle");
     assert.equal(config.logLevel, "debug");
     assert.equal(config.redisUrl, "redis://127.0.0.1:6379");
-    assert.equal(config.trustProxy, true);
+    assert.equal(config.trustProxy, 1);
     assert.equal(config.rateLimitAnonymousPerMinute, 0);
     assert.equal(config.rateLimitKeyPerMinute, 5000);
   });
@@ -117,13 +117,18 @@ describe("loadConfig", () => {
     );
   });
 
-  it("behavior: TRUST_PROXY accepts true/false, 1/0, yes/no in any case", () => {
-    for (const value of ["true", "TRUE", "1", "yes"]) {
-      assert.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, true, value);
-    }
+  it("behavior: TRUST_PROXY is off, a number of proxies, or the proxies' addresses and ranges", () => {
     for (const value of ["false", "False", "0", "no"]) {
       assert.equal(loadConfig({ TRUST_PROXY: value }).trustProxy, false, value);
     }
+    assert.equal(loadConfig({ TRUST_PROXY: "1" }).trustProxy, 1);
+    assert.equal(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.5, 10.1.0.0/16,::1,Loopback" }).trustProxy, [
+      "10.0.0.5",
+      "10.1.0.0/16",
+      "::1",
+      "loopback",
+    ]);
   });
 
   it("behavior: HOST accepts names and IPv6 addresses", () => {
@@ -213,8 +218,23 @@ describe("loadConfig", () => {
     configError({ ROUTER_MAX_STATE_AGE_MS: "15s" }, "ROUTER_MAX_STATE_AGE_MS", /got '15s'/);
   });
 
-  it("error: TRUST_PROXY not a boolean", () => {
-    configError({ TRUST_PROXY: "maybe" }, "TRUST_PROXY", /TRUST_PROXY must be true or false/);
+  it("error: TRUST_PROXY true (trust whatever the client writes) or not an address", () => {
+    // Regression: true took the left-most X-Forwarded-For entry, which the client writes, so
+    // anyone could choose their rate-limit address.
+    for (const value of ["true", "TRUE", "yes"]) {
+      configError(
+        { TRUST_PROXY: value },
+        "TRUST_PROXY",
+        /TRUST_PROXY=true would take .*\(TRUST_PROXY=1\)/,
+      );
+    }
+    for (const value of ["maybe", "10.0.0.0/33", "10.0.0.1/8/2", "100", "10.0.0.1,,"]) {
+      configError(
+        { TRUST_PROXY: value },
+        "TRUST_PROXY",
+        /TRUST_PROXY must be false, the number of proxies/,
+      );
+    }
   });
 
   it("error: a long bad value is cut short in the message", () => {

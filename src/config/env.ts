@@ -5,6 +5,8 @@
  * pass empty values for settings they do not use.
  */
 
+import { isIP } from "node:net";
+
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -20,8 +22,12 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** redis:// or rediss:// URL; undefined when rate limits stay in memory. */
   readonly redisUrl: string | undefined;
-  /** Whether X-Forwarded-For is trusted for the client address (behind a reverse proxy). */
-  readonly trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For entries are trusted for the client address (behind reverse proxies):
+   * false (none: the socket's address), the number of proxies in front of the API, or the
+   * proxies' addresses / CIDR ranges. Never "all": a client writes X-Forwarded-For itself.
+   */
+  readonly trustProxy: TrustProxy;
   /** Requests per minute per client address without an API key; 0 = unlimited. */
   readonly rateLimitAnonymousPerMinute: number;
   /** Requests per minute per API key; 0 = unlimited. */
@@ -42,12 +48,14 @@ export interface Config {
   readonly listCacheMb: number;
 }
 
+export type TrustProxy = false | number | readonly string[];
+
 export const CONFIG_DEFAULTS = {
   port: 8080,
   host: "127.0.0.1",
   databaseUrl: "./data/bridge-oracle.db",
   logLevel: "info",
-  trustProxy: false,
+  trustProxy: false as TrustProxy,
   rateLimitAnonymousPerMinute: 120,
   rateLimitKeyPerMinute: 1200,
   routerSlippageBps: 50,
@@ -77,7 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
     readDatabaseUrl: readReadDatabaseUrl(env),
     logLevel: readLogLevel(env),
     redisUrl: readRedisUrl(env),
-    trustProxy: readBoolean(env, "TRUST_PROXY", CONFIG_DEFAULTS.trustProxy),
+    trustProxy: readTrustProxy(env),
     rateLimitAnonymousPerMinute: readCount(
       env,
       "RATE_LIMIT_ANONYMOUS_PER_MINUTE",
@@ -282,22 +290,40 @@ function readInteger(
   return value;
 }
 
-function readBoolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  switch (raw.toLowerCase()) {
-    case "true":
-    case "1":
-    case "yes":
-      return true;
-    case "false":
-    case "0":
-    case "no":
-      return false;
-    default:
-      throw new ConfigError(
-        name,
-        `${name} must be true or false (also accepted: 1/0, yes/no), got ${quote(raw)}`,
-      );
+/** proxy-addr's names for address ranges, accepted beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = read(env, "TRUST_PROXY");
+  if (raw === undefined) return CONFIG_DEFAULTS.trustProxy;
+  const lower = raw.toLowerCase();
+  if (lower === "false" || lower === "no" || lower === "0") return false;
+  if (lower === "true" || lower === "yes") {
+    throw new ConfigError(
+      "TRUST_PROXY",
+      "TRUST_PROXY=true would take the client address from the left of X-Forwarded-For, which " +
+        "the client writes itself (anyone could pick their rate-limit address); set the number " +
+        "of proxies in front of the API (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.5 " +
+        "or 10.0.0.0/8, comma-separated)",
+    );
   }
+  if (/^[0-9]{1,2}$/.test(raw)) return Number(raw);
+  const entries = raw.split(",").map((e) => e.trim());
+  for (const entry of entries) {
+    const [address = "", bits, ...rest] = entry.split("/");
+    const maxBits = isIP(address) === 4 ? 32 : 128;
+    const valid =
+      PROXY_RANGE_NAMES.includes(entry.toLowerCase()) ||
+      (isIP(address) !== 0 &&
+        rest.length === 0 &&
+        (bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= maxBits)));
+    if (!valid) {
+      throw new ConfigError(
+        "TRUST_PROXY",
+        "TRUST_PROXY must be false, the number of proxies in front of the API (1-99), or their " +
+          `addresses / CIDR ranges, comma-separated (e.g. 10.0.0.5,10.1.0.0/16), got ${quote(entry)}`,
+      );
+    }
+  }
+  return Object.freeze(entries.map((e) => e.toLowerCase()));
 }

@@ -15,7 +15,7 @@
  * registered first. A route opts out with `config: { rateLimitExempt: true }` (health checks,
  * metrics scrapes).
  */
-import { isIPv6 } from "node:net";
+import { isIP, isIPv6 } from "node:net";
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
 import type { ApiKeyIdentity } from "../../keys/api-key-cache.js";
@@ -154,7 +154,8 @@ export async function registerRateLimit(
     const key = request.apiKey;
     const limit = key === undefined ? anonymousLimit : keyLimit;
     if (limit === 0) return undefined;
-    const bucket = key === undefined ? `ip:${clientBucket(request.ip)}` : keyBucket(key);
+    const bucket =
+      key === undefined ? `ip:${clientBucket(clientAddress(request))}` : keyBucket(key);
     const hit = hits.hit(bucket, windowMs);
     return hit instanceof Promise
       ? hit.then((value) => verdict(request, reply, limit, value))
@@ -176,6 +177,16 @@ export function decimal(n: number): string {
  * The rate-limit bucket of a client address: IPv4 as is, IPv6 by its /64 prefix (one host or
  * one customer network; counting single IPv6 addresses would let one host rotate freely).
  */
+/**
+ * The address a client is counted by: request.ip (X-Forwarded-For as TRUST_PROXY allows), or the
+ * socket's address when that is not an IP address (a trusted hop count larger than the proxies
+ * in front lets the client's own text through; it must not become a bucket of its choosing).
+ */
+function clientAddress(request: FastifyRequest): string {
+  if (isIP(request.ip) !== 0) return request.ip;
+  return request.socket.remoteAddress ?? "unknown";
+}
+
 export function clientBucket(ip: string): string {
   if (!isIPv6(ip)) return ip;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
