@@ -19,7 +19,7 @@
  *   logged once per outage.
  */
 import type { ActiveApiKey, ApiKeyRepository } from "../store/api-key-repository.js";
-import { hashApiKey } from "./api-key.js";
+import { hashApiKey, isWellFormedApiKey } from "./api-key.js";
 
 export interface ApiKeyIdentity {
   readonly id: number;
@@ -40,6 +40,8 @@ export interface ApiKeyCache {
   close(): Promise<void>;
   /** Number of active keys loaded (for logs and tests). */
   readonly size: number;
+  /** Number of presented keys remembered since the last reload (for tests). */
+  readonly remembered: number;
 }
 
 export interface ApiKeyCacheLogger {
@@ -190,6 +192,9 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
     },
 
     authenticate(key) {
+      // Not the shape of a key this service issues: unknown, without hashing or remembering it
+      // (a made-up Authorization value of 16 KB must not take 16 KB of the memo).
+      if (!isWellFormedApiKey(key)) return undefined;
       // A Map lookup on the SHA-256 of the presented key. Timing-safe comparison is not needed:
       // timing could at most reveal how a stored *hash* compares with the hash of a guess, and
       // knowing a hash does not help find a 256-bit key that produces it.
@@ -216,6 +221,9 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
       await flushLastUsed();
     },
 
+    get remembered() {
+      return byKey.size;
+    },
     get size() {
       return byHash.size;
     },

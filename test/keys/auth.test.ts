@@ -152,6 +152,44 @@ describe("auth plugin and the store", () => {
     }
   });
 
+  it("error: an Authorization value that is not a key of ours is refused without being remembered or quoted", async () => {
+    // Regression: every made-up value (up to 16 KB) was hashed and kept in the memo (10,000 of
+    // them: 160 MB), and the 40102 message quoted its first 11 characters ('Basic dXNlc...').
+    const repository = createMemoryApiKeyRepository();
+    await issue(repository, "alice");
+    const cache = createApiKeyCache({ repository, refreshIntervalMs: 60_000 });
+    await cache.start();
+    const app = await buildTinyApp({ auth: { cache } });
+    try {
+      for (let i = 0; i < 100; i++) {
+        const response = await app.inject({
+          url: "/api/oracle/bridge-transactions",
+          headers: { authorization: `${"x".repeat(1000)}${i}` },
+        });
+        assert.equal(response.statusCode, 401);
+      }
+      assert.equal(cache.remembered, 0);
+      const basic = await app.inject({
+        url: "/api/oracle/bridge-transactions",
+        headers: { authorization: "Basic dXNlcjpwYXNzd29yZA==" },
+      });
+      assert.equal(basic.json().code, 40102);
+      assert.match(basic.json().msg, /does not hold an API key of this service \(bo_ followed/);
+      assert.doesNotMatch(basic.json().msg, /dXNl|Basic/);
+      // A well-formed unknown key is remembered (a repeat costs no hash) and quoted by prefix.
+      const unknown = generateApiKey().key;
+      const refused = await app.inject({
+        url: "/api/oracle/bridge-transactions",
+        headers: { authorization: unknown },
+      });
+      assert.match(refused.json().msg, new RegExp(`'${unknown.slice(0, 11)}\\.\\.\\.'`));
+      assert.equal(cache.remembered, 1);
+    } finally {
+      await app.close();
+      await cache.close();
+    }
+  });
+
   it("behavior: while the store is down the last loaded keys keep working", async () => {
     const repository = createMemoryApiKeyRepository();
     const alice = await issue(repository, "alice");

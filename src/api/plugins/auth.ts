@@ -16,7 +16,12 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
-import { apiKeyFromAuthorization, displayPrefix } from "../../keys/api-key.js";
+import {
+  API_KEY_PREFIX,
+  apiKeyFromAuthorization,
+  displayPrefix,
+  isWellFormedApiKey,
+} from "../../keys/api-key.js";
 import {
   type ApiKeyCache,
   type ApiKeyIdentity,
@@ -134,9 +139,13 @@ function refusal(request: FastifyRequest): ApiError | undefined {
   if (request.routeOptions.config.apiKeyIgnored === true) return undefined;
   const key = apiKeyFromAuthorization(request.headers.authorization);
   if (key !== undefined) {
+    // Only a key of ours is quoted (its public prefix): anything else sent as Authorization
+    // (a Basic credential, another service's token) is not echoed back or logged, even in part.
     return new ApiError(
       "unknownApiKey",
-      `unknown or revoked API key '${displayPrefix(key)}...': check the key, or ask the operator for a new one`,
+      isWellFormedApiKey(key)
+        ? `unknown or revoked API key '${displayPrefix(key)}...': check the key, or ask the operator for a new one`
+        : `the Authorization header does not hold an API key of this service (${API_KEY_PREFIX} followed by 43 characters); ask the operator for one`,
     );
   }
   if (request.routeOptions.config.apiKey === "required") {
