@@ -54,10 +54,20 @@ export interface BuildAppOptions {
   router?: RouterRouteDeps;
   /** The explorer page at `/` (routes/explorer.ts): where its built assets are. */
   explorer?: ExplorerRoutesOptions;
+  /**
+   * A request whose headers and body have not all arrived after this long is answered 408
+   * 40801 and its connection closed (slow or stalled clients must not hold connections open).
+   * Default REQUEST_TIMEOUT_MS.
+   */
+  requestTimeoutMs?: number;
 }
+
+/** How long a client may take to send a whole request (headers and body, at most 16 KB). */
+export const REQUEST_TIMEOUT_MS = 10_000;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   let appLog: FastifyInstance["log"] | undefined;
   const app: FastifyInstance = Fastify({
     ...(options.logger !== undefined
@@ -82,7 +92,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests the HTTP parser refuses get the envelope as well (client-error.ts). Node's own
     // bare 400 for an HTTP/1.1 request without Host is turned off: the request gate answers it.
     clientErrorHandler: createClientErrorHandler(() => appLog),
-    http: { requireHostHeader: false },
+    // Node checks the timeouts every connectionsCheckingInterval, so a stalled request is
+    // answered between the timeout and the timeout plus one check (Fastify's default is none).
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requireHostHeader: false,
+      headersTimeout: requestTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
+    },
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id);
       const apiError =

@@ -115,4 +115,55 @@ describe("requests the HTTP parser refuses", () => {
       { code: 40801, status: 408 },
     );
   });
+
+  it("error: a body that stops arriving is answered 408 40801 and the connection closed", async () => {
+    // Regression: Fastify's default (no request timeout) kept such a connection open for good;
+    // only slow headers were cut, after about 90 s.
+    const { app: timed } = await buildTestApp(createFakeStore(), {
+      logLevel: "silent",
+      requestTimeoutMs: 600,
+      // The router route without a registry: it waits for its JSON body like the real one.
+      router: {
+        router: undefined,
+        state: { current: () => ({ chains: new Map() }) },
+        maxStateAgeMs: 1000,
+      },
+    });
+    await timed.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const address = timed.server.address();
+      assert.ok(address !== null && typeof address === "object");
+      const started = performance.now();
+      const response = await new Promise<RawResponse>((resolve, reject) => {
+        const socket = connect(address.port, "127.0.0.1");
+        let received = "";
+        socket.setEncoding("utf8");
+        socket.on("data", (chunk: string) => {
+          received += chunk;
+        });
+        socket.on("error", reject);
+        socket.on("close", () => {
+          const [head = "", body = ""] = received.split("\r\n\r\n");
+          const [statusLine = "", ...lines] = head.split("\r\n");
+          const headers = Object.fromEntries(
+            lines.map((l) => [
+              l.slice(0, l.indexOf(":")).toLowerCase(),
+              l.slice(l.indexOf(":") + 1).trim(),
+            ]),
+          );
+          resolve({ status: Number(statusLine.split(" ")[1]), headers, body });
+        });
+        // Headers and 5 of the 100 body bytes announced; the rest never comes (no half-close).
+        socket.write(
+          "POST /api/oracle/router HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+            'Content-Length: 100\r\n\r\n{"a":',
+        );
+      });
+      const ms = performance.now() - started;
+      expectEnvelope(response, 408, 40801, /the request did not arrive in time/);
+      assert.ok(ms >= 500 && ms < 5000, `answered after ${Math.round(ms)} ms`);
+    } finally {
+      await timed.close();
+    }
+  });
 });
