@@ -205,6 +205,20 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     return "reorg";
   }
 
+  /**
+   * The node's head is below the cursor: "lagging" when its head block is the one stored at
+   * that height (or the highest stored one below it), "replaced" when it differs (the node
+   * follows another chain: roll back), "unverifiable" when no block at or below its head is
+   * stored any more (more than finalityDepth behind).
+   */
+  async function nodeBehindCursor(head: number): Promise<"lagging" | "replaced" | "unverifiable"> {
+    const [stored] = await store.indexer.blocksDescending(chain.chainId, head, 1);
+    if (stored === undefined) return "unverifiable";
+    const canonical = await client.getBlockHeader(stored.number);
+    if (canonical === undefined) return "lagging"; // it shrank further meanwhile: look again
+    return canonical.hash === stored.hash ? "lagging" : "replaced";
+  }
+
   function deriveContext() {
     return { registry, token: (id: number, address: string) => deps.tokens.get(id, address) };
   }
@@ -321,12 +335,23 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
 
     if (target <= cursor) {
       // Idle: nothing new to index, but the chain may have replaced the cursor block.
+      let waiting = "";
       if (row.cursorHash !== "") {
         const current = await client.getBlockHeader(cursor);
-        // No block there: the node is behind (a lagging or load-balanced RPC) or the chain got
-        // shorter. Nothing is rolled back on that alone; a shorter chain shows as a hash
-        // mismatch once it has grown past the cursor again.
         if (current !== undefined && current.hash !== row.cursorHash) return rollBack(row, head);
+        if (current === undefined) {
+          // No block there: the node's head is below the cursor. A lagging or load-balanced RPC
+          // is waited for, but a shorter replacement chain (a reset node, a restarted devnet)
+          // must not be: its head block differs from the stored one at that height.
+          const behind = await nodeBehindCursor(head);
+          if (behind === "replaced") return rollBack(row, head);
+          if (behind === "unverifiable") {
+            waiting =
+              `the node's head ${head} is below the indexed block ${cursor} and below every ` +
+              "stored block hash, so it cannot be told from a reset node (e.g. a restarted " +
+              "devnet indexed into the previous run's database); waiting for it";
+          }
+        }
       }
       const state: IndexerChainState = "following";
       // Through a transaction: on SQLite the connection is shared with other chains' batches.
@@ -335,11 +360,12 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           headBlock: head,
           targetBlock: Math.max(0, target),
           state,
-          error: "",
+          error: waiting,
           updatedAt: stamp(),
         }),
       );
       setStatus({ cursorBlock: cursor, state }, head);
+      status.error = waiting;
       deps.progress?.done(chain.name);
       return "idle";
     }

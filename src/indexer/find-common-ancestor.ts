@@ -85,6 +85,7 @@ export async function findCommonAncestor(parameters: {
     finalityDepth,
     lowest === undefined
       ? "no stored block to compare"
-      : `no stored block from ${range} is canonical`,
+      : `no stored block from ${range} is canonical; if the node was reset or replaced ` +
+          "(e.g. a restarted devnet), index into a fresh database instead",
   );
 }

@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { WrongChainError } from "../../src/indexer/chain-indexer.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
+import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
 import {
   type ChainConnection,
   connectChain,
@@ -255,6 +256,50 @@ describe("indexer: reorganisations", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it("behavior: a shorter replacement chain (its head below the indexed block) is rolled back at once, not waited for", async () => {
+    // Regression: with no block at the cursor the idle poll waited, so a reset node (a restarted
+    // devnet) showed the orphaned transfers as following and ready until it grew past the cursor.
+    const { ix, db } = await indexer("sqlite");
+    await indexUntilIdle(ix.indexer.chains);
+    const id = await snapshot(alpha);
+    const t = await sendTransfer(manifest, alpha, beta, 1, 4n, { userIndex: 5 });
+    const messageId = t.sent.messageId.toLowerCase();
+    await mine(alpha, 6);
+    await indexUntilIdle(ix.indexer.chains);
+    assert.ok((await ix.store.indexer.getTransfers([messageId])).has(messageId));
+    const cursor = (await ix.store.indexer.getChain(alpha.chain.chainId))!.cursorBlock;
+    await revertTo(alpha, id);
+    await mine(alpha, 2);
+    assert.ok((await height(alpha)) < cursor, "the new chain is shorter than the indexed one");
+    await indexUntilIdle(ix.indexer.chains);
+    assert.equal((await ix.store.indexer.getTransfers([messageId])).get(messageId), undefined);
+    assert.ok(
+      ix.logger.lines.some((l) => l.includes("reorg: rolled back")),
+      ix.logger.lines.join("\n"),
+    );
+    await assertEqualsCleanIndex(db, "sqlite");
+  });
+
+  it("error: a node below every stored block is not ready and says why, instead of following", async () => {
+    // finalityDepth 3: block hashes more than 3 below the cursor are pruned, so a node reset to
+    // far below the cursor cannot be compared with anything stored.
+    const { ix } = await indexer("sqlite", 3);
+    await indexUntilIdle(ix.indexer.chains);
+    const id = await snapshot(alpha);
+    await mine(alpha, 12);
+    await indexUntilIdle(ix.indexer.chains);
+    await revertTo(alpha, id);
+    await indexUntilIdle(ix.indexer.chains);
+    const rows = await ix.store.indexer.getIndexerStatus();
+    const summary = summariseIndexerStatus(rows);
+    assert.equal(summary.ready, false);
+    assert.match(
+      summary.reason,
+      /chain alpha is retrying: the node's head \d+ is below the indexed block \d+ and below every stored block hash/,
+    );
+    assert.equal(ix.indexer.chains[0]!.status().state, "following");
   });
 
   it("error: an rpcUrl serving another chain stops that chain loudly", async () => {
