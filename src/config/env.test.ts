@@ -249,6 +249,14 @@ describe("redactUrl", () => {
   it("default: replaces the password", () => {
     assert.equal(redactUrl("postgres://u:pw@h:5432/d"), "postgres://u:***@h:5432/d");
   });
+  it("error: a password in the query string is masked too", () => {
+    // Regression: `?password=` reached the serve/start/index logs in clear.
+    assert.equal(
+      redactUrl("postgres://u@h:5432/d?password=hunter2&sslmode=require"),
+      "postgres://u@h:5432/d?password=***&sslmode=require",
+    );
+    assert.equal(redactUrl("redis://h:6379/0?auth_token=t0k3n"), "redis://h:6379/0?auth_token=***");
+  });
   it("behavior: leaves paths and password-free URLs alone", () => {
     assert.equal(redactUrl("./data/x.db"), "./data/x.db");
     assert.equal(redactUrl("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");

@@ -132,9 +132,12 @@ export function loadDatabaseUrl(env: Env = process.env): string {
   return readDatabaseUrl(env, "DATABASE_URL") ?? CONFIG_DEFAULTS.databaseUrl;
 }
 
+/** Query parameters whose values are secrets (`?password=`, `sslpassword`, `apikey`, ...). */
+const SECRET_QUERY_PARAMETER = /pass|secret|key|token|auth|cred/i;
+
 /**
- * A URL with its password (and any user name) replaced by "***", for logs and error messages.
- * Not-a-URL values (SQLite paths) come back unchanged.
+ * A URL with its password and secret-looking query values (`?password=...`) replaced by "***",
+ * for logs and error messages. Not-a-URL values (SQLite paths) come back unchanged.
  */
 export function redactUrl(value: string): string {
   let url: URL;
@@ -143,9 +146,18 @@ export function redactUrl(value: string): string {
   } catch {
     return value;
   }
-  if (url.password === "" && url.username === "") return value;
-  if (url.password !== "") url.password = "***";
-  return url.toString();
+  let changed = false;
+  if (url.password !== "") {
+    url.password = "***";
+    changed = true;
+  }
+  for (const name of new Set(url.searchParams.keys())) {
+    if (SECRET_QUERY_PARAMETER.test(name)) {
+      url.searchParams.set(name, "***");
+      changed = true;
+    }
+  }
+  return changed ? url.toString() : value;
 }
 
 function read(env: Env, name: string): string | undefined {

@@ -1,4 +1,5 @@
 /** Which backend a DATABASE_URL selects, and its loggable form. */
+import { redactUrl } from "../config/env.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -10,13 +11,9 @@ export function databaseKind(databaseUrl: string): DatabaseKind {
 export function redactDatabaseUrl(databaseUrl: string): string {
   if (databaseKind(databaseUrl) === "sqlite") return databaseUrl;
   try {
-    const url = new URL(databaseUrl);
-    if (url.password !== "") url.password = "***";
-    for (const name of [...url.searchParams.keys()]) {
-      if (/pass|secret|key|token/i.test(name)) url.searchParams.set(name, "***");
-    }
-    return url.toString();
+    new URL(databaseUrl);
   } catch {
     return "postgres://<unparseable url>";
   }
+  return redactUrl(databaseUrl);
 }
