@@ -13,8 +13,12 @@ export const ErrorCode = {
   methodNotAllowed: { code: 40501, status: 405 },
   /** The request did not arrive in time (Node's headers / request timeouts): before routing. */
   requestTimeout: { code: 40801, status: 408 },
+  /** A static asset's If-Match / If-Unmodified-Since precondition does not hold. */
+  preconditionFailed: { code: 41201, status: 412 },
   bodyTooLarge: { code: 41301, status: 413 },
   unsupportedMediaType: { code: 41501, status: 415 },
+  /** A static asset's Range header asks for bytes it does not have. */
+  rangeNotSatisfiable: { code: 41601, status: 416 },
   noRoute: { code: 42201, status: 422 },
   amountOutOfRange: { code: 42202, status: 422 },
   rateLimited: { code: 42901, status: 429 },

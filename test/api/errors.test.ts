@@ -143,6 +143,37 @@ describe("error envelopes", () => {
     assert.equal(response.headers.allow, "POST");
   });
 
+  it("error: the docs' static files answer 404 / 412 / 416 in the envelope, never 405 or 500", async () => {
+    // Regression: a missing asset under the /docs/static/* route was 405 (the path matched a GET
+    // route), and the static server's 403 (a `..` walk), 412 and 416 became 500 50001 with an
+    // error-level log, counting as server errors.
+    const logged = logs.length;
+    await expectError(app, { method: "GET", url: "/docs/static/LICENSE" }, 404, 40401);
+    await expectError(
+      app,
+      { method: "GET", url: "/docs/static/%2e%2e/%2e%2e/package.json" },
+      404,
+      40401,
+    );
+    await expectError(
+      app,
+      { method: "GET", url: "/docs/static/swagger-ui.css", headers: { range: "bytes=99999999-" } },
+      416,
+      41601,
+      /byte range is not satisfiable/,
+    );
+    await expectError(
+      app,
+      { method: "GET", url: "/docs/static/swagger-ui.css", headers: { "if-match": '"x"' } },
+      412,
+      41201,
+    );
+    const ok = await app.inject({ method: "GET", url: "/docs/static/swagger-ui.css" });
+    assert.equal(ok.statusCode, 200);
+    const errors = logs.slice(logged).filter((l) => Number(l.level) >= 50);
+    assert.deepEqual(errors, []);
+  });
+
   it("behavior: a trailing slash reaches the same route", async () => {
     const response = await app.inject({ method: "GET", url: "/healthz/" });
     assert.equal(response.statusCode, 200);

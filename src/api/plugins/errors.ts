@@ -82,7 +82,21 @@ export function toApiError(error: unknown, requestId: string, bodyLimit: number)
   if (status === 400 && typeof e.message === "string" && e.message !== "") {
     return new ApiError("invalidParameter", e.message);
   }
-  if (status === 404) return new ApiError("notFound", "no such resource");
+  // A 403 comes from the static file server refusing a path (a `..` walk): no such resource.
+  if (status === 404 || status === 403) return new ApiError("notFound", "no such resource");
+  if (status === 412) {
+    return new ApiError(
+      "preconditionFailed",
+      "the If-Match / If-Unmodified-Since condition does not hold",
+    );
+  }
+  if (status === 416) {
+    return new ApiError("rangeNotSatisfiable", "the requested byte range is not satisfiable");
+  }
+  // Any other client error a plugin raises is the request's fault, never a 500.
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError("invalidParameter", e.message || "the request cannot be served as sent");
+  }
   return new ApiError("internal", `internal error; request id ${requestId}`, { cause: error });
 }
 
@@ -218,7 +232,9 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
     const path = request.url.split("?", 1)[0] ?? "/";
     const shownPath = path.length > 200 ? `${path.slice(0, 200)}...` : path;
     const allowed = routes.methodsFor(path);
-    return allowed.length > 0
+    // The path matches a route that takes this method (a wildcard such as /docs/static/*) but
+    // the route found nothing there: not found, not "method not allowed".
+    return allowed.length > 0 && !allowed.includes(request.method)
       ? new ApiError(
           "methodNotAllowed",
           `${request.method} is not allowed on ${shownPath}; allowed: ${allowed.join(", ")}`,
