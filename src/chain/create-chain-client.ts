@@ -62,6 +62,12 @@ export class ChainRpcError extends Error {
     message: string,
     readonly chainId: number,
     options: { cause: unknown },
+    /**
+     * What failed, without the URL or anything the node sent back (`chain 71001's RPC:
+     * eth_getLogs(1..100) failed (HTTP 503)`): for status rows that unauthenticated /readyz
+     * shows. The message, with the node's own text, is for the log.
+     */
+    readonly summary: string = message,
   ) {
     super(message, options);
     this.name = "ChainRpcError";
@@ -94,10 +100,21 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
     const text = [raw.shortMessage ?? raw.message ?? String(error), raw.details]
       .filter((s) => typeof s === "string" && s !== "")
       .join(": ");
+    let status: unknown;
+    for (let e: unknown = error, depth = 0; e && status === undefined && depth < 4; depth++) {
+      status = (e as { status?: unknown }).status;
+      e = (e as { cause?: unknown }).cause;
+    }
+    const kind = isTimeoutError(error)
+      ? "timed out"
+      : typeof status === "number"
+        ? `HTTP ${status}`
+        : "no answer or an error answer";
     return new ChainRpcError(
       `chain ${options.chainId} (${safeUrl}): ${what} failed: ${redactText(text, options.rpcUrl)}`,
       options.chainId,
       { cause: scrub(error) },
+      `chain ${options.chainId}'s RPC: ${what} failed (${kind}; the indexer log has the details)`,
     );
   }
 

@@ -11,7 +11,7 @@
 import type { Hex } from "viem";
 import { type AdaptiveRange, createAdaptiveRange } from "../chain/adaptive-range.js";
 import { BRIDGE_EVENT_TOPICS } from "../chain/bridge-events-abi.js";
-import type { BlockHeader, ChainClient } from "../chain/create-chain-client.js";
+import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/create-chain-client.js";
 import { fetchLogs } from "../chain/fetch-logs.js";
 import { sleep } from "../chain/with-retry.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
@@ -492,7 +492,13 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         const message = (error as Error).message ?? String(error);
         // Logged once here, where it is handled; RPC errors are already credential-free.
         logger.warn(`chain ${chain.name}: ${message}; retrying in ${delay} ms`);
-        await recordFailure(message);
+        // The row (shown by /readyz to anyone) gets what failed, not the node's or the
+        // database's own text, which may quote hosts, paths or whatever an upstream echoes.
+        await recordFailure(
+          error instanceof ChainRpcError
+            ? error.summary
+            : "a step failed (the database or an internal error); the indexer log has the details",
+        );
         await sleep(delay, signal);
       }
     }

@@ -114,9 +114,10 @@ describe("indexer: a failing RPC in the chain's status", () => {
       assert.equal(failing.chains[0]?.state, "starting");
       assert.match(
         failing.reason,
-        /^chain alpha is starting: chain 71001 \(.*\): eth_chainId failed/,
+        /^chain alpha is starting: chain 71001.s RPC: eth_chainId failed \(HTTP 503; the indexer log has the details\)$/,
       );
       assert.equal(indexer.status()[0]?.error, failing.chains[0]?.error);
+      assert.doesNotMatch(JSON.stringify(failing), /127\.0\.0\.1|unavailable/);
 
       stub.state.failing = false;
       const healthy = await until(summary, (s) => s.ready);
@@ -130,7 +131,12 @@ describe("indexer: a failing RPC in the chain's status", () => {
       stub.state.failing = true;
       const retrying = await until(summary, (s) => !s.ready);
       assert.equal(retrying.chains[0]?.state, "following");
-      assert.match(retrying.reason, /^chain alpha is retrying: chain 71001 \(.*\): .* failed/);
+      assert.match(
+        retrying.reason,
+        /^chain alpha is retrying: chain 71001's RPC: .* failed \(HTTP 503;/,
+      );
+      // What /readyz shows anyone: no RPC URL, nothing the node sent back.
+      assert.doesNotMatch(JSON.stringify(retrying), /127\.0\.0\.1|unavailable/);
       controller.abort();
       await running;
     } finally {

@@ -139,9 +139,18 @@ export function sendApiError(
   reply: FastifyReply,
   error: ApiError,
 ): FastifyReply {
-  if (error.status >= 500) {
+  if (error.status === 500) {
     // The cause is the original failure: logged in full, never sent.
     request.log.error({ err: error.cause ?? error, code: error.code }, error.message);
+  } else if (error.status >= 500) {
+    // 503: a known condition, not a bug: one line without a stack (a load balancer probing
+    // /readyz every few seconds must not fill the log with traces). An underlying failure (the
+    // database refusing connections) is an error; a state (an indexer behind) a warning.
+    const fields = { code: error.code, status: error.status } as Record<string, unknown>;
+    if (error.cause !== undefined) {
+      fields.cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+      request.log.error(fields, error.message);
+    } else request.log.warn(fields, error.message);
   } else {
     request.log.info({ code: error.code, status: error.status }, error.message);
   }
