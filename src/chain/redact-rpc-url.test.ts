@@ -26,4 +26,9 @@ describe("redactRpcUrl", () => {
     assert.ok(!out.includes("0123456789abcdefABCDEF"));
     assert.ok(out.includes("rpc.example.com"));
   });
+  it("error: the Basic credential made of the user info is removed when an upstream echoes it", () => {
+    const url = "https://rpcuser:s3cretpassw0rd@rpc.example.com/";
+    const echoed = `Authorization: Basic ${Buffer.from("rpcuser:s3cretpassw0rd").toString("base64")}`;
+    assert.equal(redactText(echoed, url), "Authorization: Basic ***");
+  });
 });

@@ -35,7 +35,16 @@ export function redactText(text: string, rpcUrl: string): string {
   } catch {
     return out;
   }
+  // The Authorization header the client sends for user info (splitCredentials), in case an
+  // upstream error echoes the request's headers.
+  const basic =
+    parsed.username !== "" || parsed.password !== ""
+      ? Buffer.from(
+          `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`,
+        ).toString("base64")
+      : "";
   const secrets = [
+    basic,
     parsed.password,
     parsed.username,
     ...[...parsed.searchParams.values()],
