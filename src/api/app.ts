@@ -5,6 +5,7 @@
  * every route, then the routes. The per-request checks of all of them run in one onRequest hook,
  * the request gate (request-gate.ts).
  */
+import cors from "@fastify/cors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Config, TrustProxy } from "../config/env.js";
 import { ApiError } from "../errors.js";
@@ -112,6 +113,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }) as unknown as FastifyInstance;
   appLog = app.log;
 
+  // First, so every answer (a 401, 429 or 503 from the request gate included) carries the
+  // CORS headers and a browser can read its envelope.
+  if (config.corsOrigins !== undefined) await registerCors(app, config.corsOrigins);
+
   let closing = false;
   // The first step of the request gate: every answer carries the request id, and while closing,
   // new requests are answered with our envelope instead of Fastify's bare 503.
@@ -165,4 +170,27 @@ function trustProxyOption(
   if (trust === false) return false;
   if (typeof trust === "number") return (_address, hop) => hop < trust;
   return [...trust];
+}
+
+/**
+ * CORS for browser dApps and wallets (CORS_ORIGINS): the listed origins (or any, `*`) may call
+ * the API with an Authorization header and read the envelope and the request-id and
+ * rate-limit headers; preflights are cached for 10 minutes. No cookies are involved, so no
+ * credentials mode.
+ */
+async function registerCors(app: FastifyInstance, origins: "*" | readonly string[]) {
+  await app.register(cors, {
+    origin: origins === "*" ? "*" : [...origins],
+    methods: ["GET", "HEAD", "POST"],
+    allowedHeaders: ["authorization", "content-type", REQUEST_ID_HEADER],
+    exposedHeaders: [
+      REQUEST_ID_HEADER,
+      "retry-after",
+      "x-ratelimit-limit",
+      "x-ratelimit-remaining",
+      "x-ratelimit-reset",
+    ],
+    maxAge: 600,
+    strictPreflight: false,
+  });
 }

@@ -26,7 +26,8 @@ Runs the HTTP API. Settings come from the environment:
   RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200),
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
   ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000),
-  LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off)
+  LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
+  CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps)
 `;
 
 export interface ServeDeps {

@@ -32,6 +32,7 @@ describe("loadConfig", () => {
         routerConfig: undefined,
         routerSlippageBps: 50,
         routerMaxStateAgeMs: 15000,
+        corsOrigins: undefined,
         listCacheMb: 64,
       },
     );

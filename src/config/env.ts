@@ -46,6 +46,12 @@ export interface Config {
    * in characters); 0 turns it off (src/api/response-cache.ts).
    */
   readonly listCacheMb: number;
+  /**
+   * CORS_ORIGINS: browser origins allowed to call the API (`*` for any, or a list of origins
+   * such as https://app.example); undefined: no CORS headers (browsers on other origins cannot
+   * read the answers).
+   */
+  readonly corsOrigins: "*" | readonly string[] | undefined;
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -113,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
       3_600_000,
       "milliseconds",
     ),
+    corsOrigins: readCorsOrigins(env),
     listCacheMb: readInteger(
       env,
       "LIST_CACHE_MB",
@@ -300,6 +307,29 @@ function readInteger(
     );
   }
   return value;
+}
+
+function readCorsOrigins(env: Env): "*" | readonly string[] | undefined {
+  const raw = read(env, "CORS_ORIGINS");
+  if (raw === undefined) return undefined;
+  if (raw === "*") return "*";
+  const origins = raw.split(",").map((o) => o.trim());
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || !/^https?:$/.test(url.protocol) || url.origin !== origin) {
+      throw new ConfigError(
+        "CORS_ORIGINS",
+        "CORS_ORIGINS must be * or origins separated by commas, each scheme://host[:port] with " +
+          `no path or trailing slash (e.g. https://app.example,http://localhost:3000), got ${quote(origin)}`,
+      );
+    }
+  }
+  return Object.freeze(origins);
 }
 
 /** proxy-addr's names for address ranges, accepted beside addresses and CIDRs. */
