@@ -182,6 +182,34 @@ describe("loadConfig", () => {
     configError({ REDIS_URL: "http://x:6379" }, "REDIS_URL", /REDIS_URL must be a redis:\/\//);
   });
 
+  it("behavior: REDIS_URL's path is a database number, or none for database 0", () => {
+    for (const value of [
+      "redis://127.0.0.1:6379",
+      "redis://127.0.0.1:6379/",
+      "redis://127.0.0.1:6379/0",
+      "rediss://cache.example.com:6380/15",
+      // Valid here: whether the server has database 16 is known only when it answers.
+      "redis://127.0.0.1:6379/16",
+    ]) {
+      assert.equal(loadConfig({ REDIS_URL: value }).redisUrl, value);
+    }
+  });
+
+  it("error: REDIS_URL path not a database number", () => {
+    for (const path of ["/two", "/2x", "/-1", "/1/2", "/1.5", "/%31", "/1234567890"]) {
+      configError(
+        { REDIS_URL: `redis://127.0.0.1:6379${path}` },
+        "REDIS_URL",
+        /^REDIS_URL must end in a database number such as redis:\/\/127\.0\.0\.1:6379\/2 \(or no path for database 0\), got 'redis:\/\/127\.0\.0\.1:6379\//,
+      );
+    }
+    configError(
+      { REDIS_URL: "redis://:hunter2@127.0.0.1:6379/db" },
+      "REDIS_URL",
+      /got 'redis:\/\/:\*\*\*@127\.0\.0\.1:6379\/db'$/,
+    );
+  });
+
   it("error: rate limits not a non-negative integer", () => {
     for (const value of ["-1", "1.5", "ten", "1000000001"]) {
       configError(

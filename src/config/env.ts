@@ -272,6 +272,14 @@ function readRedisUrl(env: Env): string | undefined {
       `REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, got ${quote(redactUrl(raw))}`,
     );
   }
+  // The path is the database number. ioredis reads anything else as some number (NaN, "/2x"
+  // as 2) or as database 0, so a typo would share another deployment's counters unnoticed.
+  if (!/^(\/[0-9]{0,9})?$/.test(url.pathname)) {
+    throw new ConfigError(
+      "REDIS_URL",
+      `REDIS_URL must end in a database number such as redis://127.0.0.1:6379/2 (or no path for database 0), got ${quote(redactUrl(raw))}`,
+    );
+  }
   return raw;
 }
 
