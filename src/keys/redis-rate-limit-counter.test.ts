@@ -5,7 +5,8 @@ import { createRedisRateLimitCounter } from "./redis-rate-limit-counter.js";
 
 /**
  * A server that speaks just enough of the Redis protocol to let a client connect (every command
- * answers +OK) but never answers a script: a Redis that is up yet stalled.
+ * answers +OK, start()'s check script answers 1) but never answers a hit's script: a Redis that
+ * is up yet stalled.
  */
 function startStalledRedis(): Promise<{ server: Server; url: string; scripts: () => number }> {
   let scripts = 0;
@@ -14,12 +15,13 @@ function startStalledRedis(): Promise<{ server: Server; url: string; scripts: ()
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     socket.on("data", (chunk) => {
-      for (const command of chunk
+      for (const [, args, name] of chunk
         .toString("latin1")
-        .split(/\*\d+\r\n/)
-        .slice(1)) {
-        if (/\r\nEVAL(SHA)?\r\n/i.test(`\r\n${command}`)) scripts += 1;
-        else socket.write("+OK\r\n");
+        .matchAll(/\*(\d+)\r\n\$\d+\r\n([^\r]*)\r\n/g)) {
+        if (!/^EVAL(SHA)?$/i.test(name ?? "")) socket.write("+OK\r\n");
+        // EVALSHA sha numkeys db: the check, which has no key.
+        else if (args === "4") socket.write(":1\r\n");
+        else scripts += 1;
       }
     });
   });

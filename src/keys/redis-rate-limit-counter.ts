@@ -10,11 +10,18 @@
  * the API keeps answering. That is the usual choice for a read API; refusing every request while
  * Redis is down would turn a cache outage into an API outage. A warning is logged once per outage
  * and a note when Redis answers again.
+ *
+ * A SELECT of the URL's database that fails (a number the server does not have) is only an
+ * 'error' event to ioredis, which carries on in database 0, where counts of other deployments
+ * live. So the script selects the database itself (for the script only), where a bad number
+ * fails the hit instead, and start() runs that check before the first request.
  */
 import { Redis } from "ioredis";
 import { createMemoryRateLimitCounter, type RateLimitCounter } from "./rate-limit-counter.js";
 
+/** ARGV[2]: the database (database 0 is never selected: some Redis proxies refuse SELECT). */
 const HIT_SCRIPT = `
+if ARGV[2] ~= '0' then redis.call('SELECT', ARGV[2]) end
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
@@ -22,6 +29,12 @@ if ttl < 0 then
   ttl = tonumber(ARGV[1])
 end
 return {count, ttl}
+`;
+
+/** start()'s check that the hit script can run in the database (ARGV[1]), counting nothing. */
+const PROBE_SCRIPT = `
+if ARGV[1] ~= '0' then redis.call('SELECT', ARGV[1]) end
+return 1
 `;
 
 export const REDIS_RATE_LIMIT_KEY_PREFIX = "bridge-oracle:ratelimit:";
@@ -54,7 +67,8 @@ export interface CreateRedisRateLimitCounterParameters {
 }
 
 interface RedisWithHit extends Redis {
-  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitHit(key: string, windowMs: number, db: string): Promise<[number, number]>;
+  rateLimitProbe(db: string): Promise<number>;
 }
 
 export function createRedisRateLimitCounter(
@@ -73,7 +87,14 @@ export function createRedisRateLimitCounter(
     // start() connects, so that the first requests are not counted locally while connecting.
     lazyConnect: true,
   }) as RedisWithHit;
+  // The database ioredis took from the URL (its path, or a ?db= parameter).
+  const db = client.options.db ?? 0;
+  if (!Number.isSafeInteger(db) || db < 0) {
+    throw new Error("the Redis URL does not name a database as a non-negative integer");
+  }
+  const dbArgument = String(db);
   client.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+  client.defineCommand("rateLimitProbe", { numberOfKeys: 0, lua: PROBE_SCRIPT });
   // Connection errors are reported through hits (below); without a listener ioredis would
   // print every reconnect failure as an unhandled error event.
   client.on("error", () => {});
@@ -95,7 +116,12 @@ export function createRedisRateLimitCounter(
         );
       });
       try {
-        await Promise.race([client.connect(), timeout]);
+        // The probe runs what every hit runs first, so a database the server does not have
+        // shows here, not as counts in database 0.
+        await Promise.race([
+          client.connect().then(() => client.rateLimitProbe(dbArgument)),
+          timeout,
+        ]);
       } catch (error) {
         // Serve anyway (see the top of this file); ioredis keeps reconnecting in the background.
         failing = true;
@@ -110,7 +136,7 @@ export function createRedisRateLimitCounter(
     async hit(bucket, windowMs) {
       if (pausedUntil > Date.now()) return fallback.hit(bucket, windowMs);
       try {
-        const [count, ttl] = await client.rateLimitHit(keyPrefix + bucket, windowMs);
+        const [count, ttl] = await client.rateLimitHit(keyPrefix + bucket, windowMs, dbArgument);
         if (failing) {
           failing = false;
           logger?.info({}, "Redis reachable again; rate limits are shared across processes");
