@@ -1,22 +1,26 @@
 /**
  * The fixed-window counter of rate-limit-counter.ts kept in Redis, so that every server process
- * using the same Redis shares one limit per client address and per key.
+ * using the same Redis database shares one limit per client address and per key.
  *
  * Each hit is one atomic Lua script (INCR, then PEXPIRE when the key has no expiry yet): two
  * processes can never both open a window or lose an increment.
  *
- * When Redis is unreachable or slow (no answer within `commandTimeoutMs`), a hit is counted in
- * this process's memory instead: limits then hold per process rather than across processes, and
- * the API keeps answering. That is the usual choice for a read API; refusing every request while
- * Redis is down would turn a cache outage into an API outage. A warning is logged once per outage
- * and a note when Redis answers again.
+ * When Redis is unreachable, slow (no answer within `commandTimeoutMs`) or refuses the script, a
+ * hit is counted in this process's memory instead: limits then hold per process rather than
+ * across processes, and the API keeps answering. That is the usual choice for a read API;
+ * refusing every request while Redis is down would turn a cache outage into an API outage. A
+ * warning is logged once per outage and a note when Redis answers again.
  *
- * A SELECT of the URL's database that fails (a number the server does not have) is only an
- * 'error' event to ioredis, which carries on in database 0, where counts of other deployments
- * live. So the script selects the database itself (for the script only), where a bad number
- * fails the hit instead, and start() runs that check before the first request.
+ * Two ways ioredis alone would not get there:
+ * - It reconnects only when the socket closes. A connection that stays open but no longer
+ *   answers would time out one hit each pause for good, so a hit that gets no answer on a ready
+ *   connection drops it and ioredis opens a fresh one.
+ * - A SELECT of the URL's database that fails (a number the server does not have) is only an
+ *   'error' event; ioredis carries on in database 0, where counts of other deployments live. So
+ *   the script selects the database itself (for the script only): there it fails loudly instead,
+ *   and start() runs that check before the first request.
  */
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import { createMemoryRateLimitCounter, type RateLimitCounter } from "./rate-limit-counter.js";
 
 /** ARGV[2]: the database (database 0 is never selected: some Redis proxies refuse SELECT). */
@@ -76,11 +80,16 @@ export function createRedisRateLimitCounter(
 ): RateLimitCounter {
   const keyPrefix = parameters.keyPrefix ?? REDIS_RATE_LIMIT_KEY_PREFIX;
   const logger = parameters.logger;
+  const commandTimeoutMs = parameters.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   const client = new Redis(parameters.url, {
     // Fail fast instead of queueing hits while disconnected: the fallback answers at once.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: parameters.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
+    // A hit that failed was counted locally; it must not be sent again after a reconnect.
+    autoResendUnfulfilledCommands: false,
+    // A connection dropped for not answering (below) gets no longer than a command to close.
+    disconnectTimeout: commandTimeoutMs,
     // Keep reconnecting in the background, at most every 2 s.
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     connectionName: "bridge-oracle-rate-limit",
@@ -105,6 +114,15 @@ export function createRedisRateLimitCounter(
   /** Until then (epoch ms), hits are counted locally without asking Redis. */
   let pausedUntil = 0;
 
+  /**
+   * A ready connection that failed a command without a reply from Redis is stalled or broken,
+   * and ioredis would keep it while its socket stays open: drop it, and ioredis connects afresh
+   * (retryStrategy).
+   */
+  function dropIfStalled(error: unknown): void {
+    if (!(error instanceof ReplyError) && client.status === "ready") client.disconnect(true);
+  }
+
   return {
     async start() {
       const connectTimeoutMs = parameters.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
@@ -125,6 +143,7 @@ export function createRedisRateLimitCounter(
       } catch (error) {
         // Serve anyway (see the top of this file); ioredis keeps reconnecting in the background.
         failing = true;
+        dropIfStalled(error);
         logger?.warn(
           { err: error },
           "Redis unavailable at start; counting rate limits per process until it answers",
@@ -144,6 +163,7 @@ export function createRedisRateLimitCounter(
         return { count: Number(count), resetInMs: Math.max(1, Number(ttl)) };
       } catch (error) {
         pausedUntil = Date.now() + pauseAfterFailureMs;
+        dropIfStalled(error);
         if (!failing) {
           failing = true;
           logger?.warn(
