@@ -24,6 +24,11 @@ export interface RateLimitCounter {
   hit(bucket: string, windowMs: number): WindowHit | Promise<WindowHit>;
   /** Connects a shared counter before the first request; resolves (never rejects) when done. */
   start?(): Promise<void>;
+  /**
+   * A shared counter: the Redis it uses (password masked) and whether counts are shared through
+   * it right now (false while it fails and counts are kept per process).
+   */
+  sharing?(): { readonly redis: string; readonly shared: boolean };
   close(): Promise<void>;
 }
 

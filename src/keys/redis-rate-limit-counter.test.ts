@@ -31,7 +31,7 @@ function startStalledRedis(): Promise<{ server: Server; url: string; scripts: ()
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };
-      resolve({ server, url: `redis://127.0.0.1:${port}`, scripts: () => scripts });
+      resolve({ server, url: `redis://:hunter2@127.0.0.1:${port}`, scripts: () => scripts });
     });
   });
 }
@@ -65,6 +65,10 @@ describe("createRedisRateLimitCounter against a stalled Redis", () => {
       assert.ok(performance.now() - paused < 40, "paused hits do not wait for Redis");
       assert.equal(stalled.scripts(), 1, "no script sent during the pause");
       assert.equal(warnings.length, 1, "one warning per outage");
+      assert.equal(
+        warnings[0],
+        `Redis ${stalled.url.replace("hunter2", "***")} unavailable (no answer within 50 ms; reconnecting); counting rate limits per process until a shared count succeeds`,
+      );
 
       await new Promise((resolve) => setTimeout(resolve, 320));
       assert.equal((await counter.hit("ip:1", 60_000)).count, 21);

@@ -9,7 +9,8 @@
  * hit is counted in this process's memory instead: limits then hold per process rather than
  * across processes, and the API keeps answering. That is the usual choice for a read API;
  * refusing every request while Redis is down would turn a cache outage into an API outage. A
- * warning is logged once per outage and a note when Redis answers again.
+ * warning naming the Redis (password masked) and the reason is logged once per outage, and a note
+ * when Redis answers again.
  *
  * Two ways ioredis alone would not get there:
  * - It reconnects only when the socket closes. A connection that stays open but no longer
@@ -21,6 +22,7 @@
  *   and start() runs that check before the first request.
  */
 import { Redis, ReplyError } from "ioredis";
+import { redactUrl } from "../config/env.js";
 import { createMemoryRateLimitCounter, type RateLimitCounter } from "./rate-limit-counter.js";
 
 /** ARGV[2]: the database (database 0 is never selected: some Redis proxies refuse SELECT). */
@@ -80,6 +82,7 @@ export function createRedisRateLimitCounter(
 ): RateLimitCounter {
   const keyPrefix = parameters.keyPrefix ?? REDIS_RATE_LIMIT_KEY_PREFIX;
   const logger = parameters.logger;
+  const redis = redactUrl(parameters.url);
   const commandTimeoutMs = parameters.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   const client = new Redis(parameters.url, {
     // Fail fast instead of queueing hits while disconnected: the fallback answers at once.
@@ -99,14 +102,21 @@ export function createRedisRateLimitCounter(
   // The database ioredis took from the URL (its path, or a ?db= parameter).
   const db = client.options.db ?? 0;
   if (!Number.isSafeInteger(db) || db < 0) {
-    throw new Error("the Redis URL does not name a database as a non-negative integer");
+    throw new Error(`Redis URL ${redis} does not name a database as a non-negative integer`);
   }
   const dbArgument = String(db);
   client.defineCommand("rateLimitHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
   client.defineCommand("rateLimitProbe", { numberOfKeys: 0, lua: PROBE_SCRIPT });
-  // Connection errors are reported through hits (below); without a listener ioredis would
-  // print every reconnect failure as an unhandled error event.
-  client.on("error", () => {});
+  /** The last error ioredis reported on the current connection (attempt), for the warning. */
+  let connectionError: string | undefined;
+  // Without a listener ioredis would print every reconnect failure as an unhandled error event;
+  // what went wrong is reported once, through the warning of the hit that fails.
+  client.on("error", (error: Error) => {
+    connectionError = error.message;
+  });
+  client.on("connect", () => {
+    connectionError = undefined;
+  });
 
   const fallback = createMemoryRateLimitCounter();
   const pauseAfterFailureMs = parameters.pauseAfterFailureMs ?? REDIS_PAUSE_AFTER_FAILURE_MS;
@@ -115,24 +125,48 @@ export function createRedisRateLimitCounter(
   let pausedUntil = 0;
 
   /**
-   * A ready connection that failed a command without a reply from Redis is stalled or broken,
-   * and ioredis would keep it while its socket stays open: drop it, and ioredis connects afresh
-   * (retryStrategy).
+   * Why a command sent at `sentAt` (performance.now()) failed, in words. A ready connection that
+   * gave no answer is stalled or broken, and ioredis would keep it while its socket stays open:
+   * it is dropped here, and ioredis connects afresh (retryStrategy).
    */
-  function dropIfStalled(error: unknown): void {
-    if (!(error instanceof ReplyError) && client.status === "ready") client.disconnect(true);
+  function failure(error: unknown, sentAt: number): string {
+    if (error instanceof ReplyError) {
+      // Redis 7 appends where in the script the error arose; the reason is the error itself.
+      const text = String((error as Error).message).replace(
+        / script: \w+, on @user_script:.*$/,
+        "",
+      );
+      return `it answered ${text}`;
+    }
+    if (client.status !== "ready") {
+      return `not connected: ${connectionError ?? `connection ${client.status}`}`;
+    }
+    client.disconnect(true);
+    if (performance.now() - sentAt >= commandTimeoutMs) {
+      return `no answer within ${commandTimeoutMs} ms; reconnecting`;
+    }
+    return `${error instanceof Error ? error.message : String(error)}; reconnecting`;
+  }
+
+  function warn(reason: string, when: string): void {
+    logger?.warn(
+      { redis, reason },
+      `Redis ${redis} unavailable${when} (${reason}); counting rate limits per process until a shared count succeeds`,
+    );
   }
 
   return {
     async start() {
       const connectTimeoutMs = parameters.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
       let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no connection within ${connectTimeoutMs} ms`)),
-          connectTimeoutMs,
-        );
+        timer = setTimeout(() => {
+          timedOut = true;
+          reject(new Error("start timeout"));
+        }, connectTimeoutMs);
       });
+      const sentAt = performance.now();
       try {
         // The probe runs what every hit runs first, so a database the server does not have
         // shows here, not as counts in database 0.
@@ -143,36 +177,39 @@ export function createRedisRateLimitCounter(
       } catch (error) {
         // Serve anyway (see the top of this file); ioredis keeps reconnecting in the background.
         failing = true;
-        dropIfStalled(error);
-        logger?.warn(
-          { err: error },
-          "Redis unavailable at start; counting rate limits per process until it answers",
-        );
+        const reason = timedOut
+          ? `no connection within ${connectTimeoutMs} ms${connectionError === undefined ? "" : `: ${connectionError}`}`
+          : failure(error, sentAt);
+        warn(reason, " at start");
       } finally {
         clearTimeout(timer);
       }
     },
     async hit(bucket, windowMs) {
       if (pausedUntil > Date.now()) return fallback.hit(bucket, windowMs);
+      const sentAt = performance.now();
       try {
         const [count, ttl] = await client.rateLimitHit(keyPrefix + bucket, windowMs, dbArgument);
         if (failing) {
           failing = false;
-          logger?.info({}, "Redis reachable again; rate limits are shared across processes");
+          logger?.info(
+            { redis },
+            `Redis ${redis} answers again; rate limits are shared across processes`,
+          );
         }
         return { count: Number(count), resetInMs: Math.max(1, Number(ttl)) };
       } catch (error) {
         pausedUntil = Date.now() + pauseAfterFailureMs;
-        dropIfStalled(error);
+        const reason = failure(error, sentAt);
         if (!failing) {
           failing = true;
-          logger?.warn(
-            { err: error },
-            "Redis unavailable; counting rate limits per process until it answers again",
-          );
+          warn(reason, "");
         }
         return fallback.hit(bucket, windowMs);
       }
+    },
+    sharing() {
+      return { redis, shared: !failing };
     },
     async close() {
       await fallback.close();

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { clientBucket, decimal } from "../../src/api/plugins/rate-limit.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
+import { createLogCollector } from "../api/setup.js";
 import { createMemoryApiKeyRepository } from "./memory-api-key-repository.js";
 import { buildTinyApp } from "./tiny-app.js";
 
@@ -201,6 +202,75 @@ describe("rate limit shared through Redis", () => {
       const limited = await list(app);
       assert.equal(limited.statusCode, 429);
       assert.ok(Number(limited.headers["retry-after"]) >= 1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("rate limit startup line and Redis warnings", () => {
+  it("behavior: with Redis unreachable at start the line says per process; the warning names the Redis, password masked", async () => {
+    const { repository } = await keyedRepository();
+    const collector = createLogCollector();
+    const app = await buildTinyApp({
+      auth: { repository },
+      rateLimit: { anonymousPerMinute: 2, redisUrl: "redis://:hunter2@127.0.0.1:1/3" },
+      logDestination: collector.destination,
+    });
+    try {
+      const line = collector.logs.find((log) => log["anonymousPerMinute"] === 2);
+      assert.equal(line?.["shared"], false);
+      assert.equal(line?.["redis"], "redis://:***@127.0.0.1:1/3");
+      assert.equal(
+        line?.["msg"],
+        "rate limits counted per process until Redis redis://:***@127.0.0.1:1/3 answers, then shared",
+      );
+      const warnings = collector.logs.filter((log) => log["level"] === 40);
+      assert.equal(warnings.length, 1);
+      assert.match(
+        String(warnings[0]?.["msg"]),
+        /^Redis redis:\/\/:\*\*\*@127\.0\.0\.1:1\/3 unavailable at start \(.*ECONNREFUSED.*\); counting rate limits per process until a shared count succeeds$/,
+      );
+      assert.equal((await list(app)).statusCode, 200);
+      assert.ok(
+        !JSON.stringify(collector.logs).includes("hunter2"),
+        "the password is never logged",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("default: with Redis answering at start the line says shared", async () => {
+    const { repository } = await keyedRepository();
+    const collector = createLogCollector();
+    const app = await buildTinyApp({
+      auth: { repository },
+      rateLimit: { anonymousPerMinute: 3, redisUrl: REDIS_URL },
+      logDestination: collector.destination,
+    });
+    try {
+      const line = collector.logs.find((log) => log["anonymousPerMinute"] === 3);
+      assert.equal(line?.["shared"], true);
+      assert.equal(line?.["msg"], `rate limits shared through Redis ${REDIS_URL}`);
+      assert.equal(collector.logs.filter((log) => log["level"] === 40).length, 0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("default: without REDIS_URL the line says per process", async () => {
+    const { repository } = await keyedRepository();
+    const collector = createLogCollector();
+    const app = await buildTinyApp({
+      auth: { repository },
+      rateLimit: { anonymousPerMinute: 4 },
+      logDestination: collector.destination,
+    });
+    try {
+      const line = collector.logs.find((log) => log["anonymousPerMinute"] === 4);
+      assert.equal(line?.["shared"], false);
+      assert.equal(line?.["msg"], "rate limits counted per process");
     } finally {
       await app.close();
     }

@@ -110,7 +110,10 @@ describe("createRedisRateLimitCounter against the real Redis", () => {
       await counter.start?.();
       for (let i = 1; i <= 3; i++) assert.equal((await counter.hit("ip:1", 60_000)).count, i);
       assert.equal(await db0.exists(`${keyPrefix}ip:1`), 0, "nothing was counted in database 0");
-      assert.equal(warnings.length, 1, "one warning");
+      assert.deepEqual(counter.sharing?.(), { redis: url, shared: false });
+      assert.deepEqual(warnings, [
+        `Redis ${url} unavailable at start (it answered ERR DB index is out of range); counting rate limits per process until a shared count succeeds`,
+      ]);
     } finally {
       await counter.close();
       await db0.del(`${keyPrefix}ip:1`);
@@ -149,8 +152,13 @@ describe("createRedisRateLimitCounter against the real Redis", () => {
       assert.ok(resumed, "a hit reached Redis again");
       assert.equal(slow.length, 1, `only the hit that met the stall waited (slow: ${slow})`);
       assert.equal(proxy.connections(), 2, "through a new connection");
-      assert.equal(warnings.length, 1, "one warning");
-      assert.equal(infos.length, 1, "one note that Redis answers again");
+      assert.deepEqual(warnings, [
+        `Redis ${proxy.url} unavailable (no answer within 100 ms; reconnecting); counting rate limits per process until a shared count succeeds`,
+      ]);
+      assert.deepEqual(infos, [
+        `Redis ${proxy.url} answers again; rate limits are shared across processes`,
+      ]);
+      assert.deepEqual(counter.sharing?.(), { redis: proxy.url, shared: true });
     } finally {
       await counter.close();
       await proxy.close();

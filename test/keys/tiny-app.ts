@@ -11,10 +11,17 @@ import { type RateLimitOptions, registerRateLimit } from "../../src/api/plugins/
 export interface TinyAppOptions {
   auth: ApiKeyAuthOptions;
   rateLimit?: RateLimitOptions;
+  /** Receives the app's JSON log lines (info and up); no logging without it. */
+  logDestination?: { write(line: string): void };
 }
 
 export async function buildTinyApp(options: TinyAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
+  const app = Fastify({
+    logger:
+      options.logDestination === undefined
+        ? false
+        : { level: "info", stream: options.logDestination },
+  });
   registerErrorHandling(app, { bodyLimit: 16 * 1024 });
   await registerApiKeyAuth(app, options.auth);
   if (options.rateLimit !== undefined) await registerRateLimit(app, options.rateLimit);

@@ -98,13 +98,20 @@ export async function registerRateLimit(
     await own.start?.();
     counter = own;
   }
+  // What start() found, not what was asked for: a Redis that did not answer is not sharing yet.
+  const sharing = counter.sharing?.();
   app.log.info(
     {
       anonymousPerMinute: anonymousLimit,
       keyPerMinute: keyLimit,
-      shared: options.redisUrl !== undefined && options.counter === undefined,
+      shared: sharing?.shared ?? false,
+      ...(sharing === undefined ? {} : { redis: sharing.redis }),
     },
-    "rate limits",
+    sharing === undefined
+      ? "rate limits counted per process"
+      : sharing.shared
+        ? `rate limits shared through Redis ${sharing.redis}`
+        : `rate limits counted per process until Redis ${sharing.redis} answers, then shared`,
   );
   const hits = counter;
 
