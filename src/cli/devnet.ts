@@ -5,6 +5,7 @@
  * The summary goes to stdout; the relayer's and traffic's log lines go to stderr.
  */
 import { join } from "node:path";
+import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
 import { createStderrLogger, silentLogger } from "../devnet/logger.js";
 import { DEVNET_DEFAULTS, type RunDevnetOptions, runDevnet } from "../devnet/run-devnet.js";
 import { devnetDir } from "../devnet/write-manifest.js";
@@ -102,10 +103,32 @@ export async function run(args: string[]): Promise<number> {
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
 
-  const logger = parsed.quiet ? silentLogger : createStderrLogger("devnet");
+  // One running devnet per DEVNET_DIR (devnet-lock.ts); a dead owner's nodes are stopped first.
+  const dir = devnetDir();
+  const say = createStderrLogger("devnet");
+  let lock: DevnetLock;
+  try {
+    lock = await acquireDevnetLock({ dir, command: "devnet", log: (line) => say.info(line) });
+  } catch (error) {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    process.stderr.write(
+      error instanceof DevnetDirInUseError
+        ? `${error.message}\n`
+        : `cannot take the devnet directory ${dir} (DEVNET_DIR): ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+
+  const logger = parsed.quiet ? silentLogger : say;
   const startedAt = Date.now();
   try {
-    const starting = runDevnet({ ...parsed.options, logger });
+    const starting = runDevnet({
+      ...parsed.options,
+      dir,
+      onNodeStarted: (node) => lock.addNode(node),
+      logger,
+    });
     const first = await Promise.race([starting, signal]);
     if (typeof first === "string") {
       await starting.then((devnet) => devnet.stop()).catch(() => {});
@@ -139,6 +162,8 @@ export async function run(args: string[]): Promise<number> {
     );
     return 1;
   } finally {
+    // The nodes have exited by now (runDevnet stops them on a failed start too).
+    lock.release();
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
   }

@@ -8,6 +8,9 @@
  * the only child processes; they run in their own process group, so the terminal's Ctrl-C
  * reaches this process alone, which stops them last (they write their state on SIGTERM).
  *
+ * It owns DEVNET_DIR while it runs (DEVNET_DIR/devnet.lock, src/devnet/devnet-lock.ts): a second
+ * start or devnet there is refused, and the chains a killed one left running are stopped first.
+ *
  * Shutdown order on SIGINT/SIGTERM: the API stops accepting and finishes in-flight requests;
  * the indexer commits its current batch and stops; traffic and relayer stop; the anvil nodes
  * dump their state and exit. A second signal exits at once (the nodes are killed on exit).
@@ -17,6 +20,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
+import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
 import { createStderrLogger, type DevnetLogger, silentLogger } from "../devnet/logger.js";
 import { type RunningDevnet, runDevnet, validateRunDevnetOptions } from "../devnet/run-devnet.js";
 import { devnetDir } from "../devnet/write-manifest.js";
@@ -120,6 +124,21 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     return 1;
   }
 
+  // One running devnet per DEVNET_DIR: a second one would resume the same chains and its nodes
+  // would overwrite this one's state files (devnet-lock.ts). A dead owner's nodes are stopped.
+  const dir = devnetDir(env as NodeJS.ProcessEnv);
+  let lock: DevnetLock;
+  try {
+    lock = await acquireDevnetLock({ dir, command: "start", log: say });
+  } catch (error) {
+    process.stderr.write(
+      error instanceof DevnetDirInUseError
+        ? `${error.message}\n`
+        : `cannot take the devnet directory ${dir} (DEVNET_DIR): ${errorMessage(error)}\n`,
+    );
+    return 1;
+  }
+
   const signals = listenForSignals();
   let signalled: string | undefined;
   void signals.first.then((name) => {
@@ -127,7 +146,6 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     say(`${name}: stopping (Ctrl-C again to exit at once)`);
   });
   const logger: DevnetLogger = parsed.quiet ? silentLogger : createStderrLogger("devnet");
-  const dir = devnetDir(env as NodeJS.ProcessEnv);
   const closers: (() => Promise<void>)[] = [];
   const stopAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
@@ -142,6 +160,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       dir,
       stateDir: join(dir, "state"),
       callerHandlesSignals: true,
+      onNodeStarted: (node) => lock.addNode(node),
       logger,
     });
     const first = await Promise.race([starting, signals.first]);
@@ -228,6 +247,9 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     return 1;
   } finally {
     await stopAll();
+    // Only now: the chains have exited. (A forced exit skips this and leaves the lock; the next
+    // owner stops whatever of the chains still runs.)
+    lock.release();
     signals.remove();
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Launches a local anvil node from the @foundry-rs/anvil npm package (no global foundry install).
  * Each node listens on 127.0.0.1 only, on a free port, and dies with this process: `stop()`, the
- * process `exit` event and SIGINT/SIGTERM all kill it, so no anvil is ever orphaned. A node
- * started with `callerHandlesSignals` is left to its caller on signals (which stops it after
- * what still uses it, e.g. `npm start`'s graceful shutdown), and gets SIGTERM on `exit`.
+ * process `exit` event and SIGINT/SIGTERM all kill it. A node started with `callerHandlesSignals`
+ * is left to its caller on signals (which stops it after what still uses it, e.g. `npm start`'s
+ * graceful shutdown), and gets SIGTERM on `exit`. Only a SIGKILL of this process leaves nodes
+ * running; `start` and `devnet` record their pids in DEVNET_DIR's lock so that the next run stops
+ * them (devnet-lock.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -43,6 +45,8 @@ export interface AnvilInstance {
   rpcUrl: string;
   port: number;
   chainId: number;
+  /** The node's process id (recorded in DEVNET_DIR's lock, see devnet-lock.ts). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -200,7 +204,7 @@ async function launchOnce(
     }
     const chainId = await answersChainId(rpcUrl);
     if (chainId === parameters.chainId) {
-      return { rpcUrl, port, chainId, stop: () => stopChild(child, graceMs) };
+      return { rpcUrl, port, chainId, pid: child.pid ?? 0, stop: () => stopChild(child, graceMs) };
     }
     if (chainId !== null) {
       await stopChild(child);

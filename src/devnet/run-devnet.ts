@@ -71,7 +71,20 @@ export interface RunDevnetOptions {
    * chains first); the anvil nodes then ignore the terminal's Ctrl-C. Default false.
    */
   callerHandlesSignals?: boolean;
+  /**
+   * Called for every anvil node as soon as it runs (before deployment or restore), so the
+   * caller can record it (DEVNET_DIR's lock: a later run stops the nodes of a dead one).
+   */
+  onNodeStarted?: (node: StartedNode) => void;
   logger?: DevnetLogger;
+}
+
+export interface StartedNode {
+  pid: number;
+  port: number;
+  chainId: number;
+  /** Persistent mode: the node's state file. */
+  statePath?: string;
 }
 
 export interface RunningDevnet {
@@ -147,15 +160,27 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
   const { stateDir } = options;
   const startChains = async (): Promise<void> => {
     const started = await Promise.allSettled(
-      definitions.map((definition) =>
-        startAnvil({
+      definitions.map(async (definition) => {
+        const statePath =
+          stateDir !== undefined ? chainStatePath(stateDir, definition.name) : undefined;
+        const anvil = await startAnvil({
           chainId: definition.chainId,
-          ...(stateDir !== undefined
-            ? { statePath: chainStatePath(stateDir, definition.name) }
-            : {}),
+          ...(statePath !== undefined ? { statePath } : {}),
           ...(options.callerHandlesSignals ? { callerHandlesSignals: true } : {}),
-        }),
-      ),
+        });
+        try {
+          options.onNodeStarted?.({
+            pid: anvil.pid,
+            port: anvil.port,
+            chainId: anvil.chainId,
+            ...(statePath !== undefined ? { statePath } : {}),
+          });
+        } catch (error) {
+          await anvil.stop();
+          throw error;
+        }
+        return anvil;
+      }),
     );
     for (const result of started) if (result.status === "fulfilled") anvils.push(result.value);
     const failedStart = started.find((result) => result.status === "rejected");

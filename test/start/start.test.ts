@@ -197,6 +197,27 @@ describe("bridge-oracle start", () => {
     });
     assert.equal(quote.status, 200);
 
+    // Another start on the same DEVNET_DIR (own PORT and database) would resume the same chains
+    // and its nodes would overwrite this one's state files: it is refused.
+    const other = join(dir, "other");
+    const second = spawnStart({
+      ...env,
+      PORT: String(await freePort()),
+      DATABASE_URL: join(other, "db.sqlite"),
+    });
+    const refused = await Promise.race([
+      second.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve("still running"), 20_000)),
+    ]);
+    if (refused === "still running") second.child.kill("SIGINT");
+    assert.equal(refused, 1, second.stderr());
+    assert.match(
+      second.stderr(),
+      new RegExp(
+        `devnet directory .* is in use by bridge-oracle start \\(pid ${running.child.pid}`,
+      ),
+    );
+
     await until("new transfers indexed after the restart", 60_000, async () =>
       messageIds(env.DATABASE_URL as string).length > firstRunIds.length + 5 ? true : undefined,
     );
@@ -256,6 +277,41 @@ describe("bridge-oracle start", () => {
     await until("no anvil left", 15_000, async () =>
       anvilsOf(dir).length === 0 ? true : undefined,
     );
+  });
+
+  it("behavior: after a SIGKILL of start alone, the next start stops its chains first and resumes without a rollback", {
+    timeout: 120_000,
+  }, async () => {
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    await bannerOf(running);
+    const before = messageIds(env.DATABASE_URL as string).length;
+    await until("transfers indexed by the run that is killed", 60_000, async () =>
+      messageIds(env.DATABASE_URL as string).length > before + 3 ? true : undefined,
+    );
+    const killed = running;
+    killed.child.kill("SIGKILL");
+    await killed.exited;
+    // The chains are in their own process group: they outlive start, still mining, and would
+    // dump their state over the next run's every 30 s.
+    const orphans = anvilPidsOf(dir);
+    assert.equal(orphans.length, 3, "the killed start's chains still run");
+
+    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    const banner = await bannerOf(running);
+    assert.match(running.stderr(), /is gone but left 3 anvil node\(s\) running/);
+    assert.match(banner.text, /resumed devnet/);
+    // They saved their newest state on SIGTERM, ahead of the database: nothing to roll back.
+    assert.doesNotMatch(running.stderr(), /rolls back/);
+    const now = anvilPidsOf(dir);
+    assert.deepEqual(
+      orphans.filter((pid) => now.includes(pid)),
+      [],
+      "the killed start's chains are gone",
+    );
+    assert.equal(await stopWithSignal(running), 0, running.stderr());
+    assert.deepEqual(anvilsOf(dir), []);
+    const ids = messageIds(env.DATABASE_URL as string);
+    assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
   });
 
   it("behavior: after a crash the chains come back behind the database and the indexer rolls back to them", {
