@@ -143,7 +143,10 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
   let signalled: string | undefined;
   void signals.first.then((name) => {
     signalled = name;
-    say(`${name}: stopping (Ctrl-C again to exit at once)`);
+    // Any second signal exits at once (listenForSignals); Ctrl-C is what a terminal user has.
+    say(
+      `${name}: stopping (${name === "SIGINT" ? "Ctrl-C again" : "send a second signal"} to exit at once)`,
+    );
   });
   const logger: DevnetLogger = parsed.quiet ? silentLogger : createStderrLogger("devnet");
   const closers: (() => Promise<void>)[] = [];

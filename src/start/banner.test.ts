@@ -53,4 +53,35 @@ describe("start banner", () => {
       to: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
     });
   });
+
+  it("behavior: a DATABASE_URL or directory with spaces or quotes is shell-quoted, so the line pastes", () => {
+    const text = formatBanner({
+      url: "http://127.0.0.1:8080",
+      manifest,
+      demoKey: "bo_KEY",
+      restored: true,
+      freshReason: undefined,
+      trafficPerMinute: 30,
+      databaseUrl: "/home/me/my data/it's.db",
+      devnetDir: "/home/me/my data/.devnet",
+    });
+    assert.match(
+      text,
+      / {2}data {7}DATABASE_URL='\/home\/me\/my data\/it'\\''s\.db', devnet state in '\/home\/me\/my data\/\.devnet'\n/,
+    );
+    const plain = formatBanner({
+      url: "http://127.0.0.1:8080",
+      manifest,
+      demoKey: "bo_KEY",
+      restored: true,
+      freshReason: undefined,
+      trafficPerMinute: 30,
+      databaseUrl: "postgres://postgres@db.local:5432/oracle?sslmode=require",
+      devnetDir: "/x/.devnet",
+    });
+    assert.match(
+      plain,
+      /DATABASE_URL='postgres:\/\/postgres@db\.local:5432\/oracle\?sslmode=require', devnet state in \/x\/\.devnet\n/,
+    );
+  });
 });

@@ -3,6 +3,7 @@
  * (manifest and URLs in, text out) so the wording is tested without starting anything.
  */
 import type { DevnetManifest } from "../devnet/manifest.js";
+import { shellQuote } from "./shell-quote.js";
 
 export interface BannerInput {
   /** http://host:port of the API. */
@@ -12,6 +13,7 @@ export interface BannerInput {
   restored: boolean;
   freshReason: string | undefined;
   trafficPerMinute: number;
+  /** Printed as a shell word (quoted when needed), so the line can be pasted. */
   databaseUrl: string;
   devnetDir: string;
 }
@@ -53,7 +55,7 @@ export function formatBanner(input: BannerInput): string {
     `  API docs   ${url}/docs  (OpenAPI: ${url}/openapi.json, metrics: ${url}/metrics)`,
     `  chains     ${chains}`,
     `  traffic    ${input.trafficPerMinute} transfers per minute`,
-    `  data       DATABASE_URL=${input.databaseUrl}, devnet state in ${input.devnetDir}`,
+    `  data       DATABASE_URL=${shellQuote(input.databaseUrl)}, devnet state in ${shellQuote(input.devnetDir)}`,
     "",
     `  demo API key (a new one at every start; the previous "demo" key is revoked):`,
     `  ${input.demoKey}`,
