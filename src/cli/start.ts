@@ -29,6 +29,7 @@ import { createIndexer } from "../indexer/create-indexer.js";
 import { formatBanner } from "../start/banner.js";
 import { createDemoKey } from "../start/demo-key.js";
 import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
+import { indexerStopReport } from "../start/indexer-stop.js";
 import { createStore } from "../store/index.js";
 import { openIndexerStore } from "../store/indexer-store.js";
 import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
@@ -190,7 +191,11 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     const indexerConfig = await loadIndexerConfig(devnet.manifestPath);
     const indexerStore = await openIndexerStore({ databaseUrl: config.databaseUrl });
     closers.push(() => indexerStore.close());
-    const indexerLog = parsed.quiet ? silentLogger : createStderrLogger("index");
+    // A chain's loud stop is the indexer's one error line; start reports it itself, below, with
+    // advice that fits start (the indexer's own names settings start does not have).
+    const indexerLog = parsed.quiet
+      ? silentLogger
+      : { ...createStderrLogger("index"), error: () => {} };
     const indexer = createIndexer({
       config: indexerConfig,
       store: indexerStore,
@@ -205,7 +210,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     });
     const indexerFailed = indexing.then(
       () => undefined,
-      (error: unknown) => errorMessage(error),
+      (error: unknown) => ({ error }),
     );
 
     const api: ApiService = await startApiService(
@@ -234,12 +239,16 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       signals.first.then(() => ({ failure: undefined })),
       indexerFailed.then((failure) => ({ failure })),
     ]);
-    if (outcome.failure !== undefined) {
-      process.stderr.write(`the indexer stopped: ${outcome.failure}; stopping everything\n`);
+    if (outcome.failure === undefined) {
+      await stopAll();
+      say("stopped; the next start resumes from here");
+      return 0;
     }
+    const report = indexerStopReport(outcome.failure.error, dir);
+    process.stderr.write(`the indexer stopped: ${report.reason}\nstopping everything\n`);
     await stopAll();
-    say("stopped; the next start resumes from here");
-    return outcome.failure === undefined ? 0 : 1;
+    say(report.advice);
+    return 1;
   } catch (error) {
     const message =
       error instanceof ApiStartError || error instanceof DevnetDataError

@@ -9,6 +9,9 @@ import type { ChainClient } from "../chain/create-chain-client.js";
 import type { IndexerRepository } from "../store/indexer-repository.js";
 
 export class ReorgTooDeepError extends Error {
+  /** What happened, without the advice for an operator of `index` (start gives its own). */
+  readonly headline: string;
+
   constructor(
     readonly chainName: string,
     readonly cursorBlock: number,
@@ -17,16 +20,20 @@ export class ReorgTooDeepError extends Error {
     /** "reset": the node has none of the stored blocks; the headline says so, not "reorg". */
     readonly kind: "reorg" | "reset" = "reorg",
   ) {
-    super(
+    const headline =
       kind === "reset"
         ? `chain ${chainName}: the node does not have the indexed chain up to block ` +
-            `${cursorBlock} (${detail}); this chain's indexer stops instead of guessing.`
+          `${cursorBlock} (${detail}); this chain's indexer stops instead of guessing.`
         : `chain ${chainName}: reorg deeper than finalityDepth ${finalityDepth} below indexed ` +
-            `block ${cursorBlock} (${detail}); this chain's indexer stops instead of guessing. ` +
-            "Check the node, raise finalityDepth if the chain really reorgs this deep, and " +
-            "re-index it.",
+          `block ${cursorBlock} (${detail}); this chain's indexer stops instead of guessing.`;
+    super(
+      kind === "reset"
+        ? headline
+        : `${headline} Check the node, raise finalityDepth if the chain really reorgs this ` +
+            "deep, and re-index it.",
     );
     this.name = "ReorgTooDeepError";
+    this.headline = headline;
   }
 }
 
