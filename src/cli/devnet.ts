@@ -127,6 +127,7 @@ export async function run(args: string[]): Promise<number> {
       ...parsed.options,
       dir,
       onNodeStarted: (node) => lock.addNode(node),
+      progress: (line) => say.info(line),
       logger,
     });
     const first = await Promise.race([starting, signal]);

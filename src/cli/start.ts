@@ -165,6 +165,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       stateDir: join(dir, "state"),
       callerHandlesSignals: true,
       onNodeStarted: (node) => lock.addNode(node),
+      progress: say,
       logger,
     });
     const first = await Promise.race([starting, signals.first]);

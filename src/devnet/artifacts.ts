@@ -3,7 +3,7 @@
  * source hash matches contracts/ as they are now, and recompiles otherwise, so tests and the
  * devnet never deploy outdated bytecode.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Abi, Hex } from "viem";
 import {
@@ -16,6 +16,7 @@ import {
   readSources,
   solcPackageVersion,
 } from "./compile.js";
+import { withCompileLock } from "./compile-lock.js";
 
 export type { ArtifactsFile, ContractArtifact };
 
@@ -30,6 +31,8 @@ export interface LoadArtifactsParameters {
   root?: string;
   /** Recompile even when the file is fresh. */
   force?: boolean;
+  /** Told when a compile starts or waits for another process's (a person may be waiting). */
+  progress?: (message: string) => void;
 }
 
 function readFresh(path: string, expectedHash: string): ArtifactsFile | undefined {
@@ -42,44 +45,41 @@ function readFresh(path: string, expectedHash: string): ArtifactsFile | undefine
   }
 }
 
-const LOCK_STALE_MS = 120_000;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 /**
- * Compiles under a lock directory so that concurrent processes (parallel test files) compile
- * once: the others wait for the lock holder and read its fresh file.
+ * Compiles under a lock (compile-lock.ts) so that concurrent processes (parallel test files)
+ * compile once: the others wait for the lock holder and read its fresh file.
  */
-function compileOnce(root: string, expectedHash: string): ArtifactsFile {
+function compileOnce(
+  root: string,
+  expectedHash: string,
+  progress: (message: string) => void,
+): ArtifactsFile {
   const lock = join(dirname(artifactsPath(root)), ".compile.lock");
   mkdirSync(dirname(lock), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-      else sleepSync(200);
-      const fresh = readFresh(artifactsPath(root), expectedHash);
-      if (fresh !== undefined) return fresh;
-    }
-  }
-  try {
-    return readFresh(artifactsPath(root), expectedHash) ?? compileContracts({ root });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  return withCompileLock(lock, {
+    ready: () => readFresh(artifactsPath(root), expectedHash),
+    work: () => {
+      progress(COMPILING_MESSAGE);
+      return compileContracts({ root });
+    },
+    onWait: (owner) =>
+      progress(
+        `waiting for ${owner === undefined ? "another process" : `pid ${owner.pid}`}, which is compiling the contracts`,
+      ),
+  });
 }
+
+/** Said before a compile, which takes long enough (and blocks Ctrl-C) to look like a hang. */
+export const COMPILING_MESSAGE =
+  "compiling the contracts (first run or changed contracts; about 10 s)";
 
 export function loadArtifacts(parameters: LoadArtifactsParameters = {}): Artifacts {
   const root = parameters.root ?? projectRoot();
   const expectedHash = hashSources(readSources(root), solcPackageVersion());
+  const progress = parameters.progress ?? (() => {});
   const file = parameters.force
     ? compileContracts({ root })
-    : (readFresh(artifactsPath(root), expectedHash) ?? compileOnce(root, expectedHash));
+    : (readFresh(artifactsPath(root), expectedHash) ?? compileOnce(root, expectedHash, progress));
   return {
     sourceHash: file.sourceHash,
     contracts: file.contracts,

@@ -16,6 +16,7 @@
 
 import { errorMessage } from "../errors.js";
 import { type AnvilInstance, startAnvil } from "./anvil.js";
+import { loadArtifacts } from "./artifacts.js";
 import { deployDevnet } from "./deploy.js";
 import {
   chainStatePath,
@@ -76,6 +77,11 @@ export interface RunDevnetOptions {
    * caller can record it (DEVNET_DIR's lock: a later run stops the nodes of a dead one).
    */
   onNodeStarted?: (node: StartedNode) => void;
+  /**
+   * Start-up steps that take a while, for the person waiting (the contracts being compiled on a
+   * first run); lines that should show even when the logger is silent. Default: logger.info.
+   */
+  progress?: (message: string) => void;
   logger?: DevnetLogger;
 }
 
@@ -216,8 +222,13 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
       };
     } else {
       if (plan !== undefined) logger.info(`starting a fresh devnet: ${plan.reason}`);
+      // Compiled before the nodes start; the compile blocks the event loop for a while.
+      const artifacts = loadArtifacts({
+        progress: options.progress ?? ((message) => logger.info(message)),
+      });
       await startChains();
       manifest = await deployDevnet({
+        artifacts,
         chains: definitions.map((definition, index) => ({
           name: definition.name,
           chainId: definition.chainId,

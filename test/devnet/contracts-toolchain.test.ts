@@ -3,12 +3,13 @@
  * detection, file:line errors) and the anvil launcher (free port, local only, clean stop).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startAnvil } from "../../src/devnet/anvil.js";
-import { loadArtifacts } from "../../src/devnet/artifacts.js";
+import { COMPILING_MESSAGE, loadArtifacts } from "../../src/devnet/artifacts.js";
 import { artifactsPath, CompileError, compileContracts } from "../../src/devnet/compile.js";
 
 const TOKEN = `// SPDX-License-Identifier: MIT
@@ -53,6 +54,26 @@ describe("devnet toolchain: compile and artifacts", () => {
     const again = loadArtifacts({ root });
     assert.notEqual(again.sourceHash, first.sourceHash);
     assert.notEqual(again.get("Counter").bytecode, first.contracts.Counter.bytecode);
+  });
+
+  it("behavior: a compile lock left by a process killed mid-compile is taken over at once, and the compile is announced", () => {
+    // A pid that has exited (spawnSync waits for it): the lock's owner is dead.
+    const deadPid = spawnSync(process.execPath, ["-e", ""]).pid;
+    const lock = join(root, "artifacts", ".compile.lock");
+    mkdirSync(lock, { recursive: true });
+    writeFileSync(join(lock, "owner.json"), JSON.stringify({ pid: deadPid }));
+    writeFileSync(
+      join(root, "contracts", "Counter.sol"),
+      TOKEN.replace("count += 1;", "count += 3;"),
+    );
+    const said: string[] = [];
+    const startedAt = Date.now();
+    const artifacts = loadArtifacts({ root, progress: (line) => said.push(line) });
+    // The old lock waited 120 s for a lock this young, blocking the event loop (and Ctrl-C).
+    assert.ok(Date.now() - startedAt < 10_000, `took ${Date.now() - startedAt} ms`);
+    assert.ok(artifacts.get("Counter").bytecode.length > 2);
+    assert.deepEqual(said, [COMPILING_MESSAGE]);
+    assert.equal(existsSync(lock), false);
   });
 
   it("error: compile errors name file:line:column", () => {
