@@ -5,7 +5,6 @@
  * classifier is checked against errors the real drivers raise.
  */
 import assert from "node:assert/strict";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -17,54 +16,17 @@ import {
   setupIsolatedDatabase,
 } from "../setup/database.js";
 import { freePort } from "../setup/free-port.js";
+import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 import { makeTransfer } from "../setup/transfer-fixtures.js";
 import { buildTestApp } from "./setup.js";
 
 const PATH = "/api/oracle/bridge-transactions";
 
-/** A TCP proxy to `target` on `port` that can drop every connection and refuse new ones. */
-function tcpProxy(port: number, target: { host: string; port: number }) {
-  let server: Server | undefined;
-  const sockets = new Set<Socket>();
-  const track = (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  };
-  return {
-    up(): Promise<void> {
-      server = createServer((client) => {
-        const upstream = createConnection(target);
-        track(client);
-        track(upstream);
-        client.on("error", () => upstream.destroy());
-        upstream.on("error", () => client.destroy());
-        client.pipe(upstream).pipe(client);
-      });
-      const listening = server;
-      return new Promise((resolve) => listening.listen(port, "127.0.0.1", resolve));
-    },
-    down(): Promise<void> {
-      const closing = server;
-      server = undefined;
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) =>
-        closing === undefined ? resolve() : closing.close(() => resolve()),
-      );
-    },
-  };
-}
-
 describe("list endpoint with the database unreachable", () => {
   it("error: PostgreSQL gone is 503 50301 with Retry-After; back again, answers resume", async () => {
     const db = await setupIsolatedDatabase("postgres");
-    const direct = new URL(db.databaseUrl);
-    const port = await freePort();
-    const proxy = tcpProxy(port, { host: direct.hostname, port: Number(direct.port || 5432) });
-    await proxy.up();
-    const viaProxy = new URL(db.databaseUrl);
-    viaProxy.hostname = "127.0.0.1";
-    viaProxy.port = String(port);
-    const store = await createStore({ databaseUrl: viaProxy.toString() });
+    const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
+    const store = await createStore({ databaseUrl: proxy.url(db.databaseUrl) });
     const record = makeTransfer({});
     await store.transfers.upsertTransfers([record]);
     const { app, logs } = await buildTestApp(store, { logLevel: "warn" });
