@@ -12,7 +12,7 @@ import { startServer } from "../../src/api/server.js";
 import { run } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
 import type { ListTransfersResult } from "../../src/store/types.js";
-import { waitForValue } from "../setup/eventually.js";
+import { waitForValue, within } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
 import { createFakeStore } from "./fake-store.js";
 
@@ -61,6 +61,29 @@ describe("startServer", () => {
     });
     await closed;
     await assert.rejects(fetch(`${server.url}/healthz`));
+  });
+  it("behavior: a kept-alive connection whose request is answered after close began is closed then, not when the client drops it", async () => {
+    let release: (result: ListTransfersResult) => void = () => {};
+    const store = createFakeStore({
+      listTransfers: () =>
+        new Promise<ListTransfersResult>((resolve) => {
+          release = resolve;
+        }),
+    });
+    const server = await startServer({
+      config: loadConfig({ LOG_LEVEL: "silent" }),
+      store,
+      port: 0,
+    });
+    const inFlight = fetch(`${server.url}${LIST}`); // fetch keeps connections alive
+    await waitForValue(async () => (store.calls.length === 1 ? true : undefined));
+    const closed = server.close();
+    await new Promise((resolve) => setTimeout(resolve, 200)); // close is under way
+    release({ total: 0, items: [] });
+    const response = await inFlight;
+    assert.equal(response.status, 200);
+    await response.text();
+    await within(2000, "close after the last answer", closed);
   });
 });
 

@@ -31,3 +31,16 @@ export async function waitForValue<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Resolves with `promise`, or fails naming `what` when it takes longer than `ms`. */
+export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
