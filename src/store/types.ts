@@ -163,9 +163,11 @@ export interface Store {
    * A number that changes whenever data this store's reads can see may have changed, for caches
    * of read results (the list endpoint's response cache). Commits through this store move it at
    * once; commits by other connections and processes within `changeVisibilityMs` (SQLite) or one
-   * NOTIFY round trip (PostgreSQL). Returns undefined while the store cannot tell (PostgreSQL
-   * before its LISTEN connection is up or after it dropped), and is absent where it never can
-   * (PostgreSQL with a read replica, a transaction-scoped store): then nothing may be cached.
+   * NOTIFY round trip (PostgreSQL; at most the listener's heartbeat interval plus its timeout,
+   * 5 s, when the listening connection dies silently). Returns undefined while the store cannot
+   * tell (PostgreSQL before its LISTEN connection is up or after it was lost), and is absent
+   * where it never can (PostgreSQL with a read replica, a transaction-scoped store): then
+   * nothing may be cached.
    */
   readonly changeCounter?: () => number | undefined;
   /**

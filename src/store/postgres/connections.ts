@@ -1,0 +1,76 @@
+/**
+ * How every PostgreSQL connection of this program is opened and closed: bounded connect and
+ * query waits, TCP keepalive, and a close that cannot hang on a peer that went silent.
+ *
+ * Why bounds at all: a connection that a NAT or firewall dropped stays open on our side and
+ * nothing gets through, and a host that accepts TCP and never speaks PostgreSQL hangs a connect
+ * forever; pg waits for ever by default. Which bounds apply depends on who is waiting
+ * (docs/store.md, "Timeouts"): the API answers in seconds, so its connections fail fast and the
+ * failure is a 503 the client retries; the indexer, imports and migrations run statements that
+ * legitimately take minutes, so they get a connect bound and keepalive but no query bound.
+ */
+import type pg from "pg";
+
+export interface PostgresTimeouts {
+  /**
+   * Connecting (TCP, TLS, start-up, authentication) and, in a pool, waiting for a free
+   * connection; then pg fails with "timeout exceeded when trying to connect".
+   */
+  readonly connectMs: number;
+  /**
+   * Client side, per statement: no complete answer within this long fails the statement with
+   * "Query read timeout", and the pool discards the connection (its state is unknown).
+   * Undefined: no bound (long migrations, big imports, indexer batches).
+   */
+  readonly queryMs?: number;
+}
+
+/** The API's connections (for now: the change listeners' connect bound). */
+export const API_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 3000, queryMs: 5000 };
+
+/**
+ * TCP keepalive after this long idle: a peer that vanished (a dropped NAT entry) then fails the
+ * socket instead of leaving it open for good, and a middlebox sees traffic on idle connections.
+ */
+const KEEPALIVE_IDLE_MS = 10_000;
+
+/** How long a close waits for the server's goodbye before it destroys the socket. */
+const CLOSE_GRACE_MS = 1000;
+
+export function postgresClientConfig(url: string, timeouts: PostgresTimeouts): pg.ClientConfig {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: timeouts.connectMs,
+    ...(timeouts.queryMs !== undefined ? { query_timeout: timeouts.queryMs } : {}),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+  };
+}
+
+/**
+ * Ends `client`: a polite goodbye, and when the connection has not closed within a second (a
+ * peer that went silent never answers it), the socket is destroyed. Never rejects.
+ */
+export async function endClient(client: pg.Client, graceMs = CLOSE_GRACE_MS): Promise<void> {
+  client.on("error", () => {}); // a late socket error after we gave up on the connection
+  const ended = client.end().catch(() => {});
+  await closedWithin(client, graceMs, ended);
+}
+
+/** Waits until `client`'s connection ended, at most `graceMs`; then destroys its socket. */
+async function closedWithin(
+  client: pg.Client,
+  graceMs: number,
+  ended: Promise<void> = new Promise((resolve) => client.once("end", () => resolve())),
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  try {
+    await Promise.race([ended, grace]);
+  } finally {
+    clearTimeout(timer);
+    client.connection.stream.destroy();
+  }
+}
