@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
 import { type RouterService, startRouterService } from "../router/providers/router-service.js";
-import { createStore } from "../store/index.js";
+import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
 import type { Store, StoreLogger } from "../store/types.js";
@@ -34,6 +34,8 @@ export interface ServeDeps {
   env?: Readonly<Record<string, string | undefined>>;
   /** Resolves when the server should stop; default: the first SIGINT or SIGTERM. */
   stopSignal?: Promise<string>;
+  /** PostgreSQL connection bounds; default API_POSTGRES_TIMEOUTS (tests pass short ones). */
+  databaseTimeouts?: PostgresTimeouts;
 }
 
 export async function run(args: string[], deps: ServeDeps = {}): Promise<number> {
@@ -58,7 +60,9 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
 
   let api: ApiService;
   try {
-    api = await startApiService(config, deps.env ?? process.env);
+    api = await startApiService(config, deps.env ?? process.env, {
+      ...(deps.databaseTimeouts !== undefined ? { databaseTimeouts: deps.databaseTimeouts } : {}),
+    });
   } catch (error) {
     if (error instanceof ApiStartError) {
       process.stderr.write(`${error.message}\n`);
@@ -108,13 +112,18 @@ export interface ApiService {
 export async function startApiService(
   config: Config,
   env: Readonly<Record<string, string | undefined>>,
+  options: { databaseTimeouts?: PostgresTimeouts } = {},
 ): Promise<ApiService> {
+  // Every PostgreSQL connection of the API fails within seconds rather than waiting for ever
+  // (docs/store.md, "Timeouts"): a list read becomes a 503, and shutdown is never held up.
+  const timeouts = options.databaseTimeouts ?? API_POSTGRES_TIMEOUTS;
   let store: Store;
   try {
     store = await createStore({
       databaseUrl: config.databaseUrl,
       logger: createStartupLogger(config),
       ...(config.readDatabaseUrl !== undefined ? { readDatabaseUrl: config.readDatabaseUrl } : {}),
+      timeouts,
     });
   } catch (error) {
     throw new ApiStartError(
@@ -136,7 +145,7 @@ export async function startApiService(
 
   // /metrics reports the indexer's progress per chain from the same database. Without it (an
   // in-memory database, ...) the API still serves; the indexer series are just absent.
-  const indexerStatus = await openIndexerStore({ databaseUrl: config.databaseUrl }).catch(
+  const indexerStatus = await openIndexerStore({ databaseUrl: config.databaseUrl, timeouts }).catch(
     (error: unknown): ClosableIndexerStore | undefined => {
       createStartupLogger(config).warn(
         { err: errorMessage(error) },
@@ -156,7 +165,7 @@ export async function startApiService(
     server = await startServer({
       config,
       store,
-      plugins: apiPlugins(config),
+      plugins: apiPlugins(config, timeouts),
       router: routerService.route,
       ...(indexerStatus !== undefined
         ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
@@ -201,9 +210,9 @@ export async function startApiService(
  * API keys, then rate limits (the limiter needs to know the caller's key). Keys are read from
  * the same database; limits are counted in memory, or in Redis when REDIS_URL is set.
  */
-function apiPlugins(config: Config): AppPlugin[] {
+function apiPlugins(config: Config, databaseTimeouts: PostgresTimeouts): AppPlugin[] {
   return [
-    (app) => registerApiKeyAuth(app, { databaseUrl: config.databaseUrl }),
+    (app) => registerApiKeyAuth(app, { databaseUrl: config.databaseUrl, databaseTimeouts }),
     (app) =>
       registerRateLimit(app, {
         anonymousPerMinute: config.rateLimitAnonymousPerMinute,

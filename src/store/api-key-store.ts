@@ -11,12 +11,16 @@
  * the change apply within milliseconds.
  */
 import Database from "better-sqlite3";
-import pg from "pg";
 import { type ApiKeyRepository, createApiKeyRepository } from "./api-key-repository.js";
 import { databaseKind } from "./database-url.js";
 import { createStore } from "./index.js";
 import { API_KEYS_CHANGED_CHANNEL } from "./migrations/0006-api-key-change-notify.js";
 import { type ChangeListener, createChangeListener } from "./postgres/change-listener.js";
+import {
+  API_POSTGRES_TIMEOUTS,
+  createPostgresPool,
+  type PostgresTimeouts,
+} from "./postgres/connections.js";
 import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite/sqlite-backend.js";
 import type { StoreLogger } from "./types.js";
@@ -30,6 +34,14 @@ export interface OpenApiKeyRepositoryOptions {
    */
   readonly migrate?: boolean;
   readonly logger?: StoreLogger;
+  /**
+   * PostgreSQL: bounds of the small pool and the listening connection. Default
+   * API_POSTGRES_TIMEOUTS: every query here is tiny, and a server's key refresh must not wait
+   * for ever on a connection that went silent (the refresh and the app's close wait for it).
+   */
+  readonly timeouts?: PostgresTimeouts;
+  /** PostgreSQL: the listening connection's heartbeat, for tests; default LISTENER_HEARTBEAT. */
+  readonly heartbeat?: { readonly intervalMs: number; readonly timeoutMs: number };
 }
 
 export interface ClosableApiKeyRepository extends ApiKeyRepository {
@@ -45,17 +57,19 @@ export async function openApiKeyRepository(
   options: OpenApiKeyRepositoryOptions,
 ): Promise<ClosableApiKeyRepository> {
   const { databaseUrl } = options;
+  const timeouts = options.timeouts ?? API_POSTGRES_TIMEOUTS;
   if (options.migrate ?? true) {
-    const migrated = await createStore({ databaseUrl, logger: options.logger });
+    // Migrations get no query bound (createPostgresStore), only the connect bound.
+    const migrated = await createStore({ databaseUrl, logger: options.logger, timeouts });
     await migrated.close();
   }
   if (databaseKind(databaseUrl) === "postgres") {
-    // Two connections: the cache's poll and the batched last-use writes never wait long.
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    pool.on("error", () => undefined); // an idle client dropping: the next query reconnects
+    // Two connections: the cache's poll and the batched last-use writes never wait long. An
+    // idle client dropping is ignored: the next query reconnects.
+    const pooled = createPostgresPool({ url: databaseUrl, max: 2, timeouts });
     const listeners: ChangeListener[] = [];
     return {
-      ...createApiKeyRepository(createPostgresBackend(pool).sql),
+      ...createApiKeyRepository(createPostgresBackend(pooled.pool).sql),
       subscribe(onChange) {
         const listener = createChangeListener({
           databaseUrl,
@@ -63,13 +77,20 @@ export async function openApiKeyRepository(
           onChange,
           ...(options.logger !== undefined ? { logger: options.logger } : {}),
           lostMessage: "API keys: lost the change notifications; polling the key-set version",
+          connectTimeoutMs: timeouts.connectMs,
+          ...(options.heartbeat !== undefined
+            ? {
+                heartbeatIntervalMs: options.heartbeat.intervalMs,
+                heartbeatTimeoutMs: options.heartbeat.timeoutMs,
+              }
+            : {}),
         });
         listener.counter(); // starts listening
         listeners.push(listener);
       },
       async close() {
         await Promise.all(listeners.map((l) => l.close()));
-        await pool.end();
+        await pooled.end();
       },
     };
   }

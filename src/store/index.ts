@@ -4,12 +4,18 @@
  * is returned.
  */
 import { databaseKind, redactDatabaseUrl } from "./database-url.js";
+import type { PostgresTimeouts } from "./postgres/connections.js";
 import { createPostgresStore } from "./postgres/postgres-store.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store, StoreLogger } from "./types.js";
 
 export { databaseKind, redactDatabaseUrl } from "./database-url.js";
 export { MIGRATIONS, type Migration } from "./migrations/index.js";
+export {
+  API_POSTGRES_TIMEOUTS,
+  BACKGROUND_POSTGRES_TIMEOUTS,
+  type PostgresTimeouts,
+} from "./postgres/connections.js";
 export { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 export {
   createSqliteStore,
@@ -25,13 +31,23 @@ export interface CreateStoreOptions {
   /** PostgreSQL only: replica for list/get queries (DATABASE_READ_URL). */
   readDatabaseUrl?: string;
   logger?: StoreLogger;
+  /**
+   * PostgreSQL only: bounds of the store's connections (postgres/connections.ts). Default
+   * BACKGROUND_POSTGRES_TIMEOUTS (no query bound); the API passes API_POSTGRES_TIMEOUTS.
+   */
+  timeouts?: PostgresTimeouts;
 }
 
 export async function createStore(options: CreateStoreOptions): Promise<Store> {
   const { databaseUrl, logger } = options;
   if (databaseKind(databaseUrl) === "postgres") {
     const readDatabaseUrl = options.readDatabaseUrl || undefined;
-    return createPostgresStore({ databaseUrl, readDatabaseUrl, logger });
+    return createPostgresStore({
+      databaseUrl,
+      readDatabaseUrl,
+      logger,
+      ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
+    });
   }
   if (options.readDatabaseUrl) {
     logger?.warn(

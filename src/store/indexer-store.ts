@@ -7,7 +7,6 @@
  * becomes a thin adapter over Store.transaction.
  */
 import { availableParallelism } from "node:os";
-import pg from "pg";
 import type { IndexerStore } from "../indexer/indexer-store.js";
 import { databaseKind } from "./database-url.js";
 import { createStore } from "./index.js";
@@ -18,6 +17,11 @@ import {
   runSqliteTransaction,
   transactionOn,
 } from "./indexer-sqlite-transaction.js";
+import {
+  BACKGROUND_POSTGRES_TIMEOUTS,
+  createPostgresPool,
+  type PostgresTimeouts,
+} from "./postgres/connections.js";
 import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSerialQueue } from "./scoped-store.js";
 import { createSqliteBackend } from "./sqlite/sqlite-backend.js";
@@ -32,6 +36,12 @@ export interface OpenIndexerStoreOptions {
    * start-up, copying each batch to it) made backfills slower (docs/indexer.md).
    */
   batchWorker?: boolean;
+  /**
+   * PostgreSQL: bounds of the pool (postgres/connections.ts). Default
+   * BACKGROUND_POSTGRES_TIMEOUTS: an indexer batch may run long statements, so no query bound.
+   * `serve` reads the indexer status through this store and passes the API's.
+   */
+  timeouts?: PostgresTimeouts;
 }
 
 export interface ClosableIndexerStore extends IndexerStore {
@@ -43,10 +53,11 @@ export async function openIndexerStore(
   options: OpenIndexerStoreOptions,
 ): Promise<ClosableIndexerStore> {
   // Runs the migrations (the store's and ours) exactly as `serve` would.
-  const migrated = await createStore({ databaseUrl: options.databaseUrl });
+  const timeouts = options.timeouts ?? BACKGROUND_POSTGRES_TIMEOUTS;
+  const migrated = await createStore({ databaseUrl: options.databaseUrl, timeouts });
   await migrated.close();
   return databaseKind(options.databaseUrl) === "postgres"
-    ? openPostgres(options.databaseUrl)
+    ? openPostgres(options.databaseUrl, timeouts)
     : openSqlite(options.databaseUrl, options.batchWorker ?? availableParallelism() > 2);
 }
 
@@ -77,9 +88,10 @@ function openSqlite(databaseUrl: string, worker: boolean): ClosableIndexerStore 
   };
 }
 
-function openPostgres(databaseUrl: string): ClosableIndexerStore {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  pool.on("error", () => undefined); // an idle client dropping: the next query reconnects
+function openPostgres(databaseUrl: string, timeouts: PostgresTimeouts): ClosableIndexerStore {
+  // An idle client dropping is ignored: the next query reconnects.
+  const pooled = createPostgresPool({ url: databaseUrl, max: 4, timeouts });
+  const pool = pooled.pool;
   return {
     kind: "postgres",
     indexer: createIndexerRepository(createPostgresBackend(pool).sql, "postgres"),
@@ -105,6 +117,6 @@ function openPostgres(databaseUrl: string): ClosableIndexerStore {
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    close: () => pooled.end(),
   };
 }

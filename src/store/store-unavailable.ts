@@ -19,10 +19,14 @@ const SOCKET_ERRORS = new Set([
 /** 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 53300 too_many_connections. */
 const POSTGRES_STATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 
-/** What pg itself throws when the socket goes away under a client or a connect times out. */
+/**
+ * What pg itself throws when the socket goes away under a client, a connect times out
+ * (connectionTimeoutMillis) or a statement gets no answer in time (query_timeout).
+ */
 const PG_MESSAGES = [
   /^Connection terminated/,
   /^timeout exceeded when trying to connect/,
+  /^Query read timeout/,
   /^Client has encountered a connection error and is not queryable/,
 ];
 

@@ -1,12 +1,15 @@
 /**
  * A database that cannot be reached makes the list endpoint answer 503 50301 with Retry-After
  * (README "Errors"), not 500, and the endpoint recovers by itself when the database is back.
- * PostgreSQL is reached through a TCP proxy that the test takes down and brings back; the
- * classifier is checked against errors the real drivers raise.
+ * PostgreSQL is reached through a TCP proxy that the test takes down and brings back, or that
+ * silences connections (a NAT that dropped them, a host that accepts and never answers): the
+ * store's timeouts turn those into the same 503.
+ * The classifier is checked against errors the real drivers raise.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
+import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createStore } from "../../src/store/index.js";
 import { isStoreUnavailable } from "../../src/store/store-unavailable.js";
@@ -15,6 +18,7 @@ import {
   postgresTestUrl,
   setupIsolatedDatabase,
 } from "../setup/database.js";
+import { eventually, within } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 import { makeTransfer } from "../setup/transfer-fixtures.js";
@@ -69,6 +73,59 @@ describe("list endpoint with the database unreachable", () => {
   });
 });
 
+/** Short bounds, so a test sees in a second what the API's defaults (3 s / 5 s) do. */
+const SHORT_TIMEOUTS = { connectMs: 500, queryMs: 500 };
+
+function listRequest(app: FastifyInstance, value: string) {
+  return app.inject({
+    method: "GET",
+    url: PATH,
+    query: { addressOrTxHash: value, pageNo: "1", pageSize: "10" },
+  });
+}
+
+describe("list endpoint with a database that never answers", () => {
+  it("error: a connection the network silently dropped is 503 50301 within the query timeout; answers resume on a new one", async () => {
+    const db = await setupIsolatedDatabase("postgres");
+    const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
+    const store = await createStore({
+      databaseUrl: proxy.url(db.databaseUrl),
+      timeouts: SHORT_TIMEOUTS,
+    });
+    const record = makeTransfer({});
+    await store.transfers.upsertTransfers([record]);
+    const { app } = await buildTestApp(store, { logLevel: "silent" });
+    try {
+      assert.equal((await listRequest(app, record.from_address)).statusCode, 200);
+
+      proxy.freeze(); // the pool's open connections; new ones pass
+      const during = await within(
+        3000,
+        "a list request on a silent connection",
+        listRequest(app, record.source_tx_hash),
+      );
+      assert.equal(during.statusCode, 503);
+      assert.deepEqual(during.json(), {
+        code: 50301,
+        msg: "the database is unreachable; retry shortly",
+        data: null,
+      });
+      assert.equal(during.headers["retry-after"], "1");
+
+      // The silent connection was discarded; any other idle one goes the same way.
+      await eventually(5000, async () => {
+        const response = await listRequest(app, record.dest_tx_hash);
+        assert.equal(response.statusCode, 200, response.body);
+      });
+    } finally {
+      await proxy.close(); // first: a request still waiting must not hold the store's close
+      await app.close();
+      await store.close();
+      await db.cleanup();
+    }
+  });
+});
+
 describe("isStoreUnavailable", () => {
   let sqlite: IsolatedDatabase;
   before(async () => {
@@ -108,6 +165,34 @@ describe("isStoreUnavailable", () => {
       await victim.end().catch(() => {});
     } finally {
       await client.end();
+    }
+  });
+
+  it("behavior: pg's connect and query timeouts are unavailable", async () => {
+    const silent = await startTcpProxy(postgresTarget(postgresTestUrl()));
+    silent.swallow(true);
+    const pool = new pg.Pool({
+      connectionString: silent.url(postgresTestUrl()),
+      connectionTimeoutMillis: 100,
+    });
+    const slow = new pg.Client({ connectionString: postgresTestUrl(), query_timeout: 100 });
+    try {
+      const connectError = await pool.query("SELECT 1").then(
+        () => assert.fail("a silent server answered"),
+        (error: unknown) => error,
+      );
+      assert.equal(isStoreUnavailable(connectError), true, String(connectError));
+      await slow.connect();
+      const queryError = await slow.query("SELECT pg_sleep(2)").then(
+        () => assert.fail("no query timeout"),
+        (error: unknown) => error,
+      );
+      assert.match(String(queryError), /Query read timeout/);
+      assert.equal(isStoreUnavailable(queryError), true);
+    } finally {
+      await slow.end().catch(() => {});
+      await pool.end();
+      await silent.close();
     }
   });
 

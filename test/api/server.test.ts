@@ -1,6 +1,7 @@
 /**
  * Listening for real: graceful close (in-flight requests finish, new connections are refused)
- * and the `serve` command (config errors, start, SIGTERM -> exit code 0, store closed).
+ * and the `serve` command (config errors, start, SIGTERM -> exit code 0, store closed; a
+ * PostgreSQL that never answers fails the start, or a request, within its timeouts).
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,8 +13,10 @@ import { startServer } from "../../src/api/server.js";
 import { run } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
 import type { ListTransfersResult } from "../../src/store/types.js";
-import { waitForValue, within } from "../setup/eventually.js";
+import { setupIsolatedDatabase } from "../setup/database.js";
+import { eventually, waitForValue, within } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
+import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 import { createFakeStore } from "./fake-store.js";
 
 const LIST = "/api/oracle/bridge-transactions?addressOrTxHash=abc&pageNo=1&pageSize=5";
@@ -62,6 +65,7 @@ describe("startServer", () => {
     await closed;
     await assert.rejects(fetch(`${server.url}/healthz`));
   });
+
   it("behavior: a kept-alive connection whose request is answered after close began is closed then, not when the client drops it", async () => {
     let release: (result: ListTransfersResult) => void = () => {};
     const store = createFakeStore({
@@ -167,6 +171,83 @@ describe("bridge-oracle serve", () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+  it("error: a DATABASE_URL that accepts and never answers stops serve within the connect timeout, naming the database", async () => {
+    const db = await setupIsolatedDatabase("postgres");
+    const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
+    proxy.swallow(true);
+    const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
+    const port = await freePort();
+    try {
+      const { value, stderr } = await captureStderr(() =>
+        within(
+          5000,
+          "serve starting on a silent database",
+          run([], {
+            env: {
+              PORT: String(port),
+              DATABASE_URL: proxy.url(db.databaseUrl),
+              DEVNET_DIR: dir,
+              LOG_LEVEL: "silent",
+            },
+            stopSignal: new Promise(() => {}),
+            databaseTimeouts: { connectMs: 500, queryMs: 500 },
+          }),
+        ),
+      );
+      assert.equal(value, 1);
+      assert.match(
+        stderr,
+        /^cannot open the database postgres:\/\/postgres@127\.0\.0\.1:\d+\/.*no answer within 500 ms while connecting/,
+      );
+    } finally {
+      await proxy.close();
+      await rm(dir, { recursive: true, force: true });
+      await db.cleanup();
+    }
+  });
+
+  it("behavior: SIGTERM while a list request waits on a silent connection: it gets a 503, serve exits 0 and closes every database connection", async () => {
+    const db = await setupIsolatedDatabase("postgres");
+    const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
+    const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
+    let stop: (signal: string) => void = () => {};
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const exitCode = run([], {
+      env: {
+        PORT: String(port),
+        DATABASE_URL: proxy.url(db.databaseUrl),
+        DEVNET_DIR: dir,
+        LOG_LEVEL: "silent",
+      },
+      stopSignal: new Promise((resolve) => {
+        stop = resolve;
+      }),
+      databaseTimeouts: { connectMs: 500, queryMs: 1000 },
+    });
+    try {
+      await waitForValue(async () => ((await fetch(`${base}/readyz`)).ok ? true : undefined));
+      assert.equal((await fetch(`${base}${LIST}`)).status, 200);
+
+      proxy.freeze(); // every database connection serve has open, the listeners' too
+      const inFlight = fetch(
+        `${base}/api/oracle/bridge-transactions?addressOrTxHash=def&pageNo=1&pageSize=5`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stop("SIGTERM");
+      const response = await within(5000, "the in-flight request", inFlight);
+      assert.equal(response.status, 503);
+      assert.equal(((await response.json()) as { code: number }).code, 50301);
+      assert.equal(await within(8000, "serve shutting down", exitCode), 0);
+      await eventually(2000, () => assert.equal(proxy.openConnections(), 0));
+    } finally {
+      stop("SIGTERM");
+      await proxy.close(); // a serve still waiting on its connections gets to finish
+      await exitCode;
+      await rm(dir, { recursive: true, force: true });
+      await db.cleanup();
     }
   });
 });

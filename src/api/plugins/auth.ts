@@ -29,6 +29,7 @@ import {
 } from "../../keys/api-key-cache.js";
 import type { ApiKeyRepository } from "../../store/api-key-repository.js";
 import { openApiKeyRepository } from "../../store/api-key-store.js";
+import type { PostgresTimeouts } from "../../store/postgres/connections.js";
 import { requestGate } from "../request-gate.js";
 
 export type ApiKeyRequirement = "required" | "optional";
@@ -60,6 +61,8 @@ export type ApiKeyAuthOptions =
        * connection to the api_keys table and closes it with the app.
        */
       readonly databaseUrl: string;
+      /** PostgreSQL: bounds of that connection; default the API's (API_POSTGRES_TIMEOUTS). */
+      readonly databaseTimeouts?: PostgresTimeouts;
     })
   | (ApiKeyCacheTiming & {
       /** The plugin builds, starts and (on app close) stops a key cache over this repository. */
@@ -93,6 +96,7 @@ export async function registerApiKeyAuth(
         databaseUrl: options.databaseUrl,
         migrate: false,
         logger: app.log,
+        ...(options.databaseTimeouts !== undefined ? { timeouts: options.databaseTimeouts } : {}),
       });
       repository = opened;
       subscribe = opened.subscribe?.bind(opened);

@@ -9,7 +9,7 @@
  * failure is a 503 the client retries; the indexer, imports and migrations run statements that
  * legitimately take minutes, so they get a connect bound and keepalive but no query bound.
  */
-import type pg from "pg";
+import pg from "pg";
 
 export interface PostgresTimeouts {
   /**
@@ -25,8 +25,11 @@ export interface PostgresTimeouts {
   readonly queryMs?: number;
 }
 
-/** The API's connections (for now: the change listeners' connect bound). */
+/** The API's pools (list reads, /readyz, /metrics' indexer status, the API-key cache). */
 export const API_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 3000, queryMs: 5000 };
+
+/** Migrations, the indexer and imports: their statements may run for minutes. */
+export const BACKGROUND_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 10_000 };
 
 /**
  * TCP keepalive after this long idle: a peer that vanished (a dropped NAT entry) then fails the
@@ -44,6 +47,41 @@ export function postgresClientConfig(url: string, timeouts: PostgresTimeouts): p
     ...(timeouts.queryMs !== undefined ? { query_timeout: timeouts.queryMs } : {}),
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+  };
+}
+
+export interface PostgresPool {
+  readonly pool: pg.Pool;
+  /** Ends the pool: waits for checked-out clients, then closes every connection (see endClient). */
+  end(): Promise<void>;
+}
+
+export function createPostgresPool(options: {
+  url: string;
+  max: number;
+  timeouts: PostgresTimeouts;
+  /** An idle client's connection failed; the next query reconnects. Default: ignored. */
+  onIdleError?: (error: Error) => void;
+}): PostgresPool {
+  const pool = new pg.Pool({
+    ...postgresClientConfig(options.url, options.timeouts),
+    max: options.max,
+  });
+  // An idle client's connection dropping must not crash the process.
+  pool.on("error", (error) => options.onIdleError?.(error));
+  const open = new Set<pg.Client>();
+  pool.on("connect", (client) => {
+    open.add(client);
+    client.once("end", () => open.delete(client));
+  });
+  return {
+    pool,
+    async end() {
+      await pool.end();
+      // pool.end() sent each connection its goodbye without waiting for the server's; a
+      // connection to a silent peer would stay open and keep the process alive.
+      await Promise.all([...open].map((client) => closedWithin(client, CLOSE_GRACE_MS)));
+    },
   };
 }
 

@@ -4,7 +4,6 @@
  * address_stats row lock). Optional read pool (a replica): root-level list/get queries go there;
  * writes and everything inside transaction() use the primary.
  */
-import pg from "pg";
 import type { TransferBackend } from "../backend.js";
 import { redactDatabaseUrl } from "../database-url.js";
 import { MIGRATIONS } from "../migrations/index.js";
@@ -12,6 +11,12 @@ import { runInScope, type TransactionConnection } from "../scoped-store.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
 import { createChangeListener } from "./change-listener.js";
+import {
+  BACKGROUND_POSTGRES_TIMEOUTS,
+  createPostgresPool,
+  type PostgresPool,
+  type PostgresTimeouts,
+} from "./connections.js";
 import { migratePostgres } from "./migrate.js";
 import { createPostgresBackend } from "./postgres-backend.js";
 
@@ -22,15 +27,40 @@ export interface PostgresStoreOptions {
   logger?: StoreLogger;
   /** Pool size per URL. Default 10. */
   poolSize?: number;
+  /**
+   * Bounds of the store's pools (connections.ts). Default BACKGROUND_POSTGRES_TIMEOUTS: no query
+   * bound, as imports through a store run long statements; `serve` passes the API's. Migrations
+   * never get a query bound (an index build on a big table takes minutes), only `connectMs`;
+   * the change listener connects within `connectMs` too.
+   */
+  timeouts?: PostgresTimeouts;
 }
 
-function createPool(url: string, max: number, logger?: StoreLogger): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client's connection dropping must not crash the process: the next query reconnects.
-  pool.on("error", (error) => {
-    logger?.warn({ err: error.message, url: redactDatabaseUrl(url) }, "postgres pool error");
+function createPool(
+  url: string,
+  max: number,
+  timeouts: PostgresTimeouts,
+  logger?: StoreLogger,
+): PostgresPool {
+  return createPostgresPool({
+    url,
+    max,
+    timeouts,
+    onIdleError: (error) =>
+      logger?.warn({ err: error.message, url: redactDatabaseUrl(url) }, "postgres pool error"),
   });
-  return pool;
+}
+
+/** pg's connect timeouts: the pool's own timer or the client's, whichever fires first. */
+const CONNECT_TIMEOUT =
+  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+
+/** Why migrating failed, for the operator: pg's connect timeout does not say how long it waited. */
+function prepareFailure(error: unknown, connectMs: number): string {
+  const message = (error as Error).message;
+  return CONNECT_TIMEOUT.test(message)
+    ? `no answer within ${connectMs} ms while connecting (${message})`
+    : message;
 }
 
 /** `ping` on a store with a read replica that cannot serve reads; the message says why. */
@@ -45,29 +75,43 @@ export class ReadReplicaNotReadyError extends Error {
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const { logger } = options;
   const poolSize = options.poolSize ?? 10;
-  const pool = createPool(options.databaseUrl, poolSize, logger);
-  const readPool =
-    options.readDatabaseUrl === undefined
-      ? pool
-      : createPool(options.readDatabaseUrl, poolSize, logger);
+  const timeouts = options.timeouts ?? BACKGROUND_POSTGRES_TIMEOUTS;
+  const migrationPool = createPool(
+    options.databaseUrl,
+    1,
+    { connectMs: timeouts.connectMs },
+    logger,
+  );
   try {
-    await migratePostgres(pool, MIGRATIONS, logger);
+    await migratePostgres(migrationPool.pool, MIGRATIONS, logger);
   } catch (error) {
-    await pool.end();
-    if (readPool !== pool) await readPool.end();
+    const reason = prepareFailure(error, timeouts.connectMs);
     throw new Error(
-      `cannot prepare PostgreSQL at ${redactDatabaseUrl(options.databaseUrl)}: ${(error as Error).message}`,
+      `cannot prepare PostgreSQL at ${redactDatabaseUrl(options.databaseUrl)}: ${reason}`,
       { cause: error },
     );
+  } finally {
+    await migrationPool.end();
   }
+  const primary = createPool(options.databaseUrl, poolSize, timeouts, logger);
+  const replica =
+    options.readDatabaseUrl === undefined
+      ? undefined
+      : createPool(options.readDatabaseUrl, poolSize, timeouts, logger);
+  const pool = primary.pool;
+  const readPool = replica?.pool ?? pool;
   logger?.info({ url: redactDatabaseUrl(options.databaseUrl) }, "postgres store open");
 
   // Cached list answers need to hear about every commit before they are read again. With a read
   // replica they cannot: a notification from the primary can arrive before the replica has
   // replayed the commit, and a refill from the replica would then cache the old data as new.
   const changes =
-    readPool === pool
-      ? createChangeListener({ databaseUrl: options.databaseUrl, logger })
+    replica === undefined
+      ? createChangeListener({
+          databaseUrl: options.databaseUrl,
+          logger,
+          connectTimeoutMs: timeouts.connectMs,
+        })
       : undefined;
 
   const latestMigration = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -134,9 +178,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ping,
     ...(changes === undefined ? {} : { changeCounter: changes.counter }),
     async close() {
-      await changes?.close();
-      await pool.end();
-      if (readPool !== pool) await readPool.end();
+      // At once: each waits up to a second for a server that went silent (connections.ts).
+      await Promise.all([changes?.close(), primary.end(), replica?.end()]);
     },
   };
 }
