@@ -35,7 +35,7 @@ export interface ScopeOptions {
   connection: TransactionConnection;
   /** 1 for the outermost transaction; names the savepoints of this scope. */
   depth: number;
-  ping(): Promise<void>;
+  ping: Store["ping"];
 }
 
 export async function runInScope<T>(

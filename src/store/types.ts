@@ -157,8 +157,13 @@ export interface Store {
    * rolls back when it rejects. Nothing from a rolled back run is visible afterwards.
    */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
-  /** Resolves when the database answers a trivial query; rejects otherwise. */
-  ping(): Promise<void>;
+  /**
+   * Resolves when the database (and a read replica, where there is one) answers a trivial
+   * query; rejects otherwise. With `timeoutMs`, a part that has not answered within that long
+   * rejects it, naming which part (PostgreSQL: a NoAnswerError, or a ReadReplicaError for the
+   * replica).
+   */
+  ping(options?: { timeoutMs?: number }): Promise<void>;
   /**
    * A number that changes whenever data this store's reads can see may have changed, for caches
    * of read results (the list endpoint's response cache). Commits through this store move it at

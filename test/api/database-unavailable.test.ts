@@ -3,7 +3,7 @@
  * (README "Errors"), not 500, and the endpoint recovers by itself when the database is back.
  * PostgreSQL is reached through a TCP proxy that the test takes down and brings back, or that
  * silences connections (a NAT that dropped them, a host that accepts and never answers): the
- * store's timeouts turn those into the same 503.
+ * store's timeouts turn those into the same 503, naming the read replica when it is at fault.
  * The classifier is checked against errors the real drivers raise.
  */
 import assert from "node:assert/strict";
@@ -12,7 +12,12 @@ import Database from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createStore } from "../../src/store/index.js";
-import { isStoreUnavailable } from "../../src/store/store-unavailable.js";
+import {
+  isStoreUnavailable,
+  NoAnswerError,
+  ReadReplicaError,
+  readReplicaFailure,
+} from "../../src/store/store-unavailable.js";
 import {
   type IsolatedDatabase,
   postgresTestUrl,
@@ -84,7 +89,7 @@ function listRequest(app: FastifyInstance, value: string) {
   });
 }
 
-describe("list endpoint with a database that never answers", () => {
+describe("list endpoint with a database or read replica that never answers", () => {
   it("error: a connection the network silently dropped is 503 50301 within the query timeout; answers resume on a new one", async () => {
     const db = await setupIsolatedDatabase("postgres");
     const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
@@ -122,6 +127,51 @@ describe("list endpoint with a database that never answers", () => {
       await app.close();
       await store.close();
       await db.cleanup();
+    }
+  });
+
+  it("error: a read replica that refuses, never answers or lacks the schema is 503 50301 naming it, with Retry-After", async () => {
+    const primary = await setupIsolatedDatabase("postgres");
+    const empty = await setupIsolatedDatabase("postgres");
+    const silent = await startTcpProxy(postgresTarget(primary.databaseUrl));
+    silent.swallow(true);
+    const unreachable = "the read replica (DATABASE_READ_URL) is unreachable; retry shortly";
+    const cases: [string, string, string][] = [
+      ["refusing", `postgres://postgres:secret@127.0.0.1:${await freePort()}/test`, unreachable],
+      ["never answering", silent.url(primary.databaseUrl), unreachable],
+      [
+        "without the schema",
+        empty.databaseUrl,
+        "the read replica (DATABASE_READ_URL) is not migrated yet; retry shortly",
+      ],
+    ];
+    try {
+      for (const [label, readDatabaseUrl, msg] of cases) {
+        const store = await createStore({
+          databaseUrl: primary.databaseUrl,
+          readDatabaseUrl,
+          timeouts: SHORT_TIMEOUTS,
+        });
+        const { app } = await buildTestApp(store, { logLevel: "silent" });
+        try {
+          const response = await within(
+            3000,
+            `a list request with a read replica ${label}`,
+            listRequest(app, makeTransfer({}).source_tx_hash),
+          );
+          assert.equal(response.statusCode, 503, `${label}: ${response.body}`);
+          assert.deepEqual(response.json(), { code: 50301, msg, data: null }, label);
+          assert.equal(response.headers["retry-after"], "1", label);
+          assert.doesNotMatch(response.body, /secret|127\.0\.0\.1|relation/);
+        } finally {
+          await app.close();
+          await within(5000, "closing the store", store.close());
+        }
+      }
+    } finally {
+      await silent.close();
+      await primary.cleanup();
+      await empty.cleanup();
     }
   });
 });
@@ -194,6 +244,31 @@ describe("isStoreUnavailable", () => {
       await pool.end();
       await silent.close();
     }
+  });
+
+  it("behavior: a read replica that is unreachable or lacks the schema is unavailable; one failing otherwise is not", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+      code: "ECONNREFUSED",
+    });
+    const noTable = Object.assign(new Error('relation "transfers" does not exist'), {
+      code: "42P01",
+    });
+    const denied = Object.assign(new Error("permission denied for table transfers"), {
+      code: "42501",
+    });
+    assert.equal(isStoreUnavailable(noTable), false, "on the primary a missing table is a bug");
+    const unreachable = readReplicaFailure(refused);
+    assert.ok(unreachable instanceof ReadReplicaError && unreachable.problem === "unreachable");
+    const behind = readReplicaFailure(noTable);
+    assert.ok(behind instanceof ReadReplicaError && behind.problem === "not migrated");
+    assert.equal(isStoreUnavailable(unreachable), true);
+    assert.equal(isStoreUnavailable(behind), true);
+    assert.equal(readReplicaFailure(denied), denied, "any other failure stays as it is (500)");
+    assert.equal(
+      isStoreUnavailable(new ReadReplicaError("failing", "x", { cause: denied })),
+      false,
+    );
+    assert.equal(isStoreUnavailable(new NoAnswerError("the database", 100)), true);
   });
 
   it("behavior: a locked SQLite database is unavailable; a SQL error is not", () => {

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { ApiError } from "../../src/errors.js";
 import { createStore } from "../../src/store/index.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
+import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp, setupApi } from "./setup.js";
 
@@ -153,6 +154,59 @@ describe("GET /healthz and /readyz", () => {
     } finally {
       await primary.cleanup();
       await empty.cleanup();
+    }
+  });
+  it("error: readyz names the read replica when it is the one giving no answer, and the database when the primary is", async () => {
+    const primary = await setupIsolatedDatabase("postgres");
+    const proxy = await startTcpProxy(postgresTarget(primary.databaseUrl));
+    const timeouts = { connectMs: 5000, queryMs: 5000 }; // longer than the probe's 300 ms
+    try {
+      // A replica that accepts connections and never answers; the primary answers.
+      proxy.swallow(true);
+      const replicated = await createStore({
+        databaseUrl: primary.databaseUrl,
+        readDatabaseUrl: proxy.url(primary.databaseUrl),
+        timeouts,
+      });
+      const withReplica = await buildTestApp(replicated, {
+        logLevel: "silent",
+        readinessTimeoutMs: 300,
+      });
+      try {
+        const response = await withReplica.app.inject({ method: "GET", url: "/readyz" });
+        assert.equal(response.statusCode, 503);
+        assert.equal(
+          (response.json() as { msg: string }).msg,
+          "not ready: the read replica (DATABASE_READ_URL) is unreachable (no answer within 300 ms)",
+        );
+      } finally {
+        await withReplica.app.close();
+        await proxy.close(); // lets the replica's pending connects fail
+        await replicated.close();
+      }
+
+      // The primary itself behind a connection gone silent: the database is named.
+      await proxy.up();
+      proxy.swallow(false);
+      const direct = await createStore({ databaseUrl: proxy.url(primary.databaseUrl), timeouts });
+      const alone = await buildTestApp(direct, { logLevel: "silent", readinessTimeoutMs: 300 });
+      try {
+        assert.equal((await alone.app.inject({ method: "GET", url: "/readyz" })).statusCode, 200);
+        proxy.freeze();
+        const response = await alone.app.inject({ method: "GET", url: "/readyz" });
+        assert.equal(response.statusCode, 503);
+        assert.equal(
+          (response.json() as { msg: string }).msg,
+          "not ready: the database is unreachable (no answer within 300 ms)",
+        );
+      } finally {
+        await alone.app.close();
+        await proxy.close();
+        await direct.close();
+      }
+    } finally {
+      await proxy.close();
+      await primary.cleanup();
     }
   });
 });

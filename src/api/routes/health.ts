@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
+import { NoAnswerError } from "../../store/store-unavailable.js";
 import type { Store } from "../../store/types.js";
 import type {} from "../plugins/rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { healthzRouteSchema, readyzRouteSchema } from "../schemas/health.js";
@@ -33,18 +34,11 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
     name: "database",
     check: async () => {
       try {
-        await deps.store.ping();
+        // The store keeps the deadline itself, so it can say whether the primary or the read
+        // replica is the one not answering.
+        await deps.store.ping({ timeoutMs });
       } catch (cause) {
-        // A read replica that cannot serve is named as such (why goes to the log with the
-        // cause); any other failure stays generic.
-        const replica = (cause as { readReplica?: boolean } | null)?.readReplica === true;
-        throw new ApiError(
-          "chainStateUnavailable",
-          replica
-            ? "not ready: the read replica (DATABASE_READ_URL) is unreachable or not migrated"
-            : "not ready: the database is unreachable",
-          { cause },
-        );
+        throw new ApiError("chainStateUnavailable", databaseNotReady(cause, timeoutMs), { cause });
       }
       return "ok";
     },
@@ -70,7 +64,31 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
   });
 }
 
+/**
+ * A read replica that cannot serve is named as such; a part that gave no answer in time says so.
+ * Why goes to the log with the cause; the message stays generic otherwise.
+ */
+function databaseNotReady(cause: unknown, timeoutMs: number): string {
+  const replica = (cause as { readReplica?: boolean } | null)?.readReplica === true;
+  const silent =
+    cause instanceof NoAnswerError || (cause as Error | null)?.cause instanceof NoAnswerError;
+  const noAnswer = ` (no answer within ${timeoutMs} ms)`;
+  if (replica) {
+    return silent
+      ? `not ready: the read replica (DATABASE_READ_URL) is unreachable${noAnswer}`
+      : "not ready: the read replica (DATABASE_READ_URL) is unreachable or not migrated";
+  }
+  return `not ready: the database is unreachable${silent ? noAnswer : ""}`;
+}
+
+/**
+ * The database check's own deadline (the store's) comes first; this one is a backstop for a
+ * store that ignores it, a little later so the store's more precise message wins.
+ */
+const DATABASE_BACKSTOP_MS = 250;
+
 async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<unknown> {
+  const backstopMs = check.name === "database" ? timeoutMs + DATABASE_BACKSTOP_MS : timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -83,7 +101,7 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<unkno
               : `not ready: ${check.name} check gave no answer within ${timeoutMs} ms`,
           ),
         ),
-      timeoutMs,
+      backstopMs,
     );
   });
   try {

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
-import { isStoreUnavailable } from "../../store/store-unavailable.js";
+import { isStoreUnavailable, ReadReplicaError } from "../../store/store-unavailable.js";
 import type { ListTransfersResult, Store } from "../../store/types.js";
 import type { ResponseCache } from "../response-cache.js";
 import { listTransfersRouteSchema } from "../schemas/list-transfers.js";
@@ -71,7 +71,9 @@ function cachedList(
 
 /**
  * The handler: parse (throws 400 40001), query, wrap in the envelope. A database that cannot be
- * reached is 503 50301 with Retry-After, not a 500: the client should retry, not report a bug.
+ * reached (or gives no answer within the store's timeouts) is 503 50301 with Retry-After, not a
+ * 500: the client should retry, not report a bug. The read replica is named when it is the one
+ * at fault, including when it lacks the schema (it has not replayed a migration yet).
  */
 export async function listBridgeTransactions(store: Store, rawQuery: Record<string, unknown>) {
   const { query, page } = parseListTransfersQuery(rawQuery);
@@ -80,10 +82,17 @@ export async function listBridgeTransactions(store: Store, rawQuery: Record<stri
     result = await store.transfers.listTransfers(query);
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
-    throw new ApiError("chainStateUnavailable", "the database is unreachable; retry shortly", {
+    throw new ApiError("chainStateUnavailable", unavailableMessage(error), {
       headers: { "retry-after": "1" },
       cause: error,
     });
   }
   return { code: 0, msg: "success", data: { data: result.items, total: result.total, page } };
+}
+
+function unavailableMessage(error: unknown): string {
+  if (!(error instanceof ReadReplicaError)) return "the database is unreachable; retry shortly";
+  return error.problem === "not migrated"
+    ? "the read replica (DATABASE_READ_URL) is not migrated yet; retry shortly"
+    : "the read replica (DATABASE_READ_URL) is unreachable; retry shortly";
 }

@@ -60,14 +60,24 @@ const WRITE_STATS_SQL =
   " last_id = v.last_id FROM unnest(?::int8[], ?::int4[], ?::text[], ?::int8[])" +
   " AS v(address_id, total, last_created_at, last_id) WHERE s.address_id = v.address_id";
 
+/**
+ * `failure` turns a query's error into the one to throw (the read replica's reader names the
+ * replica); default: the error as it is.
+ */
 export function createPostgresBackend(
   db: Queryable,
   assertOpen: () => void = () => undefined,
+  failure?: (error: unknown) => unknown,
 ): TransferBackend {
   async function query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
     assertOpen();
     const { name, text } = prepared(sql);
-    return db.query({ name, text, values: params as unknown[] });
+    if (failure === undefined) return db.query({ name, text, values: params as unknown[] });
+    try {
+      return await db.query({ name, text, values: params as unknown[] });
+    } catch (error) {
+      throw failure(error);
+    }
   }
   const sql: SqlExecutor = {
     async all<T>(text: string, params: readonly unknown[] = []) {

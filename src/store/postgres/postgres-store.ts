@@ -8,6 +8,7 @@ import type { TransferBackend } from "../backend.js";
 import { redactDatabaseUrl } from "../database-url.js";
 import { MIGRATIONS } from "../migrations/index.js";
 import { runInScope, type TransactionConnection } from "../scoped-store.js";
+import { NoAnswerError, ReadReplicaError, readReplicaFailure } from "../store-unavailable.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
 import { createChangeListener } from "./change-listener.js";
@@ -63,13 +64,18 @@ function prepareFailure(error: unknown, connectMs: number): string {
     : message;
 }
 
-/** `ping` on a store with a read replica that cannot serve reads; the message says why. */
-export class ReadReplicaNotReadyError extends Error {
-  readonly readReplica = true;
-  constructor(reason: string, options?: { cause?: unknown }) {
-    super(`read replica (DATABASE_READ_URL): ${reason}`, options);
-    this.name = "ReadReplicaNotReadyError";
-  }
+/** `promise`, or `timedOut()` as a rejection when it has not settled within `ms` (if given). */
+function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number | undefined,
+  timedOut: () => Error,
+): Promise<T> {
+  if (ms === undefined) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut()), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
@@ -119,11 +125,36 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   /**
    * The primary answers; and a read replica, when there is one, answers too and has replayed
    * every migration (list reads go there: a replica that lags behind the schema or cannot be
-   * reached would fail them while the primary looks fine).
+   * reached would fail them while the primary looks fine). Both are asked at once, so a replica
+   * that gives no answer is named as such rather than taken for the primary.
    */
-  async function ping(): Promise<void> {
-    await pool.query("SELECT 1");
-    if (readPool === pool) return;
+  async function ping(pingOptions: { timeoutMs?: number } = {}): Promise<void> {
+    const { timeoutMs } = pingOptions;
+    const primaryAnswers = withDeadline(
+      pool.query("SELECT 1"),
+      timeoutMs,
+      () => new NoAnswerError("the database (DATABASE_URL)", timeoutMs as number),
+    );
+    const replicaReady =
+      replica === undefined
+        ? undefined
+        : withDeadline(
+            replicaMigrated(),
+            timeoutMs,
+            () =>
+              new ReadReplicaError("unreachable", `no answer within ${timeoutMs} ms`, {
+                cause: new NoAnswerError(
+                  "the read replica (DATABASE_READ_URL)",
+                  timeoutMs as number,
+                ),
+              }),
+          );
+    replicaReady?.catch(() => {}); // awaited below, after the primary's answer
+    await primaryAnswers;
+    await replicaReady;
+  }
+
+  async function replicaMigrated(): Promise<void> {
     let version: number;
     try {
       const { rows } = await readPool.query<{ version: string | number | null }>(
@@ -131,10 +162,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       );
       version = Number(rows[0]?.version ?? 0);
     } catch (cause) {
-      throw new ReadReplicaNotReadyError(`cannot query: ${(cause as Error).message}`, { cause });
+      const failure = readReplicaFailure(cause);
+      throw failure instanceof ReadReplicaError
+        ? failure
+        : new ReadReplicaError("failing", `cannot query: ${(cause as Error).message}`, { cause });
     }
     if (version < latestMigration) {
-      throw new ReadReplicaNotReadyError(
+      throw new ReadReplicaError(
+        "not migrated",
         `at schema version ${version}, the service needs ${latestMigration}`,
       );
     }
@@ -171,7 +206,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return {
     kind: "postgres",
     transfers: createTransferRepository({
-      reader: createPostgresBackend(readPool),
+      // Failures on the replica name it (503 "the read replica ..."), not the database.
+      reader:
+        replica === undefined
+          ? createPostgresBackend(pool)
+          : createPostgresBackend(readPool, undefined, readReplicaFailure),
       atomically: (fn) => inTransaction((_store, backend) => fn(backend)),
     }),
     transaction: (work) => inTransaction((store) => work(store)),
