@@ -16,6 +16,7 @@ import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../st
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
 import type { Store, StoreLogger } from "../store/types.js";
+import { portInUse } from "./port-in-use.js";
 
 const USAGE = `usage: bridge-oracle serve
 
@@ -58,6 +59,12 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     throw error;
   }
 
+  // Asked first, so a taken port creates no database file and opens no connection.
+  const portProblem = await portInUse(config.host, config.port);
+  if (portProblem !== null) {
+    process.stderr.write(`cannot listen on ${config.host}:${config.port}: ${portProblem}\n`);
+    return 1;
+  }
   let api: ApiService;
   try {
     api = await startApiService(config, deps.env ?? process.env, {

@@ -15,7 +15,6 @@
  * the indexer commits its current batch and stops; traffic and relayer stop; the anvil nodes
  * dump their state and exit. A second signal exits at once (the nodes are killed on exit).
  */
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
@@ -32,6 +31,7 @@ import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
 import { indexerStopReport } from "../start/indexer-stop.js";
 import { createStore } from "../store/index.js";
 import { openIndexerStore } from "../store/indexer-store.js";
+import { portInUse } from "./port-in-use.js";
 import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
 
 export const DEFAULT_TRAFFIC_PER_MINUTE = 30;
@@ -265,15 +265,6 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     lock.release();
     signals.remove();
   }
-}
-
-/** null when host:port can be bound now, else why not. */
-function portInUse(host: string, port: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once("error", (error) => resolve(errorMessage(error)));
-    server.listen(port, host, () => server.close(() => resolve(null)));
-  });
 }
 
 async function blockHash(rpcUrl: string, blockNumber: number): Promise<string | undefined> {

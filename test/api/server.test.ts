@@ -4,6 +4,7 @@
  * PostgreSQL that never answers fails the start, or a request, within its timeouts).
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -168,6 +169,8 @@ describe("bridge-oracle serve", () => {
       );
       assert.equal(value, 1);
       assert.match(stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+      // Refused before anything is created (it used to leave a new, empty database behind).
+      assert.equal(existsSync(join(dir, "db.sqlite")), false);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
       await rm(dir, { recursive: true, force: true });
