@@ -192,14 +192,15 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
     },
 
     authenticate(key) {
-      // Not the shape of a key this service issues: unknown, without hashing or remembering it
-      // (a made-up Authorization value of 16 KB must not take 16 KB of the memo).
-      if (!isWellFormedApiKey(key)) return undefined;
       // A Map lookup on the SHA-256 of the presented key. Timing-safe comparison is not needed:
       // timing could at most reveal how a stored *hash* compares with the hash of a guess, and
       // knowing a hash does not help find a 256-bit key that produces it.
       let identity = byKey.get(key);
       if (identity === undefined) {
+        // Not the shape of a key this service issues: unknown, without hashing or remembering
+        // it (a made-up Authorization value of 16 KB must not take 16 KB of the memo). Only
+        // well-formed keys are remembered, so a repeated key skips this check too.
+        if (!isWellFormedApiKey(key)) return undefined;
         identity = byHash.get(hashApiKey(key)) ?? null;
         if (byKey.size >= AUTHENTICATED_KEYS_REMEMBERED) byKey.clear();
         byKey.set(key, identity);

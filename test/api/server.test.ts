@@ -37,20 +37,26 @@ async function captureStderr<T>(fn: () => Promise<T>): Promise<{ value: T; stder
   }
 }
 
+/** A server whose list requests wait until `release` answers them. */
+async function serverWithHeldList() {
+  let answer: (result: ListTransfersResult) => void = () => {};
+  const store = createFakeStore({
+    listTransfers: () =>
+      new Promise<ListTransfersResult>((resolve) => {
+        answer = resolve;
+      }),
+  });
+  const server = await startServer({
+    config: loadConfig({ LOG_LEVEL: "silent" }),
+    store,
+    port: 0,
+  });
+  return { store, server, release: (result: ListTransfersResult) => answer(result) };
+}
+
 describe("startServer", () => {
   it("behavior: close lets an in-flight request finish, then refuses connections", async () => {
-    let release: (result: ListTransfersResult) => void = () => {};
-    const store = createFakeStore({
-      listTransfers: () =>
-        new Promise<ListTransfersResult>((resolve) => {
-          release = resolve;
-        }),
-    });
-    const server = await startServer({
-      config: loadConfig({ LOG_LEVEL: "silent" }),
-      store,
-      port: 0,
-    });
+    const { store, server, release } = await serverWithHeldList();
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const inFlight = fetch(`${server.url}${LIST}`);
     await waitForValue(async () => (store.calls.length === 1 ? true : undefined));
@@ -68,18 +74,7 @@ describe("startServer", () => {
   });
 
   it("behavior: a kept-alive connection whose request is answered after close began is closed then, not when the client drops it", async () => {
-    let release: (result: ListTransfersResult) => void = () => {};
-    const store = createFakeStore({
-      listTransfers: () =>
-        new Promise<ListTransfersResult>((resolve) => {
-          release = resolve;
-        }),
-    });
-    const server = await startServer({
-      config: loadConfig({ LOG_LEVEL: "silent" }),
-      store,
-      port: 0,
-    });
+    const { store, server, release } = await serverWithHeldList();
     const inFlight = fetch(`${server.url}${LIST}`); // fetch keeps connections alive
     await waitForValue(async () => (store.calls.length === 1 ? true : undefined));
     const closed = server.close();

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { clientBucket, decimal } from "../../src/api/plugins/rate-limit.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createLogCollector } from "../api/setup.js";
+import { connectTestRedis, REDIS_URL, type TestRedis } from "../setup/redis.js";
 import { createMemoryApiKeyRepository } from "./memory-api-key-repository.js";
 import { buildTinyApp } from "./tiny-app.js";
 
-const REDIS_URL = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
 const LIST = "/api/oracle/bridge-transactions";
 
 async function keyedRepository() {
@@ -128,23 +127,15 @@ describe("rate limit windows and settings", () => {
 });
 
 describe("rate limit shared through Redis", () => {
+  let testRedis: TestRedis;
   let redis: Redis;
-  // A fresh prefix per run: parallel runs and earlier runs never share counts with this one.
-  const redisKeyPrefix = `bridge-oracle-test:${randomBytes(6).toString("hex")}:`;
+  let redisKeyPrefix: string;
 
   before(async () => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    redis.on("error", () => {});
-    // Fails (does not skip) when Redis is absent: CI runs this suite with Redis.
-    await redis.connect().catch((error: unknown) => {
-      throw new Error(`Redis is required at ${REDIS_URL} for this suite: ${String(error)}`);
-    });
+    testRedis = await connectTestRedis();
+    ({ redis, keyPrefix: redisKeyPrefix } = testRedis);
   });
-  after(async () => {
-    const keys = await redis.keys(`${redisKeyPrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  after(() => testRedis.close());
 
   it("default: two app instances share one limit per client address", async () => {
     const { repository } = await keyedRepository();

@@ -5,7 +5,6 @@
  * connections and forwards new ones).
  */
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { Redis } from "ioredis";
@@ -13,8 +12,7 @@ import {
   createRedisRateLimitCounter,
   type RateLimitCounterLogger,
 } from "../../src/keys/redis-rate-limit-counter.js";
-
-const REDIS_URL = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379";
+import { connectTestRedis, REDIS_URL, type TestRedis } from "../setup/redis.js";
 
 function collectingLogger() {
   const warnings: string[] = [];
@@ -81,23 +79,15 @@ async function startFreezableProxy(target: URL) {
 }
 
 describe("createRedisRateLimitCounter against the real Redis", () => {
+  let testRedis: TestRedis;
   let redis: Redis;
-  // A fresh prefix per run: parallel runs and earlier runs never share counts with this one.
-  const keyPrefix = `bridge-oracle-test:${randomBytes(6).toString("hex")}:`;
+  let keyPrefix: string;
 
   before(async () => {
-    redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    redis.on("error", () => {});
-    // Fails (does not skip) when Redis is absent: CI runs this suite with Redis.
-    await redis.connect().catch((error: unknown) => {
-      throw new Error(`Redis is required at ${REDIS_URL} for this suite: ${String(error)}`);
-    });
+    testRedis = await connectTestRedis();
+    ({ redis, keyPrefix } = testRedis);
   });
-  after(async () => {
-    const keys = await redis.keys(`${keyPrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  after(() => testRedis.close());
 
   it("error: a database the server does not have is counted per process, never in database 0", async () => {
     const [, databases] = (await redis.config("GET", "databases")) as [string, string];
