@@ -18,6 +18,7 @@ describe("parseDevnetArgs", () => {
       "--block-time=2",
       "--seed",
       "9",
+      "--rpc-port=8545",
       "--quiet",
     ]);
     assert.deepEqual(parsed, {
@@ -29,6 +30,7 @@ describe("parseDevnetArgs", () => {
         confirmations: 3,
         blockTime: 2,
         seed: 9,
+        rpcPort: 8545,
       },
       quiet: true,
       help: false,

@@ -1,14 +1,20 @@
 /**
  * `bridge-oracle devnet [--traffic PER_MINUTE] [--chains N] [--relay-delay MS]
- * [--confirmations N] [--block-time S] [--seed N] [--persist] [--quiet]`: runs the local devnet until
+ * [--confirmations N] [--block-time S] [--seed N] [--rpc-port N] [--persist] [--quiet]`: runs the local devnet until
  * Ctrl-C (SIGINT) or SIGTERM, then stops traffic, relayer and every anvil node and exits 0.
  * The summary goes to stdout; the relayer's and traffic's log lines go to stderr.
  */
 import { join } from "node:path";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
 import { createStderrLogger, silentLogger } from "../devnet/logger.js";
-import { DEVNET_DEFAULTS, type RunDevnetOptions, runDevnet } from "../devnet/run-devnet.js";
+import {
+  DEVNET_DEFAULTS,
+  type RunDevnetOptions,
+  runDevnet,
+  validateRunDevnetOptions,
+} from "../devnet/run-devnet.js";
 import { devnetDir } from "../devnet/write-manifest.js";
+import { rpcPortsProblem } from "./port-in-use.js";
 
 export const DEVNET_USAGE = `usage: bridge-oracle devnet [options]
 
@@ -22,6 +28,8 @@ options:
   --confirmations N  blocks on top of an event before relaying (default ${DEVNET_DEFAULTS.confirmations}; 0 with automine)
   --block-time S     seconds per block, 0 = automine (default ${DEVNET_DEFAULTS.blockTime})
   --seed N           seed of the traffic's random choices
+  --rpc-port N       alpha's RPC port; beta and gamma take N+1 and N+2 (default: free ports,
+                     new at every start)
   --persist          keep the chains' state in $DEVNET_DIR/state and resume from it next time
                      (the same files \`bridge-oracle start\` uses; see docs/start.md)
   --quiet            no relayer / traffic log lines
@@ -38,6 +46,7 @@ const NUMERIC_FLAGS: Record<string, keyof RunDevnetOptions> = {
   "--confirmations": "confirmations",
   "--block-time": "blockTime",
   "--seed": "seed",
+  "--rpc-port": "rpcPort",
 };
 
 /** Parses `--flag value` and `--flag=value`; every value must be a non-negative number. */
@@ -86,6 +95,11 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(DEVNET_USAGE);
     return 0;
   }
+  const invalid = validateRunDevnetOptions(parsed.options);
+  if (invalid !== null) {
+    process.stderr.write(`${invalid}\n\n${DEVNET_USAGE}`);
+    return 1;
+  }
 
   // Signals are caught from the start, so Ctrl-C during start-up also ends in a clean stop.
   let signalled: (signal: string) => void = () => {};
@@ -117,6 +131,18 @@ export async function run(args: string[]): Promise<number> {
         ? `${error.message}\n`
         : `cannot take the devnet directory ${dir} (DEVNET_DIR): ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    return 1;
+  }
+  const { rpcPort } = parsed.options;
+  const portsProblem =
+    rpcPort === undefined
+      ? null
+      : await rpcPortsProblem(rpcPort, parsed.options.chains ?? DEVNET_DEFAULTS.chains);
+  if (portsProblem !== null) {
+    lock.release();
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    process.stderr.write(`${portsProblem}\n`);
     return 1;
   }
 

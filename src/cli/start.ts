@@ -21,7 +21,12 @@ import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.j
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
 import { createStderrLogger, type DevnetLogger, silentLogger } from "../devnet/logger.js";
-import { type RunningDevnet, runDevnet, validateRunDevnetOptions } from "../devnet/run-devnet.js";
+import {
+  DEVNET_DEFAULTS,
+  type RunningDevnet,
+  runDevnet,
+  validateRunDevnetOptions,
+} from "../devnet/run-devnet.js";
 import { devnetDir } from "../devnet/write-manifest.js";
 import { errorMessage } from "../errors.js";
 import { createIndexer } from "../indexer/create-indexer.js";
@@ -31,12 +36,12 @@ import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
 import { indexerStopReport } from "../start/indexer-stop.js";
 import { createStore } from "../store/index.js";
 import { openIndexerStore } from "../store/indexer-store.js";
-import { portInUse } from "./port-in-use.js";
+import { portInUse, rpcPortsProblem } from "./port-in-use.js";
 import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
 
 export const DEFAULT_TRAFFIC_PER_MINUTE = 30;
 
-const USAGE = `usage: bridge-oracle start [--traffic N] [--quiet]
+const USAGE = `usage: bridge-oracle start [--traffic N] [--rpc-port N] [--quiet]
 
 Runs a local devnet (with N random transfers per minute), the indexer and the API in one
 process, prints the explorer URL and a demo API key; Ctrl-C stops everything. The devnet's
@@ -45,8 +50,10 @@ chain state is kept in $DEVNET_DIR/state (default .devnet/state) and the data in
 Delete both to start over.
 
 options:
-  --traffic N   transfers per minute (default ${DEFAULT_TRAFFIC_PER_MINUTE}; 0 = none)
-  --quiet       no devnet / indexer log lines (relayer, traffic) on stderr
+  --traffic N    transfers per minute (default ${DEFAULT_TRAFFIC_PER_MINUTE}; 0 = none)
+  --rpc-port N   alpha's RPC port; beta and gamma take N+1 and N+2, so a wallet's network
+                 settings survive restarts (default: free ports, new at every start)
+  --quiet        no devnet / indexer log lines (relayer, traffic) on stderr
 
 Settings come from the environment as for \`serve\` (PORT, HOST, DATABASE_URL, LOG_LEVEL
 (default warn here), ...); the router always uses the devnet's manifest.
@@ -58,16 +65,18 @@ export interface StartDeps {
 
 interface StartOptions {
   traffic: number;
+  rpcPort: number | undefined;
   quiet: boolean;
 }
 
 function parseStartArgs(args: string[]): StartOptions | { help: true } | { error: string } {
-  let values: { traffic?: string; quiet?: boolean; help?: boolean };
+  let values: { traffic?: string; "rpc-port"?: string; quiet?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
       options: {
         traffic: { type: "string" },
+        "rpc-port": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -82,7 +91,15 @@ function parseStartArgs(args: string[]): StartOptions | { help: true } | { error
     ? validateRunDevnetOptions({ traffic })
     : `traffic must be a number, got '${text}'`;
   if (invalid !== null) return { error: `--traffic: ${invalid}` };
-  return { traffic, quiet: values.quiet ?? false };
+  const portText = values["rpc-port"];
+  const rpcPort = portText === undefined ? undefined : Number(portText);
+  if (portText !== undefined) {
+    const invalidPort = /^[0-9]+$/.test(portText)
+      ? validateRunDevnetOptions({ rpcPort })
+      : `rpc port must be an integer, got '${portText}'`;
+    if (invalidPort !== null) return { error: `--rpc-port: ${invalidPort}` };
+  }
+  return { traffic, rpcPort, quiet: values.quiet ?? false };
 }
 
 export async function run(args: string[], deps: StartDeps = {}): Promise<number> {
@@ -139,6 +156,15 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     );
     return 1;
   }
+  const portsProblem =
+    parsed.rpcPort === undefined
+      ? null
+      : await rpcPortsProblem(parsed.rpcPort, DEVNET_DEFAULTS.chains);
+  if (portsProblem !== null) {
+    lock.release();
+    process.stderr.write(`${portsProblem}\n`);
+    return 1;
+  }
 
   const signals = listenForSignals();
   let signalled: string | undefined;
@@ -161,6 +187,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     say(`starting the devnet in ${dir} ...`);
     const starting = runDevnet({
       traffic: parsed.traffic,
+      ...(parsed.rpcPort !== undefined ? { rpcPort: parsed.rpcPort } : {}),
       dir,
       stateDir: join(dir, "state"),
       callerHandlesSignals: true,

@@ -227,5 +227,10 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
     if (!("retry" in result)) return result;
     lastReason = result.retry;
   }
+  if (parameters.port !== undefined) {
+    throw new Error(
+      `anvil could not listen on ${parameters.host ?? "127.0.0.1"}:${parameters.port}: ${lastReason.trim()}`,
+    );
+  }
   throw new Error(`anvil could not bind a port: ${lastReason}`);
 }

@@ -55,6 +55,11 @@ export interface RunDevnetOptions {
   relayDelayMs?: number;
   /** Relayer: blocks on top of an event's block before acting. Default 1 (0 with automine). */
   confirmations?: number;
+  /**
+   * RPC port of the first chain; the others take the next ports (alpha N, beta N+1, gamma N+2),
+   * so a wallet's network settings survive restarts. Default: free ports, new at every start.
+   */
+  rpcPort?: number;
   /** Start the relayer (default true). Tests may drive their own. */
   relay?: boolean;
   /** Traffic generator: transfers per minute; 0 or undefined = no traffic. */
@@ -132,6 +137,12 @@ export function validateRunDevnetOptions(options: RunDevnetOptions): string | nu
   if (!Number.isInteger(confirmations) || confirmations < 0 || confirmations > 64) {
     return `confirmations must be 0 to 64, got ${confirmations}`;
   }
+  if (options.rpcPort !== undefined) {
+    const last = 65535 - (chains - 1);
+    if (!Number.isInteger(options.rpcPort) || options.rpcPort < 1 || options.rpcPort > last) {
+      return `rpc port must be an integer from 1 to ${last} (${chains} chains take consecutive ports), got ${options.rpcPort}`;
+    }
+  }
   const traffic = options.traffic ?? 0;
   if (!Number.isFinite(traffic) || traffic < 0 || traffic > 6000) {
     return `traffic must be 0 to 6000 transfers per minute, got ${traffic}`;
@@ -166,11 +177,12 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
   const { stateDir } = options;
   const startChains = async (): Promise<void> => {
     const started = await Promise.allSettled(
-      definitions.map(async (definition) => {
+      definitions.map(async (definition, index) => {
         const statePath =
           stateDir !== undefined ? chainStatePath(stateDir, definition.name) : undefined;
         const anvil = await startAnvil({
           chainId: definition.chainId,
+          ...(options.rpcPort !== undefined ? { port: options.rpcPort + index } : {}),
           ...(statePath !== undefined ? { statePath } : {}),
           ...(options.callerHandlesSignals ? { callerHandlesSignals: true } : {}),
         });

@@ -4,11 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { freePortRun } from "../setup/free-port.js";
 import { anvilPidsOnPort, portOf, waitFor } from "./devnet-helpers.js";
 
 const ENTRY = `import { main } from "./src/cli/main.ts"; process.exitCode = await main(process.argv.slice(1));`;
@@ -70,6 +73,68 @@ describe("devnet: bridge-oracle devnet command", () => {
       ports.flatMap((port) => anvilPidsOnPort(port)),
       [],
     );
+  });
+
+  it("behavior: --rpc-port N puts the chains on N, N+1 (and N+2)", {
+    timeout: 60_000,
+  }, async () => {
+    const rpcPort = await freePortRun(2);
+    const own = join(dir, "fixed-ports");
+    const cli = runCli(["--chains", "2", "--rpc-port", String(rpcPort), "--quiet"], {
+      DEVNET_DIR: own,
+    });
+    try {
+      await waitFor("the summary", async () => cli.stdout().includes("press Ctrl-C"), 30_000, 100);
+      const manifest = JSON.parse(
+        await readFile(join(own, "manifest.json"), "utf8"),
+      ) as DevnetManifest;
+      assert.deepEqual(
+        manifest.chains.map((chain) => [chain.name, chain.rpcUrl]),
+        [
+          ["alpha", `http://127.0.0.1:${rpcPort}`],
+          ["beta", `http://127.0.0.1:${rpcPort + 1}`],
+        ],
+      );
+      assert.match(
+        cli.stdout(),
+        new RegExp(`alpha\\s+chain id 71001\\s+http://127\\.0\\.0\\.1:${rpcPort}\n`),
+      );
+    } finally {
+      cli.child.kill("SIGINT");
+    }
+    assert.equal(await cli.exited, 0, cli.stderr());
+    assert.deepEqual(anvilPidsOnPort(rpcPort), []);
+  });
+
+  it("error: a --rpc-port whose ports are taken exits 1 naming the port, before any chain starts", async () => {
+    const rpcPort = await freePortRun(3);
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(rpcPort + 1, "127.0.0.1", resolve));
+    try {
+      const own = join(dir, "taken-ports");
+      const cli = runCli(["--rpc-port", String(rpcPort)], { DEVNET_DIR: own });
+      assert.equal(await cli.exited, 1);
+      assert.match(
+        cli.stderr(),
+        new RegExp(
+          `cannot listen on 127\\.0\\.0\\.1:${rpcPort + 1} \\(--rpc-port ${rpcPort}: the 3 chains take ports ${rpcPort}-${rpcPort + 2}\\): .*EADDRINUSE`,
+        ),
+      );
+      assert.deepEqual(anvilPidsOnPort(rpcPort), []);
+      assert.equal(existsSync(join(own, "manifest.json")), false);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it("error: a --rpc-port too high for the chains exits 1 with the usage", async () => {
+    const cli = runCli(["--rpc-port", "65534"], {});
+    assert.equal(await cli.exited, 1);
+    assert.match(
+      cli.stderr(),
+      /rpc port must be an integer from 1 to 65533 \(3 chains take consecutive ports\), got 65534/,
+    );
+    assert.match(cli.stderr(), /usage: bridge-oracle devnet/);
   });
 
   it("error: an unknown option exits 1 with the usage", async () => {

@@ -9,3 +9,23 @@ export async function freePort(): Promise<number> {
   if (typeof address !== "object" || address === null) throw new Error("no port was assigned");
   return address.port;
 }
+
+/** The first of `count` consecutive free ports on 127.0.0.1 (for a devnet's `--rpc-port`). */
+export async function freePortRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = await freePort();
+    if (first + count - 1 > 65535) continue;
+    let free = true;
+    for (let port = first + 1; port < first + count && free; port++) free = await canListen(port);
+    if (free) return first;
+  }
+  throw new Error(`no run of ${count} free ports found`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}

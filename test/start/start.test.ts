@@ -8,11 +8,12 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { freePort } from "../setup/free-port.js";
+import { freePort, freePortRun } from "../setup/free-port.js";
 
 const ENTRY = join(import.meta.dirname, "cli-entry.ts");
 
@@ -186,9 +187,17 @@ describe("bridge-oracle start", () => {
     timeout: 120_000,
   }, async () => {
     assert.ok(firstRunIds.length > 0, "needs the first run");
-    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
+    // The first run's chains had free ports; these resume on fixed ones.
+    const rpcPort = await freePortRun(3);
+    running = spawnStart(env, ["--traffic", "120", "--quiet", "--rpc-port", String(rpcPort)]);
     const banner = await bannerOf(running);
     assert.match(banner.text, /resumed devnet/);
+    for (const [index, name] of ["alpha", "beta", "gamma"].entries()) {
+      assert.match(
+        banner.text,
+        new RegExp(`${name} \\(\\d+\\) http://127\\.0\\.0\\.1:${rpcPort + index}\\b`),
+      );
+    }
     // The old demo key was revoked; the new one quotes.
     const quote = await fetch(`${banner.url}/api/oracle/router`, {
       method: "POST",
@@ -352,6 +361,37 @@ describe("bridge-oracle start", () => {
     assert.equal(await stopWithSignal(running), 0, running.stderr());
     const ids = messageIds(env.DATABASE_URL as string);
     assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
+  });
+
+  it("error: a --rpc-port whose ports are taken exits 1 naming the port and starts no chain", {
+    timeout: 30_000,
+  }, async () => {
+    const rpcPort = await freePortRun(3);
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(rpcPort + 2, "127.0.0.1", resolve));
+    try {
+      const other = join(dir, "taken-rpc-port");
+      const cli = spawnStart(
+        {
+          ...env,
+          PORT: String(await freePort()),
+          DEVNET_DIR: join(other, "devnet"),
+          DATABASE_URL: join(other, "db.sqlite"),
+        },
+        ["--rpc-port", String(rpcPort)],
+      );
+      assert.equal(await cli.exited, 1, cli.stderr());
+      assert.match(
+        cli.stderr(),
+        new RegExp(
+          `cannot listen on 127\\.0\\.0\\.1:${rpcPort + 2} \\(--rpc-port ${rpcPort}: .*EADDRINUSE`,
+        ),
+      );
+      assert.deepEqual(anvilsOf(other), []);
+      assert.equal(existsSync(join(other, "devnet", "state")), false, "no chain state was created");
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it("error: PORT=abc exits 1 naming PORT and starts nothing", { timeout: 30_000 }, async () => {
