@@ -36,7 +36,7 @@ export function demoQuoteBody(manifest: DevnetManifest): Record<string, string> 
   };
 }
 
-/** A devnet user whose transfers the list endpoint will show (traffic sends from them). */
+/** A devnet user whose transfers the list endpoint will show: each traffic run's first sender. */
 export function demoAddress(manifest: DevnetManifest): string | undefined {
   return manifest.accounts[0]?.address;
 }

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
+import { createTrafficGenerator } from "../../src/devnet/traffic.js";
+import { demoAddress } from "../../src/start/banner.js";
 import { type FoundEvent, transferEvents, waitFor } from "./devnet-helpers.js";
 
 describe("devnet: traffic generator", () => {
@@ -78,5 +80,35 @@ describe("devnet: traffic generator", () => {
         `unexpected failure: ${String(failure.args.reason)}`,
       );
     }
+  });
+});
+
+describe("devnet: traffic generator's first sender", () => {
+  let dir: string;
+  let devnet: RunningDevnet;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "devnet-traffic-first-"));
+    devnet = await runDevnet({ dir, chains: 2, blockTime: 0, relay: false });
+  });
+  after(async () => {
+    await devnet?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("behavior: a run's first transfer comes from the address start's banner lists, later ones from any user", async () => {
+    const senders = new Set<string>();
+    for (const seed of [1, 2, 3]) {
+      const traffic = createTrafficGenerator({ manifest: devnet.manifest, perMinute: 1, seed });
+      const first = await traffic.sendOne();
+      assert.equal(first?.from, demoAddress(devnet.manifest), `seed ${seed}`);
+      for (let i = 0; i < 3; i++) {
+        const next = await traffic.sendOne();
+        assert.ok(next !== null, `seed ${seed}: transfer ${i + 2} was not sent`);
+        senders.add(next.from);
+      }
+      await traffic.stop();
+    }
+    assert.ok(senders.size > 1, `later transfers all came from ${[...senders].join(", ")}`);
   });
 });
