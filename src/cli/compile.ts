@@ -1,10 +1,19 @@
-/** `bridge-oracle compile`: recompiles contracts/ into artifacts/contracts.json. */
+/**
+ * `bridge-oracle compile [--if-stale]`: compiles contracts/ into artifacts/contracts.json.
+ * `npm install` runs it with --if-stale (package.json "prepare"), so the first `npm start` does
+ * not spend ~10 s compiling, with Ctrl-C unanswered meanwhile (solc-js blocks the event loop).
+ */
+import { loadArtifacts } from "../devnet/artifacts.js";
 import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 
-const USAGE = `usage: bridge-oracle compile
+const USAGE = `usage: bridge-oracle compile [--if-stale]
 
 Recompiles the Solidity sources in contracts/ with the solc npm package into
 artifacts/contracts.json (the devnet does this itself when the sources changed).
+
+options:
+  --if-stale   only when contracts/ or the solc version changed since the last compile
+               (what \`npm install\` runs)
 `;
 
 export async function run(args: string[]): Promise<number> {
@@ -12,12 +21,28 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (args.length > 0) {
-    process.stderr.write(`unknown argument: ${args[0]}\n\n${USAGE}`);
+  const unknown = args.find((arg) => arg !== "--if-stale");
+  if (unknown !== undefined) {
+    process.stderr.write(`unknown argument: ${unknown}\n\n${USAGE}`);
     return 1;
   }
   const started = Date.now();
   try {
+    if (args.includes("--if-stale")) {
+      let compiled = false;
+      loadArtifacts({
+        progress: (message) => {
+          compiled = true;
+          process.stdout.write(`${message}\n`);
+        },
+      });
+      process.stdout.write(
+        compiled
+          ? `compiled in ${Date.now() - started} ms -> ${artifactsPath()}\n`
+          : `contracts are up to date: ${artifactsPath()}\n`,
+      );
+      return 0;
+    }
     const artifacts = compileContracts();
     for (const warning of artifacts.warnings) process.stderr.write(`${warning}\n`);
     const deployable = Object.values(artifacts.contracts).filter((c) => c.bytecode !== "0x");
