@@ -12,7 +12,7 @@ import { ApiError } from "../errors.js";
 import type { Store } from "../store/types.js";
 import { createClientErrorHandler } from "./client-error.js";
 import { lazyChildLogger } from "./lazy-logger.js";
-import { registerErrorHandling, sendApiError } from "./plugins/errors.js";
+import { registerErrorHandling, sendApiError, setEnvelopeErrorHandler } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
 import { requestGate } from "./request-gate.js";
@@ -112,6 +112,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }) as unknown as FastifyInstance;
   appLog = app.log;
+  // Before any plugin adds a route (@fastify/cors adds OPTIONS *): routes keep the error
+  // handler they were added under.
+  setEnvelopeErrorHandler(app, { bodyLimit: BODY_LIMIT_BYTES });
 
   // First, so every answer (a 401, 429 or 503 from the request gate included) carries the
   // CORS headers and a browser can read its envelope.
@@ -133,8 +136,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook("preClose", async () => {
     closing = true;
   });
+  // A CORS preflight is answered only now, after the request gate (request id, shutdown, rate
+  // limit) let it through: @fastify/cors would answer it in its own hook, before the gate.
+  if (config.corsOrigins !== undefined) answerPreflightsAfterTheGate(app);
 
-  registerErrorHandling(app, { bodyLimit: BODY_LIMIT_BYTES });
+  registerErrorHandling(app);
   registerSharedSchemas(app);
   for (const plugin of options.plugins ?? []) await plugin(app);
   // Before every route: the generator and the request timer learn routes from onRoute hooks.
@@ -192,5 +198,23 @@ async function registerCors(app: FastifyInstance, origins: "*" | readonly string
     ],
     maxAge: 600,
     strictPreflight: false,
+    // The preflight goes on to the request gate; answerPreflightsAfterTheGate answers it.
+    preflightContinue: true,
+  });
+}
+
+/**
+ * Answers a preflight that @fastify/cors accepted (and gave its headers) with an empty 204, in
+ * an onRequest hook added after the request gate's, so the gate has given it a request id and
+ * counted it against the client address's rate limit (or refused it with the envelope).
+ */
+function answerPreflightsAfterTheGate(app: FastifyInstance): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    if ((request as { corsPreflightEnabled?: boolean }).corsPreflightEnabled !== true) {
+      done();
+      return;
+    }
+    // Safari waits for a body on a 204 without an explicit Content-Length: 0.
+    reply.code(204).header("content-length", "0").send();
   });
 }

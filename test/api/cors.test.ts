@@ -30,7 +30,10 @@ describe("CORS", () => {
     await db.cleanup();
   });
 
-  async function app(corsOrigins: string | undefined): Promise<FastifyInstance> {
+  async function app(
+    corsOrigins: string | undefined,
+    anonymousPerMinute = 10,
+  ): Promise<FastifyInstance> {
     const config = loadConfig({
       LOG_LEVEL: "silent",
       DATABASE_URL: db.databaseUrl,
@@ -40,7 +43,7 @@ describe("CORS", () => {
       config,
       plugins: [
         (root) => registerApiKeyAuth(root, { databaseUrl: db.databaseUrl }),
-        (root) => registerRateLimit(root, { anonymousPerMinute: 2, keyPerMinute: 0 }),
+        (root) => registerRateLimit(root, { anonymousPerMinute, keyPerMinute: 0 }),
       ],
       router: {
         router: undefined,
@@ -85,6 +88,35 @@ describe("CORS", () => {
 
       const other = await a.inject({ url: LIST, headers: { origin: "https://evil.example" } });
       assert.equal(other.headers["access-control-allow-origin"], undefined);
+    } finally {
+      await a.close();
+    }
+  });
+
+  it("behavior: a preflight goes through the request gate: it has a request id and counts against the address's rate limit", async () => {
+    const a = await app(DAPP, 2);
+    const preflight = () =>
+      a.inject({
+        method: "OPTIONS",
+        url: "/api/oracle/router",
+        headers: { origin: DAPP, "access-control-request-method": "POST" },
+      });
+    try {
+      const first = await preflight();
+      assert.equal(first.statusCode, 204, first.body);
+      assert.equal(first.headers["content-length"], "0");
+      assert.equal(first.body, "");
+      assert.equal(typeof first.headers["x-request-id"], "string");
+      assert.equal(first.headers["x-ratelimit-remaining"], "1");
+      assert.equal(first.headers["access-control-allow-origin"], DAPP);
+      const second = await preflight();
+      assert.equal(second.statusCode, 204);
+      assert.equal(second.headers["x-ratelimit-remaining"], "0");
+      // The limit (2 a minute here) is spent: like any request, the next one is refused.
+      const third = await preflight();
+      assert.equal(third.statusCode, 429, third.body);
+      assert.equal(JSON.parse(third.body).code, 42901);
+      assert.equal(third.headers["access-control-allow-origin"], DAPP);
     } finally {
       await a.close();
     }

@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { type ApiKeyAuthOptions, registerApiKeyAuth } from "../../src/api/plugins/auth.js";
-import { registerErrorHandling } from "../../src/api/plugins/errors.js";
+import { registerErrorHandling, setEnvelopeErrorHandler } from "../../src/api/plugins/errors.js";
 import { type RateLimitOptions, registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 
 export interface TinyAppOptions {
@@ -22,7 +22,8 @@ export async function buildTinyApp(options: TinyAppOptions): Promise<FastifyInst
         ? false
         : { level: "info", stream: options.logDestination },
   });
-  registerErrorHandling(app, { bodyLimit: 16 * 1024 });
+  setEnvelopeErrorHandler(app, { bodyLimit: 16 * 1024 });
+  registerErrorHandling(app);
   await registerApiKeyAuth(app, options.auth);
   if (options.rateLimit !== undefined) await registerRateLimit(app, options.rateLimit);
   const whoami = async (request: { apiKey?: { name: string } | undefined }) => ({

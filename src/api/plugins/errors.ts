@@ -204,10 +204,22 @@ export interface ErrorHandlingOptions {
 }
 
 /**
- * Installs the error and not-found handlers, the route index for 405 detection, and a JSON body
- * parser that accepts only objects. Call on the root instance before registering routes.
+ * Answers every thrown error with the envelope. Call first on the root instance, before any
+ * plugin that adds a route: a route keeps the error handler of the moment it was added, so one
+ * added earlier (such as @fastify/cors's `OPTIONS *`) would answer in Fastify's own format.
  */
-export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+export function setEnvelopeErrorHandler(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  app.setErrorHandler((error, request, reply) =>
+    sendApiError(request, reply, toApiError(error, request.id, options.bodyLimit)),
+  );
+}
+
+/**
+ * Installs the not-found handler, the route index for 405 detection, and a JSON body parser
+ * that accepts only objects. Call on the root instance before registering routes, after
+ * setEnvelopeErrorHandler.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
   const routes = createRouteIndex();
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
 
@@ -232,10 +244,6 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
       done(null, value);
     });
   });
-
-  app.setErrorHandler((error, request, reply) =>
-    sendApiError(request, reply, toApiError(error, request.id, options.bodyLimit)),
-  );
 
   function notFoundError(request: FastifyRequest): ApiError {
     const path = request.url.split("?", 1)[0] ?? "/";
