@@ -50,10 +50,10 @@ chain state is kept in $DEVNET_DIR/state (default .devnet/state) and the data in
 Delete both to start over.
 
 options:
-  --traffic N    transfers per minute (default ${DEFAULT_TRAFFIC_PER_MINUTE}; 0 = none)
+  --traffic N    transfers per minute (default ${DEFAULT_TRAFFIC_PER_MINUTE}; 0 = none, up to 6000)
   --rpc-port N   alpha's RPC port; beta and gamma take N+1 and N+2, so a wallet's network
                  settings survive restarts (default: free ports, new at every start)
-  --quiet        no devnet / indexer log lines (relayer, traffic) on stderr
+  --quiet        no devnet / indexer log lines on stderr (start-up and shutdown lines stay)
 
 Settings come from the environment as for \`serve\` (PORT, HOST, DATABASE_URL, LOG_LEVEL
 (default warn here), ...); the router always uses the devnet's manifest.
