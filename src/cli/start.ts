@@ -133,17 +133,9 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     );
     return 1;
   }
-  try {
-    await (await createStore({ databaseUrl: config.databaseUrl })).close();
-  } catch (error) {
-    process.stderr.write(
-      `cannot open the database ${redactUrl(config.databaseUrl)} (DATABASE_URL): ${errorMessage(error)}\n`,
-    );
-    return 1;
-  }
-
   // One running devnet per DEVNET_DIR: a second one would resume the same chains and its nodes
   // would overwrite this one's state files (devnet-lock.ts). A dead owner's nodes are stopped.
+  // Taken before the database is opened, so a refused start creates no database file.
   const dir = devnetDir(env as NodeJS.ProcessEnv);
   let lock: DevnetLock;
   try {
@@ -163,6 +155,15 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
   if (portsProblem !== null) {
     lock.release();
     process.stderr.write(`${portsProblem}\n`);
+    return 1;
+  }
+  try {
+    await (await createStore({ databaseUrl: config.databaseUrl })).close();
+  } catch (error) {
+    lock.release();
+    process.stderr.write(
+      `cannot open the database ${redactUrl(config.databaseUrl)} (DATABASE_URL): ${errorMessage(error)}\n`,
+    );
     return 1;
   }
 
