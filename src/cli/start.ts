@@ -82,7 +82,14 @@ function parseStartArgs(args: string[]): StartOptions | { help: true } | { error
       },
     }));
   } catch (error) {
-    return { error: errorMessage(error) };
+    // `npm start --traffic 60` hands npm the option and start only the 60.
+    const positional = (error as { code?: string }).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL";
+    const number = args.find((a) => /^[0-9]+$/.test(a)) ?? "N";
+    return {
+      error: positional
+        ? `${errorMessage(error)} (through npm, options go after --: npm start -- --traffic ${number})`
+        : errorMessage(error),
+    };
   }
   if (values.help) return { help: true };
   const text = values.traffic ?? String(DEFAULT_TRAFFIC_PER_MINUTE);
