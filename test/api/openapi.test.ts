@@ -22,7 +22,11 @@ interface Operation {
   parameters?: { name: string; in: string }[];
   responses: Record<
     string,
-    { description: string; content?: Record<string, { schema: { $ref?: string } }> }
+    {
+      description: string;
+      headers?: Record<string, { required?: boolean }>;
+      content?: Record<string, { schema: { $ref?: string } }>;
+    }
   >;
 }
 type Document = {
@@ -164,6 +168,23 @@ describe("OpenAPI document", () => {
             `${method} ${path} ${status}`,
           );
           assert.match(response.description, /^\d{5}: /, `${method} ${path} ${status}`);
+        }
+      }
+    }
+  });
+
+  it("behavior: every response declares x-request-id (required), rate-limited ones X-RateLimit-*", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const limited = "429" in operation.responses;
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const where = `${method} ${path} ${status}`;
+          assert.equal(response.headers?.["x-request-id"]?.required, true, where);
+          for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+            assert.equal(response.headers?.[name] !== undefined, limited, `${where} ${name}`);
+          }
+          const retryAfter = status === "429" || status === "503";
+          assert.equal(response.headers?.["retry-after"] !== undefined, retryAfter, where);
         }
       }
     }

@@ -14,7 +14,10 @@
  *   The catch-all "4xx" / "5xx" entries of `standardErrorResponses` are replaced by these.
  * - the API key security scheme on routes that need a key (and as optional on the others when
  *   auth is installed);
- * - the x-request-id header on every response and the X-RateLimit-* headers on rate-limited ones.
+ * - the x-request-id header on every response (required), the X-RateLimit-* headers on every
+ *   response of a rate-limited route (errors too: the limit step runs before the request is
+ *   judged further), and Retry-After on 429 and 503 (the list's database-unreachable 503).
+ *   test/api/openapi-conformance.test.ts checks real answers against the document.
  *
  * Components are named after the shared schemas' `$id` (ErrorEnvelope, BridgeTransaction, ...).
  */
@@ -23,6 +26,7 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import { ErrorCode, type ErrorKind } from "../../errors.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
 import { errorEnvelopeRef } from "../schemas/envelope.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
@@ -140,7 +144,7 @@ export function errorKindsOf(
 const REQUEST_ID_HEADER_DOC = {
   "x-request-id": {
     type: "string",
-    description: "This request's id, as on every log line of it",
+    description: "This request's id, as on every log line of it (on every response)",
   },
 } as const;
 
@@ -148,6 +152,15 @@ const RATE_LIMIT_HEADERS_DOC = {
   "x-ratelimit-limit": { type: "integer", description: "Requests allowed per window" },
   "x-ratelimit-remaining": { type: "integer", description: "Requests left in this window" },
   "x-ratelimit-reset": { type: "integer", description: "Seconds until the window resets" },
+} as const;
+
+const RETRY_AFTER_DOC = {
+  429: { type: "integer", description: "Seconds to wait before retrying" },
+  503: {
+    type: "integer",
+    description:
+      "Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable)",
+  },
 } as const;
 
 /** The documented copy of a route schema: derived errors, security and headers added. */
@@ -160,16 +173,23 @@ function documentedSchema(
   const config = (route.config ?? {}) as { apiKey?: string; rateLimitExempt?: boolean };
   const rateLimited = config.rateLimitExempt !== true;
   const ownResponses = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
+  // Every answer carries the request id; on a rate-limited route every answer that got past the
+  // limit step (errors included) carries the rate-limit headers.
+  const headers = (status: number) => ({
+    ...REQUEST_ID_HEADER_DOC,
+    ...(rateLimited ? RATE_LIMIT_HEADERS_DOC : {}),
+    ...(status === 429 || status === 503 ? { "retry-after": RETRY_AFTER_DOC[status] } : {}),
+  });
 
   const response: Record<string, unknown> = {};
   for (const [status, responseSchema] of Object.entries(ownResponses)) {
     if (/^[45]/.test(status)) continue; // replaced below, one entry per status
     response[status] = responseSchema.content
-      ? responseSchema // content-type keyed (text/plain, ...): headers would turn it into JSON
+      ? { ...responseSchema, headers: headers(Number(status)) } // content-type keyed (text/plain)
       : {
           "x-response-description": "Success",
           ...responseSchema,
-          headers: { ...REQUEST_ID_HEADER_DOC, ...(rateLimited ? RATE_LIMIT_HEADERS_DOC : {}) },
+          headers: headers(Number(status)),
         };
   }
   const byStatus = new Map<number, ErrorKind[]>();
@@ -184,12 +204,7 @@ function documentedSchema(
     response[String(status)] = {
       ...errorEnvelopeRef,
       description: kinds.map((k) => `${ErrorCode[k].code}: ${ERROR_WHEN[k]}`).join("; "),
-      headers: {
-        ...REQUEST_ID_HEADER_DOC,
-        ...(status === 429
-          ? { "retry-after": { type: "integer", description: "Seconds to wait before retrying" } }
-          : {}),
-      },
+      headers: headers(status),
     };
   }
 
@@ -199,6 +214,29 @@ function documentedSchema(
   if (authInstalled && config.apiKey === "required") security = [{ [API_KEY_SCHEME]: [] }];
   else if (authInstalled && rateLimited) security = [{}, { [API_KEY_SCHEME]: [] }];
   return { ...schema, response, ...(security !== undefined ? { security } : {}) };
+}
+
+type OpenApiPaths = {
+  paths?: Record<
+    string,
+    Record<string, { responses?: Record<string, { headers?: Record<string, object> }> }>
+  >;
+};
+
+/** The document with `required: true` on every response's x-request-id (every answer has it). */
+function markRequestIdRequired<T extends OpenApiPaths>(document: T): T {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        const headers = response.headers;
+        const header = headers?.[REQUEST_ID_HEADER];
+        if (headers !== undefined && header !== undefined) {
+          headers[REQUEST_ID_HEADER] = { ...header, required: true };
+        }
+      }
+    }
+  }
+  return document;
 }
 
 /**
@@ -242,6 +280,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       ) as never,
       url: input.url,
     }),
+    // The generator has no place for a header's `required`: set it on the request id here.
+    transformObject: (document) =>
+      "openapiObject" in document
+        ? (markRequestIdRequired(
+            document.openapiObject as OpenApiPaths,
+          ) as typeof document.openapiObject)
+        : document.swaggerObject,
   });
 
   // The UI's assets ship in the @fastify/swagger-ui package: nothing is fetched from a CDN.

@@ -1,0 +1,385 @@
+/**
+ * Every response the API really sends matches the OpenAPI document it serves (the other half of
+ * openapi.test.ts, which checks the document's own shape). The app is the one `serve` builds
+ * (API-key auth, rate limits, the router over a fixture snapshot) over a real SQLite store;
+ * each documented operation is driven through its success and every error it can give, and each
+ * answer is checked with openapi-conformance.ts: status declared, required headers there,
+ * content type declared, body valid against the declared schema. A route or error added later
+ * without its documentation fails here.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
+import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import type { ReadinessCheck } from "../../src/api/routes/health.js";
+import { LIST_TRANSFERS_PATH } from "../../src/api/routes/list-transfers.js";
+import { ROUTER_QUOTE_PATH, type RouterRouteDeps } from "../../src/api/routes/router-quote.js";
+import { ApiError, ErrorCode } from "../../src/errors.js";
+import { generateApiKey } from "../../src/keys/api-key.js";
+import { createRouter } from "../../src/router/create-router.js";
+import { createRouterFixture } from "../../src/router/fixtures.js";
+import { createStore } from "../../src/store/index.js";
+import { NoAnswerError } from "../../src/store/store-unavailable.js";
+import type { Store } from "../../src/store/types.js";
+import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
+import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { evmAddress, makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
+import {
+  createConformanceChecker,
+  type OpenApiDocument,
+  type SentResponse,
+} from "./openapi-conformance.js";
+import { buildTestApp } from "./setup.js";
+
+const NOW = 1_800_000_000_000;
+const ALICE = evmAddress("openapi-alice");
+const RECIPIENT = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const ANONYMOUS_PER_MINUTE = 5;
+
+/** Failures the tests switch on and off, below the real store and the router. */
+const faults = {
+  list: undefined as Error | undefined,
+  ready: undefined as Error | undefined,
+};
+
+/** Each request comes from its own address unless told, so only the 429 case hits the limit. */
+let addressSequence = 0;
+const nextAddress = () => `10.77.${Math.floor(++addressSequence / 250)}.${addressSequence % 250}`;
+
+describe("OpenAPI conformance: every response matches the served document", () => {
+  let db: IsolatedDatabase;
+  let store: Store;
+  let app: FastifyInstance;
+  let doc: OpenApiDocument;
+  let checker: ReturnType<typeof createConformanceChecker>;
+  let key: string;
+  const fixture = createRouterFixture({ readAtMs: NOW });
+  let clock = NOW + 1000;
+  const routerDeps: RouterRouteDeps = {
+    router: createRouter({ registry: fixture.registry }),
+    state: { current: () => fixture.snapshot },
+    maxStateAgeMs: 15_000,
+    now: () => clock,
+  };
+  const goodQuote = {
+    sourceChain: String(fixture.chain("alpha").chainId),
+    sourceToken: fixture.token("alpha", "USDC").address,
+    destChain: String(fixture.chain("beta").chainId),
+    destToken: fixture.token("beta", "USDC").address,
+    amount: "10",
+    to: RECIPIENT,
+  };
+
+  before(async () => {
+    db = await setupIsolatedDatabase("sqlite");
+    const real = await createStore({ databaseUrl: db.databaseUrl });
+    await real.transfers.upsertTransfers([
+      makeTransfer({ from_address: ALICE }),
+      makeProcessingTransfer({ to_address: ALICE }),
+    ]);
+    // The real store, with a list read or a ping that fails on demand.
+    store = new Proxy(real, {
+      get(target, name, receiver) {
+        if (name === "ping") {
+          return async (options?: { timeoutMs?: number }) => {
+            if (faults.ready !== undefined) throw faults.ready;
+            return target.ping(options);
+          };
+        }
+        if (name === "transfers") {
+          return new Proxy(target.transfers, {
+            get(transfers, method, r) {
+              if (method === "listTransfers" && faults.list !== undefined) {
+                const error = faults.list;
+                return async () => {
+                  throw error;
+                };
+              }
+              return Reflect.get(transfers, method, r);
+            },
+          });
+        }
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const keys = createMemoryApiKeyRepository();
+    const generated = generateApiKey();
+    await keys.createKey({
+      name: "openapi",
+      prefix: generated.prefix,
+      hash: generated.hash,
+      createdAt: new Date(),
+    });
+    key = generated.key;
+    const routerCheck: ReadinessCheck = { name: "router", check: async () => [] };
+    ({ app } = await buildTestApp(store, {
+      logLevel: "silent",
+      plugins: [
+        (a) => registerApiKeyAuth(a, { repository: keys, refreshIntervalMs: 60_000 }),
+        (a) => registerRateLimit(a, { anonymousPerMinute: ANONYMOUS_PER_MINUTE, keyPerMinute: 0 }),
+      ],
+      router: routerDeps,
+      readinessChecks: [routerCheck],
+    }));
+    await app.ready();
+    const response = await app.inject({ url: "/openapi.json" });
+    doc = response.json() as OpenApiDocument;
+    checker = createConformanceChecker(doc);
+  });
+  after(async () => {
+    await app?.close();
+    await store?.close();
+    await db?.cleanup();
+  });
+
+  /**
+   * Sends `options` as an answer of the documented `method path`, asserts the status (and code)
+   * the test means to produce, and that the answer matches the document.
+   */
+  async function expectDocumented(
+    method: "GET" | "POST",
+    path: string,
+    options: InjectOptions,
+    status: number,
+    code?: number,
+  ): Promise<SentResponse & { json(): { code: number; data: Record<string, unknown> } }> {
+    const response = await app.inject({
+      method,
+      remoteAddress: nextAddress(),
+      ...options,
+      url: options.url ?? path,
+    });
+    const label = `${method} ${String(options.url ?? path)} -> ${response.statusCode}`;
+    assert.equal(response.statusCode, status, `${label}: ${response.body}`);
+    if (code !== undefined) assert.equal(response.json().code, code, `${label}: ${response.body}`);
+    assert.deepEqual(checker.problems(method, path, response), [], label);
+    assert.ok(response.headers["x-request-id"], `${label}: x-request-id`);
+    return response;
+  }
+
+  const list = (query: string, options: InjectOptions = {}) => ({
+    ...options,
+    url: `${LIST_TRANSFERS_PATH}?${query}`,
+  });
+  const quote = (payload: unknown, headers: Record<string, string> = {}): InjectOptions => ({
+    headers: { authorization: key, ...headers },
+    payload: payload as object,
+  });
+
+  it("list: success, empty page, each 400, 401, 429, 500 and 503", async () => {
+    const ok = await expectDocumented(
+      "GET",
+      LIST_TRANSFERS_PATH,
+      list(`addressOrTxHash=${ALICE}&pageNo=1&pageSize=10`),
+      200,
+      0,
+    );
+    assert.equal(ok.json().data["total"], 2);
+    await expectDocumented(
+      "GET",
+      LIST_TRANSFERS_PATH,
+      list(`addressOrTxHash=${ALICE}&pageNo=1&pageSize=10`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+      200,
+      0,
+    );
+    await expectDocumented(
+      "GET",
+      LIST_TRANSFERS_PATH,
+      list(`addressOrTxHash=${evmAddress("nobody")}&pageNo=1&pageSize=10`),
+      200,
+      0,
+    );
+    for (const query of [
+      "pageNo=1&pageSize=10",
+      `addressOrTxHash=${ALICE}&pageNo=0&pageSize=10`,
+      `addressOrTxHash=${ALICE}&pageNo=1&pageSize=500`,
+      `addressOrTxHash=${ALICE}&pageNo=1&pageSize=10&sortName=nope`,
+      `addressOrTxHash=${ALICE}&pageNo=1&pageSize=10&sortOrder=up`,
+      `addressOrTxHash=${ALICE}&addressOrTxHash=x&pageNo=1&pageSize=10`,
+      `addressOrTxHash=%ZZ&pageNo=1&pageSize=10`,
+    ]) {
+      await expectDocumented("GET", LIST_TRANSFERS_PATH, list(query), 400, 40001);
+    }
+    const query = `addressOrTxHash=${ALICE}&pageNo=1&pageSize=10`;
+    await expectDocumented(
+      "GET",
+      LIST_TRANSFERS_PATH,
+      list(query, { headers: { authorization: "Bearer not-a-key" } }),
+      401,
+      40102,
+    );
+    await expectDocumented(
+      "GET",
+      LIST_TRANSFERS_PATH,
+      list(query, { headers: { authorization: generateApiKey().key } }),
+      401,
+      40102,
+    );
+    const limited = { remoteAddress: "10.99.0.1" };
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+      await expectDocumented("GET", LIST_TRANSFERS_PATH, list(query, limited), 200);
+    }
+    const refused = await expectDocumented(
+      "GET",
+      LIST_TRANSFERS_PATH,
+      list(query, limited),
+      429,
+      42901,
+    );
+    assert.ok(refused.headers["retry-after"]);
+
+    // Fresh queries: an answer the list cache holds would not reach the store.
+    try {
+      faults.list = new Error("boom: a bug below the route");
+      await expectDocumented("GET", LIST_TRANSFERS_PATH, list(`${query}&fault=1`), 500, 50001);
+      faults.list = new NoAnswerError("the database", 5000);
+      const unavailable = await expectDocumented(
+        "GET",
+        LIST_TRANSFERS_PATH,
+        list(`${query}&fault=2`),
+        503,
+        50301,
+      );
+      assert.equal(unavailable.headers["retry-after"], "1");
+    } finally {
+      faults.list = undefined;
+    }
+  });
+
+  it("router: success, 400 40001 / 40002, 401, 413, 415, 422, 429-free key, 503", async () => {
+    const ok = await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(goodQuote), 200, 0);
+    const signData = ok.json().data["signData"] as { params: unknown };
+    assert.equal(typeof signData.params, "string");
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      quote(goodQuote, { authorization: `Bearer ${key}` }),
+      200,
+      0,
+    );
+    for (const payload of [
+      { ...goodQuote, amount: "1e3" },
+      { ...goodQuote, amount: undefined },
+      { ...goodQuote, to: "0x123" },
+    ]) {
+      await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(payload), 400, 40001);
+    }
+    const raw = (payload: string, contentType = "application/json"): InjectOptions => ({
+      headers: { authorization: key, "content-type": contentType },
+      payload,
+    });
+    for (const payload of ["{", "[1]", "null", '"x"', ""]) {
+      await expectDocumented("POST", ROUTER_QUOTE_PATH, raw(payload), 400, 40002);
+    }
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      raw(JSON.stringify(goodQuote), "text/plain"),
+      415,
+      41501,
+    );
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      raw(JSON.stringify({ ...goodQuote, pad: "x".repeat(20_000) })),
+      413,
+      41301,
+    );
+    await expectDocumented("POST", ROUTER_QUOTE_PATH, { payload: goodQuote }, 401, 40101);
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      quote(goodQuote, { authorization: generateApiKey().key }),
+      401,
+      40102,
+    );
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      quote({ ...goodQuote, destChain: "999" }),
+      422,
+      42201,
+    );
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      quote({ ...goodQuote, amount: "600000" }),
+      422,
+      42202,
+    );
+    // Anonymous callers are limited before the missing key is refused.
+    const limited = { remoteAddress: "10.99.0.2" };
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+      await expectDocumented("POST", ROUTER_QUOTE_PATH, { ...limited, payload: goodQuote }, 401);
+    }
+    await expectDocumented(
+      "POST",
+      ROUTER_QUOTE_PATH,
+      { ...limited, payload: goodQuote },
+      429,
+      42901,
+    );
+
+    const { router } = routerDeps;
+    try {
+      clock = NOW + 60_000;
+      await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(goodQuote), 503, 50301);
+      routerDeps.router = undefined;
+      await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(goodQuote), 503, 50301);
+    } finally {
+      routerDeps.router = router;
+      clock = NOW + 1000;
+    }
+  });
+
+  it("probes: /healthz and /readyz succeed, refuse an unknown key, /readyz 503s", async () => {
+    await expectDocumented("GET", "/healthz", {}, 200, 0);
+    await expectDocumented("GET", "/readyz", {}, 200, 0);
+    for (const path of ["/healthz", "/readyz"]) {
+      await expectDocumented(
+        "GET",
+        path,
+        { headers: { authorization: generateApiKey().key } },
+        401,
+        40102,
+      );
+      await expectDocumented("GET", path, { headers: { authorization: key } }, 200, 0);
+    }
+    try {
+      faults.ready = new Error("connect ECONNREFUSED 127.0.0.1:5432");
+      await expectDocumented("GET", "/readyz", {}, 503, 50301);
+    } finally {
+      faults.ready = undefined;
+    }
+  });
+
+  it("/metrics: the text exposition, with or without an Authorization header", async () => {
+    await expectDocumented("GET", "/metrics", {}, 200);
+    await expectDocumented(
+      "GET",
+      "/metrics",
+      { headers: { authorization: generateApiKey().key } },
+      200,
+    );
+  });
+
+  it("every documented error status of every operation has a code of that status", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (Number(status) < 400) continue;
+          const codes = [...response.description.matchAll(/\b(\d{5}):/g)].map((m) => Number(m[1]));
+          assert.ok(codes.length > 0, `${method} ${path} ${status}`);
+          for (const code of codes) {
+            const kind = Object.values(ErrorCode).find((c) => c.code === code);
+            assert.equal(kind?.status, Number(status), `${method} ${path} ${status}: ${code}`);
+          }
+        }
+      }
+    }
+    assert.ok(new ApiError("internal", "x").status === 500);
+  });
+});
