@@ -12,8 +12,10 @@ import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { EXPLORER_PATHS } from "../../src/api/routes/explorer.js";
 import { ROUTER_QUOTE_PATH } from "../../src/api/routes/router-quote.js";
+import { ErrorCode } from "../../src/errors.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { createFakeStore } from "./fake-store.js";
+import { createConformanceChecker, type OpenApiDocument } from "./openapi-conformance.js";
 import { buildTestApp } from "./setup.js";
 
 interface Operation {
@@ -31,7 +33,7 @@ interface Operation {
 }
 type Document = {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; description: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 };
@@ -143,6 +145,52 @@ describe("OpenAPI document", () => {
         pages.includes(route.url) || route.url.startsWith("/docs"),
         `hidden route ${route.url}`,
       );
+    }
+  });
+
+  it("behavior: every example in the document validates against its own schema", () => {
+    const checker = createConformanceChecker(doc as unknown as OpenApiDocument);
+    const examples: string[] = [];
+    // A schema's own `example`, and a parameter's or media type's `example` against its `schema`.
+    const walk = (node: unknown, where: string): void => {
+      if (typeof node !== "object" || node === null) return;
+      const object = node as Record<string, unknown>;
+      if ("example" in object) {
+        const { example, ...rest } = object;
+        const schema = ("schema" in object && !("type" in object) ? object.schema : rest) as Record<
+          string,
+          unknown
+        >;
+        examples.push(where);
+        assert.deepEqual(
+          checker.schemaProblems(schema, example),
+          [],
+          `${where}: ${String(example)}`,
+        );
+      }
+      for (const [key, value] of Object.entries(object)) walk(value, `${where}/${key}`);
+    };
+    walk(doc, "#");
+    // The amounts, addresses, times and the query's examples are among them.
+    assert.ok(examples.length >= 20, examples.join("\n"));
+    assert.ok(examples.some((e) => e.includes("parameters")));
+    assert.ok(examples.some((e) => e.includes("requestBody")));
+  });
+
+  it("behavior: README and docs/http-api.md list every error code with its HTTP status", () => {
+    const expected = Object.values(ErrorCode)
+      .map(({ status, code }) => `${status} ${code}`)
+      .sort();
+    for (const file of ["README.md", "docs/http-api.md"]) {
+      const text = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+      const rows = [...text.matchAll(/^\| *(\d{3}) *\| *(\d{5}) *\|/gm)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      );
+      assert.deepEqual(rows.sort(), expected, file);
+    }
+    // The document's own table is generated from the same list.
+    for (const { status, code } of Object.values(ErrorCode)) {
+      assert.match(doc.info.description, new RegExp(`\\| ${status} \\| ${code} \\|`));
     }
   });
 
