@@ -263,6 +263,8 @@ describe("OpenAPI document", () => {
     assert.match(list.responses["401"]?.description ?? "", /40102/);
     assert.doesNotMatch(list.responses["401"]?.description ?? "", /40101/);
     assert.match(list.responses["429"]?.description ?? "", /42901/);
+    // The list's 503 is the database not answering: its description must say so.
+    assert.match(list.responses["503"]?.description ?? "", /50301: the database .*unreachable/);
     assert.deepEqual(list.security, [{}, { apiKey: [] }]);
   });
 

@@ -41,7 +41,8 @@ const ERROR_WHEN: Record<ErrorKind, string> = {
   invalidBody: "the body is not valid JSON, or not a JSON object",
   malformedRequest: "the request is not valid HTTP/1.1 (request line, headers, body framing, Host)",
   missingApiKey: "no API key",
-  unknownApiKey: "unknown or revoked API key",
+  unknownApiKey:
+    "unknown or revoked API key, or an Authorization value that is not a key of this service",
   notFound: "no such path",
   methodNotAllowed: "method not allowed on this path (see the Allow header)",
   requestTimeout: "the request did not arrive in time",
@@ -54,7 +55,8 @@ const ERROR_WHEN: Record<ErrorKind, string> = {
   amountOutOfRange: "amount outside the route's limits (msg gives the minimum and maximum)",
   rateLimited: "rate limited (see Retry-After)",
   internal: "internal error (msg carries the request id to quote)",
-  chainStateUnavailable: "not ready, chain state unavailable or too stale, or shutting down",
+  chainStateUnavailable:
+    "the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down",
 };
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
