@@ -4,8 +4,9 @@
  * (API-key auth, rate limits, the router over a fixture snapshot) over a real SQLite store;
  * each documented operation is driven through its success and every error it can give, and each
  * answer is checked with openapi-conformance.ts: status declared, required headers there,
- * content type declared, body valid against the declared schema. A route or error added later
- * without its documentation fails here.
+ * content type declared, body valid against the declared schema. The last test asks that every
+ * status the document declares for an operation was produced here (a few cannot be, and say
+ * why), so the document neither omits an answer nor promises one that cannot happen.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -15,7 +16,7 @@ import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import type { ReadinessCheck } from "../../src/api/routes/health.js";
 import { LIST_TRANSFERS_PATH } from "../../src/api/routes/list-transfers.js";
 import { ROUTER_QUOTE_PATH, type RouterRouteDeps } from "../../src/api/routes/router-quote.js";
-import { ApiError, ErrorCode } from "../../src/errors.js";
+import { ErrorCode } from "../../src/errors.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
@@ -41,6 +42,19 @@ const ANONYMOUS_PER_MINUTE = 5;
 const faults = {
   list: undefined as Error | undefined,
   ready: undefined as Error | undefined,
+  state: undefined as Error | undefined,
+};
+
+/**
+ * Documented statuses no request here can produce, and why. Anything else the document declares
+ * must be produced by a test below.
+ */
+const NOT_PRODUCED: Record<string, string> = {
+  "get /healthz 500": "the catch-all of every operation; the handler cannot fail",
+  "get /readyz 500": "the catch-all; a failing check is a 503",
+  "get /metrics 500": "the catch-all; a failing indexer status still answers 200",
+  "get /healthz 503": "only while the server shuts down (server.test.ts)",
+  "get /metrics 503": "only while the server shuts down (server.test.ts)",
 };
 
 /** Each request comes from its own address unless told, so only the 429 case hits the limit. */
@@ -54,11 +68,18 @@ describe("OpenAPI conformance: every response matches the served document", () =
   let doc: OpenApiDocument;
   let checker: ReturnType<typeof createConformanceChecker>;
   let key: string;
+  /** `get /healthz 200`, ...: what expectDocumented has seen. */
+  const produced = new Set<string>();
   const fixture = createRouterFixture({ readAtMs: NOW });
   let clock = NOW + 1000;
   const routerDeps: RouterRouteDeps = {
     router: createRouter({ registry: fixture.registry }),
-    state: { current: () => fixture.snapshot },
+    state: {
+      current: () => {
+        if (faults.state !== undefined) throw faults.state;
+        return fixture.snapshot;
+      },
+    },
     maxStateAgeMs: 15_000,
     now: () => clock,
   };
@@ -154,6 +175,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
     assert.equal(response.statusCode, status, `${label}: ${response.body}`);
     if (code !== undefined) assert.equal(response.json().code, code, `${label}: ${response.body}`);
     assert.deepEqual(checker.problems(method, path, response), [], label);
+    produced.add(`${method.toLowerCase()} ${path} ${response.statusCode}`);
     assert.ok(response.headers["x-request-id"], `${label}: x-request-id`);
     return response;
   }
@@ -249,7 +271,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
     }
   });
 
-  it("router: success, 400 40001 / 40002, 401, 413, 415, 422, 429-free key, 503", async () => {
+  it("router: success, 400 40001 / 40002, 401 40101 / 40102, 413, 415, 422, 429, 500, 503", async () => {
     const ok = await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(goodQuote), 200, 0);
     const signData = ok.json().data["signData"] as { params: unknown };
     assert.equal(typeof signData.params, "string");
@@ -323,6 +345,12 @@ describe("OpenAPI conformance: every response matches the served document", () =
       42901,
     );
 
+    try {
+      faults.state = new Error("boom: the state provider has a bug");
+      await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(goodQuote), 500, 50001);
+    } finally {
+      faults.state = undefined;
+    }
     const { router } = routerDeps;
     try {
       clock = NOW + 60_000;
@@ -366,6 +394,26 @@ describe("OpenAPI conformance: every response matches the served document", () =
     );
   });
 
+  it("unknown paths (404) and wrong methods (405, with Allow) answer the documented envelope", async () => {
+    const envelope = doc.components.schemas["ErrorEnvelope"] ?? {};
+    for (const [options, status, code] of [
+      [{ method: "GET", url: "/api/oracle/nope" }, 404, 40401],
+      [{ method: "POST", url: LIST_TRANSFERS_PATH, payload: "x" }, 405, 40501],
+      [{ method: "GET", url: ROUTER_QUOTE_PATH }, 405, 40501],
+      [{ method: "DELETE", url: "/healthz" }, 405, 40501],
+    ] as const) {
+      const response = await app.inject(options as InjectOptions);
+      const label = `${options.method} ${options.url}`;
+      assert.equal(response.statusCode, status, label);
+      assert.equal(response.json().code, code, label);
+      assert.deepEqual(checker.schemaProblems(envelope, response.json()), [], label);
+      assert.ok(response.headers["x-request-id"], label);
+      if (status === 405) assert.ok(response.headers["allow"], label);
+      // Not an operation's answer: the document's error table lists them.
+      assert.match(doc.info.description, new RegExp(`\\| ${status} \\| ${code} \\|`), label);
+    }
+  });
+
   it("every documented error status of every operation has a code of that status", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -380,6 +428,24 @@ describe("OpenAPI conformance: every response matches the served document", () =
         }
       }
     }
-    assert.ok(new ApiError("internal", "x").status === 500);
+  });
+
+  it("every status the document declares for an operation was produced above", () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const status of Object.keys(operation.responses)) {
+          const name = `${method} ${path} ${status}`;
+          if (!produced.has(name) && NOT_PRODUCED[name] === undefined) missing.push(name);
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
+    // And the exemptions are not stale.
+    for (const name of Object.keys(NOT_PRODUCED)) {
+      const [method = "", path = "", status = ""] = name.split(" ");
+      assert.ok(doc.paths[path]?.[method]?.responses[status] !== undefined, name);
+      assert.ok(!produced.has(name), name);
+    }
   });
 });
