@@ -25,9 +25,11 @@ import { NoAnswerError } from "../../src/store/store-unavailable.js";
 import type { Store } from "../../src/store/types.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { rawRequest } from "../setup/raw-request.js";
 import { evmAddress, makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 import {
   createConformanceChecker,
+  documentedStatus,
   type OpenApiDocument,
   type SentResponse,
 } from "./openapi-conformance.js";
@@ -175,7 +177,9 @@ describe("OpenAPI conformance: every response matches the served document", () =
     assert.equal(response.statusCode, status, `${label}: ${response.body}`);
     if (code !== undefined) assert.equal(response.json().code, code, `${label}: ${response.body}`);
     assert.deepEqual(checker.problems(method, path, response), [], label);
-    produced.add(`${method.toLowerCase()} ${path} ${response.statusCode}`);
+    produced.add(
+      `${method.toLowerCase()} ${path} ${documentedStatus(checker.operationOf(method, path), response.statusCode)}`,
+    );
     assert.ok(response.headers["x-request-id"], `${label}: x-request-id`);
     return response;
   }
@@ -394,6 +398,36 @@ describe("OpenAPI conformance: every response matches the served document", () =
     );
   });
 
+  it("refusals before routing: no Host (400 40003) and oversized headers (431 43101)", async () => {
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = app.server.address();
+    assert.ok(address !== null && typeof address === "object");
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => [method.toUpperCase(), path] as const),
+    );
+    for (const [method, path] of operations) {
+      const body = method === "POST" ? JSON.stringify(goodQuote) : "";
+      const head = `${method} ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`;
+      for (const [extra, status, code] of [
+        ["", 400, 40003],
+        [`Host: localhost\r\nX-Padding: ${"x".repeat(20_000)}\r\n`, 431, 43101],
+      ] as const) {
+        const response = await rawRequest(address.port, `${head}${extra}\r\n${body}`);
+        const label = `${method} ${path} -> ${response.status}`;
+        assert.equal(response.status, status, `${label}: ${response.body}`);
+        assert.equal(JSON.parse(response.body).code, code, label);
+        const sent = {
+          statusCode: response.status,
+          headers: response.headers,
+          body: response.body,
+        };
+        assert.deepEqual(checker.problems(method, path, sent), [], label);
+        const operation = checker.operationOf(method, path);
+        produced.add(`${method.toLowerCase()} ${path} ${documentedStatus(operation, status)}`);
+      }
+    }
+  });
+
   it("unknown paths (404) and wrong methods (405, with Allow) answer the documented envelope", async () => {
     const envelope = doc.components.schemas["ErrorEnvelope"] ?? {};
     for (const [options, status, code] of [
@@ -418,6 +452,17 @@ describe("OpenAPI conformance: every response matches the served document", () =
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         for (const [status, response] of Object.entries(operation.responses)) {
+          if (status === "default") {
+            // Each code there has an HTTP status the operation does not list itself.
+            const codes = [...response.description.matchAll(/\b(\d{5}) \(HTTP (\d{3})\):/g)];
+            assert.ok(codes.length > 0, `${method} ${path} default`);
+            for (const [, code, http] of codes) {
+              const kind = Object.values(ErrorCode).find((c) => c.code === Number(code));
+              assert.equal(kind?.status, Number(http), `${method} ${path} default: ${code}`);
+              assert.ok(!(String(http) in operation.responses), `${method} ${path}: ${http}`);
+            }
+            continue;
+          }
           if (Number(status) < 400) continue;
           const codes = [...response.description.matchAll(/\b(\d{5}):/g)].map((m) => Number(m[1]));
           assert.ok(codes.length > 0, `${method} ${path} ${status}`);

@@ -56,13 +56,11 @@ export const CLIENT_HEADERS = [
   "x-ratelimit-reset",
 ] as const;
 
-/** The documented response for `status`: the exact code, its `4XX` range, or `default`. */
-export function documentedResponse(
-  operation: OpenApiOperation,
-  status: number,
-): OpenApiResponse | undefined {
-  const { responses } = operation;
-  return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses["default"];
+/** The key of the response documented for `status`: the exact code, its `4XX` range, `default`. */
+export function documentedStatus(operation: OpenApiOperation, status: number): string | undefined {
+  return [String(status), `${String(status)[0]}XX`, "default"].find(
+    (key) => operation.responses[key] !== undefined,
+  );
 }
 
 export function createConformanceChecker(doc: OpenApiDocument) {
@@ -98,7 +96,8 @@ export function createConformanceChecker(doc: OpenApiDocument) {
   function problems(method: string, path: string, response: SentResponse): string[] {
     const operation = operationOf(method, path);
     const status = response.statusCode;
-    const documented = documentedResponse(operation, status);
+    const key = documentedStatus(operation, status);
+    const documented = key === undefined ? undefined : operation.responses[key];
     if (documented === undefined) {
       return [
         `status ${status} is not documented (documented: ${Object.keys(operation.responses).join(", ")}); body ${response.body.slice(0, 200)}`,

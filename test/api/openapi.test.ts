@@ -228,12 +228,33 @@ describe("OpenAPI document", () => {
         for (const [status, response] of Object.entries(operation.responses)) {
           const where = `${method} ${path} ${status}`;
           assert.equal(response.headers?.["x-request-id"]?.required, true, where);
+          // The default (refused before the route runs) never reaches the rate limit.
           for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
-            assert.equal(response.headers?.[name] !== undefined, limited, `${where} ${name}`);
+            const expected = limited && status !== "default";
+            assert.equal(response.headers?.[name] !== undefined, expected, `${where} ${name}`);
           }
           const retryAfter = status === "429" || status === "503";
           assert.equal(response.headers?.["retry-after"] !== undefined, retryAfter, where);
         }
+      }
+    }
+  });
+
+  it("behavior: refusals before routing (40003, 40801, 43101) are documented on every operation", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const where = `${method} ${path}`;
+        const fallback = operation.responses["default"];
+        assert.equal(
+          fallback?.content?.["application/json"]?.schema.$ref,
+          "#/components/schemas/ErrorEnvelope",
+          where,
+        );
+        assert.match(fallback?.description ?? "", /40801 \(HTTP 408\).*43101 \(HTTP 431\)/, where);
+        // 40003 is with the operation's own 400 when it has one, in the default otherwise.
+        const with400 = operation.responses["400"]?.description;
+        assert.match(with400 ?? fallback?.description ?? "", /40003/, where);
+        if (with400 !== undefined) assert.doesNotMatch(fallback?.description ?? "", /40003/);
       }
     }
   });
@@ -258,6 +279,7 @@ describe("OpenAPI document", () => {
       "429",
       "500",
       "503",
+      "default",
     ]);
     assert.match(list.responses["400"]?.description ?? "", /40001/);
     assert.match(list.responses["401"]?.description ?? "", /40102/);
@@ -324,6 +346,7 @@ describe("OpenAPI document of the router", () => {
         "429",
         "500",
         "503",
+        "default",
       ]);
       assert.match(responses["400"]?.description ?? "", /40001.*40002/);
       assert.match(responses["401"]?.description ?? "", /40101.*40102/);

@@ -11,6 +11,9 @@
  *   401 when API-key auth is installed (40101 too when the route needs a key); 429 unless the
  *   route is rate-limit exempt; 500 and 503 always (503 also while the server shuts down).
  *   Statuses a route declares itself (the router's 422) are kept and described with their codes.
+ *   What can meet a request on any path before its route runs, 400 40003 (not valid HTTP/1.1,
+ *   or no Host), 408 40801 and 431 43101, joins the route's entry of its status when it has one
+ *   (40003 with the 400s) and is the `default` response otherwise.
  *   The catch-all "4xx" / "5xx" entries of `standardErrorResponses` are replaced by these.
  * - the API key security scheme on routes that need a key (and as optional on the others when
  *   auth is installed);
@@ -60,6 +63,16 @@ const ERROR_WHEN: Record<ErrorKind, string> = {
 };
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/**
+ * Refusals that can meet a request on any path before its route runs (the HTTP parser's, and a
+ * missing Host): documented once per operation as its `default` response.
+ */
+export const BEFORE_ROUTE_KINDS: readonly ErrorKind[] = [
+  "malformedRequest",
+  "requestTimeout",
+  "headersTooLarge",
+];
 
 function readPackageVersion(): string {
   // src/api/plugins and dist/api/plugins are both three levels below the package root.
@@ -199,6 +212,13 @@ function documentedSchema(
     const { status } = ErrorCode[kind];
     byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
   }
+  // A refusal before the route runs joins the route's own entry of its status (40003 with the
+  // 400s); the others are the `default` below.
+  const beforeRoute = BEFORE_ROUTE_KINDS.filter((kind) => {
+    const kinds = byStatus.get(ErrorCode[kind].status);
+    kinds?.push(kind);
+    return kinds === undefined;
+  });
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const kinds = (byStatus.get(status) ?? []).sort(
       (a, b) => ErrorCode[a].code - ErrorCode[b].code,
@@ -209,6 +229,15 @@ function documentedSchema(
       headers: headers(status),
     };
   }
+  // Any other status: what can meet a request before any route runs. No HTTP client a document
+  // reader uses sends these on purpose, but a client must still be able to read the envelope.
+  response["default"] = {
+    ...errorEnvelopeRef,
+    description: `Refused before the route runs (any path): ${beforeRoute
+      .map((k) => `${ErrorCode[k].code} (HTTP ${ErrorCode[k].status}): ${ERROR_WHEN[k]}`)
+      .join("; ")}`,
+    headers: REQUEST_ID_HEADER_DOC,
+  };
 
   // A required key is the scheme; elsewhere a key is optional ({} = none) where it raises the
   // rate limit, and not advertised on exempt routes (probes, metrics) where it changes nothing.
