@@ -2,6 +2,7 @@
  * The OpenAPI document at /openapi.json and the docs at /docs: a valid OpenAPI 3 document (a
  * real validator) generated from the served routes: every served route is in it with its
  * methods, nothing else is, and each operation lists the error responses the route can give.
+ * openapi-conformance.test.ts checks the answers the API really sends against this document.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
