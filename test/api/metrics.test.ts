@@ -329,8 +329,9 @@ describe("/metrics: rate limits and API keys", () => {
         assert.equal((await app.inject({ url: GOOD_QUERY })).statusCode, 200);
         assert.equal((await app.inject({ url: GOOD_QUERY })).statusCode, 429);
         const badKey = { authorization: "Bearer bo_unknownkey0000000000000000000000" };
-        // /healthz is not rate limited either, but it does judge keys.
-        assert.equal((await app.inject({ url: "/healthz", headers: badKey })).statusCode, 401);
+        // The probes are neither rate limited nor judge keys: a stray header must not fail them.
+        assert.equal((await app.inject({ url: "/healthz", headers: badKey })).statusCode, 200);
+        assert.equal((await app.inject({ url: "/readyz", headers: badKey })).statusCode, 200);
 
         for (let i = 0; i < 5; i += 1) await scrape(app);
         const samples = await scrape(app, badKey);

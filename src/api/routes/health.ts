@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
 import { NoAnswerError } from "../../store/store-unavailable.js";
 import type { Store } from "../../store/types.js";
+import type {} from "../plugins/auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "../plugins/rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { healthzRouteSchema, readyzRouteSchema } from "../schemas/health.js";
 
@@ -46,7 +47,12 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
   const checks = [database, ...(deps.readinessChecks ?? [])];
 
   // Probes are polled every few seconds: kept out of rate limits and info-level request logs.
-  const probe = { logLevel: "warn", config: { rateLimitExempt: true } } as const;
+  // They never judge an Authorization header either: a stray or revoked key that a load
+  // balancer forwards must not make an orchestrator restart a healthy process.
+  const probe = {
+    logLevel: "warn",
+    config: { rateLimitExempt: true, apiKeyIgnored: true },
+  } as const;
 
   app.get("/healthz", { ...probe, schema: healthzRouteSchema }, async () => ({
     code: 0,
