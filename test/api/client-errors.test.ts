@@ -63,6 +63,14 @@ describe("requests the HTTP parser refuses", () => {
     assert.deepEqual(JSON.parse(old.body), { code: 0, msg: "success", data: { status: "ok" } });
   });
 
+  it("behavior: an error to a request without a body keeps the connection open", async () => {
+    for (const line of ["GET /nope HTTP/1.1", "DELETE /healthz HTTP/1.1"]) {
+      const response = await rawRequest(port, `${line}\r\nHost: x\r\n\r\n`);
+      assert.ok(response.status === 404 || response.status === 405, line);
+      assert.equal(response.headers.connection, "keep-alive", line);
+    }
+  });
+
   it("default: a well-formed request on the same server is answered normally", async () => {
     const response = await rawRequest(
       port,
@@ -107,6 +115,35 @@ describe("requests the HTTP parser refuses", () => {
       const ms = performance.now() - started;
       expectEnvelope(response, 408, 40801, /the request did not arrive in time/);
       assert.ok(ms >= 500 && ms < 5000, `answered after ${Math.round(ms)} ms`);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it("behavior: a refusal sent before the body arrived closes the connection: one answer, never a 408 after it", async () => {
+    const { app: timed } = await buildTestApp(createFakeStore(), {
+      logLevel: "silent",
+      requestTimeoutMs: 600,
+      router: {
+        router: undefined,
+        state: { current: () => ({ chains: new Map() }) },
+        maxStateAgeMs: 1000,
+      },
+    });
+    await timed.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const address = timed.server.address();
+      assert.ok(address !== null && typeof address === "object");
+      // Refused for its content type before the body is read; the rest of the body never comes.
+      const response = await rawRequest(
+        address.port,
+        "POST /api/oracle/router HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n" +
+          "Content-Length: 100\r\n\r\nabc",
+        { halfClose: false },
+      );
+      expectEnvelope(response, 415, 41501, /./);
+      assert.equal(response.raw.match(/HTTP\/1\.1 \d{3}/g)?.length, 1, response.raw);
+      assert.equal(response.headers.connection, "close");
     } finally {
       await timed.close();
     }

@@ -5,6 +5,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Everything the server wrote before it closed the connection. */
+  raw: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function rawRequest(
         status: Number(statusLine.split(" ")[1]),
         headers,
         body: rest.join("\r\n\r\n").slice(0, length),
+        raw: received,
       });
     });
     socket.write(bytes);

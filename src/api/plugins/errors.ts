@@ -154,7 +154,19 @@ export function sendApiError(
   } else {
     request.log.info({ code: error.code, status: error.status }, error.message);
   }
+  // Refused before its body has fully arrived (by the request gate, or for its content type):
+  // the connection closes after this answer. Kept open, Node would wait for the rest of the body
+  // and, if it never came, write a 408 after this answer on the same connection. (`complete` is
+  // also false for a request without a body answered in the tick its headers arrived: a 404.)
+  if (!request.raw.complete && hasBody(request)) reply.header("connection", "close");
   return reply.code(error.status).headers(error.headers).send(errorEnvelope(error));
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers["content-length"];
+  return (
+    request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")
+  );
 }
 
 /** Records the method set of every route path so the not-found handler can tell 404 from 405. */
