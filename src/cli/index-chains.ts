@@ -4,6 +4,7 @@
  * manifest ($DEVNET_DIR/manifest.json, DEVNET_DIR default .devnet); the database to
  * DATABASE_URL (default ./data/bridge-oracle.db), shared with `serve`.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
@@ -12,6 +13,7 @@ import { devnetDir } from "../devnet/write-manifest.js";
 import { isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter } from "../indexer/progress.js";
+import { databaseKind } from "../store/database-url.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { openIndexerStore } from "../store/indexer-store.js";
 
@@ -73,6 +75,16 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     }
   };
   if (values.status) {
+    // A status query only reads: a mistyped path must not leave a new, empty database behind.
+    const sqlitePath =
+      databaseKind(databaseUrl) === "sqlite" ? databaseUrl.replace(/^file:/, "") : undefined;
+    if (sqlitePath !== undefined && !existsSync(sqlitePath)) {
+      log(
+        "error",
+        `no database at ${sqlitePath} (DATABASE_URL or --database): nothing was indexed there`,
+      );
+      return 1;
+    }
     const store = await openStore();
     if (store === undefined) return 1;
     try {

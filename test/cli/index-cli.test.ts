@@ -63,6 +63,17 @@ describe("bridge-oracle index: settings", () => {
     assert.doesNotMatch(stderr, /s3cret|\n\s+at /);
   });
 
+  it("error: --status on a SQLite path with no database says so and creates none", async () => {
+    const missing = join(tmpdir(), `index-status-missing-${process.pid}.sqlite`);
+    const { code, stderr } = await index(["--status", "--database", missing], {});
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /index error: no database at .*index-status-missing-\d+\.sqlite \(DATABASE_URL or --database\): nothing was indexed there/,
+    );
+    assert.equal(existsSync(missing), false);
+  });
+
   it("behavior: an empty DEVNET_DIR is unset (.devnet), an unknown option exits 1", async () => {
     const { code, stderr } = await index(["--database", dir.databaseUrl], { DEVNET_DIR: "" });
     assert.equal(code, 1);
