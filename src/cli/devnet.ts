@@ -22,7 +22,7 @@ Runs local anvil chains (alpha 71001, beta 71002, gamma 71003) with the bridge c
 a relayer and optional random traffic; writes $DEVNET_DIR/manifest.json (default .devnet/).
 
 options:
-  --traffic N        start N random transfers per minute (default 0: none)
+  --traffic N        start N random transfers per minute (default 0: none; at most 6000)
   --chains N         number of chains, 2 or 3 (default ${DEVNET_DEFAULTS.chains})
   --relay-delay MS   relayer waits MS after a confirmed event (default ${DEVNET_DEFAULTS.relayDelayMs})
   --confirmations N  blocks on top of an event before relaying (default ${DEVNET_DEFAULTS.confirmations}; 0 with automine)
@@ -178,10 +178,11 @@ export async function run(args: string[]): Promise<number> {
       "press Ctrl-C to stop",
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
+    // Shutdown lines are log lines (stderr): stdout holds only the summary above.
     const name = await signal;
-    process.stdout.write(`${name}: stopping the devnet\n`);
+    say.info(`${name}: stopping the devnet`);
     await devnet.stop();
-    process.stdout.write("devnet stopped\n");
+    say.info("devnet stopped");
     return 0;
   } catch (error) {
     process.stderr.write(

@@ -1,5 +1,5 @@
 /**
- * `bridge-oracle import FILE.jsonl [--database-url URL]`: imports bridge transaction records,
+ * `bridge-oracle import FILE.jsonl [--database URL]`: imports bridge transaction records,
  * one JSON object per line in exactly the API's record shape, all or nothing (see
  * src/transfers/import-file.ts for the invariants). Exit code 0 on success, 1 on any error with
  * the reason on stderr ("line N: field X: rule" for a bad line).
@@ -15,15 +15,15 @@ import {
   importTransfersFile,
 } from "../transfers/import-file.js";
 
-const USAGE = `usage: bridge-oracle import FILE.jsonl [--database-url URL] [--batch-size N]
+const USAGE = `usage: bridge-oracle import FILE.jsonl [--database URL] [--batch-size N]
 
 Imports bridge transaction records (one JSON object per line, exactly the API's record shape)
 into the database. Every line is validated; the first bad line stops the import and nothing from
 the run is committed. Re-importing the same records changes nothing. Blank lines are ignored.
 
-  --database-url URL  SQLite file path or postgres:// URL (default: DATABASE_URL, else
-                      ./data/bridge-oracle.db)
-  --batch-size N      records per write (default ${DEFAULT_IMPORT_BATCH_SIZE})
+  --database URL   SQLite file path or postgres:// URL (default: DATABASE_URL, else
+                   ./data/bridge-oracle.db), as for \`index\`; --database-url also works
+  --batch-size N   records per write (default ${DEFAULT_IMPORT_BATCH_SIZE})
 `;
 
 /** Where the command writes; tests pass their own. */
@@ -107,6 +107,7 @@ function parseImportArgs(
     args,
     allowPositionals: true,
     options: {
+      database: { type: "string" },
       "database-url": { type: "string" },
       "batch-size": { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -121,7 +122,11 @@ function parseImportArgs(
   if (!(batchSize >= 1 && batchSize <= 100_000)) {
     throw new Error(`--batch-size must be an integer from 1 to 100000, got '${batchText}'`);
   }
-  return { file: positionals[0] as string, databaseUrl: values["database-url"], batchSize };
+  if (values.database !== undefined && values["database-url"] !== undefined) {
+    throw new Error("--database and --database-url are the same option: give one");
+  }
+  const databaseUrl = values.database ?? values["database-url"];
+  return { file: positionals[0] as string, databaseUrl, batchSize };
 }
 
 /** One terminal line, rewritten in place: lines/s, and percent and ETA when the size is known. */

@@ -90,7 +90,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       const file = join(dir, "small.jsonl");
       await writeFile(file, jsonl(records));
       const { out, output } = captureOutput();
-      assert.equal(await run([file, "--database-url", url], { output }), 0, out.stderr);
+      assert.equal(await run([file, "--database", url], { output }), 0, out.stderr);
       assert.match(out.stdout, /3 read, 3 inserted, 0 updated, 0 unchanged in [0-9.]+ s/);
       assert.equal(out.stderr, "", "no progress noise when stderr is not a terminal");
       await withStore(url, async (store) => {
@@ -113,7 +113,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       assert.equal(await run([file, "--database-url", url], captureOutput()), 0);
       const before = await withStore(url, (s) => s.transfers.getTransfer(records[0]!.message_id));
       const { out, output } = captureOutput();
-      assert.equal(await run([file, "--database-url", url], { output }), 0);
+      assert.equal(await run([file, "--database", url], { output }), 0);
       assert.match(out.stdout, /3 read, 0 inserted, 0 updated, 3 unchanged/);
       const afterImport = await withStore(url, (s) =>
         s.transfers.getTransfer(records[0]!.message_id),
@@ -126,7 +126,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       const processing = makeProcessingTransfer();
       const file = join(dir, "update.jsonl");
       await writeFile(file, jsonl([processing]));
-      assert.equal(await run([file, "--database-url", url], captureOutput()), 0);
+      assert.equal(await run([file, "--database", url], captureOutput()), 0);
 
       const delivered = makeTransfer({
         message_id: processing.message_id,
@@ -143,7 +143,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       const other = makeTransfer();
       await writeFile(file, `\n${JSON.stringify(lowercased)}\r\n   \r\n${JSON.stringify(other)}`);
       const { out, output } = captureOutput();
-      assert.equal(await run([file, "--database-url", url], { output }), 0, out.stderr);
+      assert.equal(await run([file, "--database", url], { output }), 0, out.stderr);
       assert.match(out.stdout, /2 read, 1 inserted, 1 updated, 0 unchanged/);
       const stored = await withStore(url, (s) => s.transfers.getTransfer(delivered.message_id));
       assert.equal(stored?.status, "Success");
@@ -158,7 +158,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       const file = join(dir, "bad.jsonl");
       await writeFile(file, jsonl([...good, bad, makeTransfer()]));
       const { out, output } = captureOutput();
-      const code = await run([file, "--database-url", url, "--batch-size", "10"], { output });
+      const code = await run([file, "--database", url, "--batch-size", "10"], { output });
       assert.equal(code, 1);
       assert.match(out.stderr, /line 36: field send_amount: has 7 fractional digits/);
       assert.match(out.stderr, /nothing was imported/);
@@ -175,7 +175,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       const file = join(dir, "json.jsonl");
       await writeFile(file, `${JSON.stringify(makeTransfer())}\n\n{"message_id": \n`);
       const { out, output } = captureOutput();
-      assert.equal(await run([file, "--database-url", url], { output }), 1);
+      assert.equal(await run([file, "--database", url], { output }), 1);
       assert.match(out.stderr, /line 3: invalid JSON/);
     });
   });
@@ -197,7 +197,7 @@ describe("bridge-oracle import (files, arguments, progress)", () => {
     const file = join(dir, "large.jsonl");
     await writeJsonl(file, generator.records());
     const { out, output } = captureOutput();
-    assert.equal(await run([file, "--database-url", databaseUrl], { output }), 0, out.stderr);
+    assert.equal(await run([file, "--database", databaseUrl], { output }), 0, out.stderr);
     assert.match(out.stdout, /20000 read, 20000 inserted/);
     const store = await createStore({ databaseUrl });
     try {
@@ -220,7 +220,7 @@ describe("bridge-oracle import (files, arguments, progress)", () => {
     await writeJsonl(file, createTransferGenerator({ count: 3000, seed: 9 }).records());
     const { out, output } = captureOutput(true);
     const url = join(dir, "progress.db");
-    assert.equal(await run([file, "--database-url", url, "--batch-size", "100"], { output }), 0);
+    assert.equal(await run([file, "--database", url, "--batch-size", "100"], { output }), 0);
     assert.match(out.stderr, /\r\x1b\[Kimporting: [0-9,]+ lines, [0-9,]+ lines\/s, [0-9.]+%/);
     assert.ok(!out.stderr.includes("\n"), "progress stays on one line");
     assert.ok(out.stderr.endsWith("\r\x1b[K"), "progress line is cleared at the end");
@@ -228,7 +228,7 @@ describe("bridge-oracle import (files, arguments, progress)", () => {
 
   it("error: missing file, missing argument, bad option", async () => {
     let c = captureOutput();
-    assert.equal(await run([join(dir, "nope.jsonl"), "--database-url", databaseUrl], c), 1);
+    assert.equal(await run([join(dir, "nope.jsonl"), "--database", databaseUrl], c), 1);
     assert.match(c.out.stderr, /cannot read .*nope\.jsonl/);
     c = captureOutput();
     assert.equal(await run([], c), 1);
@@ -239,6 +239,9 @@ describe("bridge-oracle import (files, arguments, progress)", () => {
     c = captureOutput();
     assert.equal(await run(["x.jsonl", "--nope"], c), 1);
     assert.match(c.out.stderr, /nope/);
+    c = captureOutput();
+    assert.equal(await run(["x.jsonl", "--database", "a.db", "--database-url", "b.db"], c), 1);
+    assert.match(c.out.stderr, /--database and --database-url are the same option: give one/);
   });
 
   it("error: a bad DATABASE_URL from the environment is a configuration error", async () => {

@@ -68,7 +68,8 @@ describe("devnet: bridge-oracle devnet command", () => {
     ]);
     if (code === "timeout") cli.child.kill("SIGKILL");
     assert.equal(code, 0, `exit ${code}; stderr: ${cli.stderr()}`);
-    assert.match(cli.stdout(), /devnet stopped/);
+    assert.match(cli.stderr(), /devnet stopped/);
+    assert.doesNotMatch(cli.stdout(), /stopp/, "stdout holds only the summary");
     assert.deepEqual(
       ports.flatMap((port) => anvilPidsOnPort(port)),
       [],
