@@ -136,6 +136,42 @@ describe("formatBaseUnitDigits", () => {
   });
 });
 
+describe("toBaseUnits", () => {
+  it("default: human units to base units, zero allowed", () => {
+    assert.equal(toBaseUnits("1.5", 6), 1_500_000n);
+    assert.equal(toBaseUnits("0", 6), 0n);
+    assert.equal(toBaseUnits("12", 0), 12n);
+  });
+
+  it("behavior: trailing fractional zeros beyond the decimals are accepted (trusted input)", () => {
+    assert.equal(toBaseUnits("1.5000000", 6), 1_500_000n);
+    assert.equal(toBaseUnits("7.000", 0), 7n);
+  });
+
+  it("error: significant fractional digits beyond the decimals", () => {
+    assert.throws(() => toBaseUnits("1.25", 1), RangeError);
+    assert.throws(() => toBaseUnits("0.0000001", 6), RangeError);
+    assert.throws(() => toBaseUnits("1.5", 0), RangeError);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 9 }),
+        (decimals, extra, last) => {
+          const text = `1.${"0".repeat(decimals + extra - 1)}${last}`;
+          assert.throws(() => toBaseUnits(text, decimals), RangeError);
+        },
+      ),
+    );
+  });
+
+  it("error: format", () => {
+    for (const text of ["", "1.", ".5", "-1", "1e3", " 1"]) {
+      assert.throws(() => toBaseUnits(text, 6), RangeError, text);
+    }
+  });
+});
+
 describe("canonicalDecimal", () => {
   it("default", () => {
     assert.equal(canonicalDecimal("007.500"), "7.5");
