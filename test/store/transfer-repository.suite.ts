@@ -313,6 +313,46 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       }
     });
 
+    it("behavior: hash and `other` matches with tied sort values page in a total order", async () => {
+      // One source transaction that sent many messages: hash lists go through the general query,
+      // whose ties must be broken by the same unique key as address lists.
+      const shared = hexHash(unique("ties"));
+      const other = unique("TiedNonEvm");
+      const times = [timeAt(100), timeAt(200)];
+      const model = createReferenceModel();
+      const records = Array.from({ length: 9 }, (_, i) =>
+        makeTransfer({
+          source_tx_hash: shared,
+          ...(i % 3 === 0 ? { from_address: other } : { dest_tx_hash: other }),
+          created_at: times[i % 2]!,
+          updated_at: times[(i + 1) % 2]!,
+          start_time: times[0]!,
+          end_time: times[i % 2]!,
+          send_amount: i % 3 === 0 ? "1" : "2",
+          receive_amount: "",
+        }),
+      );
+      for (const chunk of [records.slice(0, 4), records.slice(4)]) {
+        await store.transfers.upsertTransfers(chunk);
+        model.upsert(chunk);
+      }
+      for (const match of [
+        { kind: "evmHash", value: shared },
+        { kind: "other", value: other },
+      ] as const) {
+        for (const sortField of SORT_FIELDS) {
+          for (const sortOrder of ["asc", "desc"] as const) {
+            const expected = referenceSort(model.rows(), sortField, sortOrder);
+            for (const pageSize of [2, 100]) {
+              const got = await readAllPages(store, match, sortField, sortOrder, pageSize);
+              const label = `${match.kind} ${sortField} ${sortOrder} by ${pageSize}`;
+              assert.deepEqual(ids(got), ids(expected), label);
+            }
+          }
+        }
+      }
+    });
+
     it("behavior: amounts sort numerically across decimals, unknown lowest", async () => {
       const address = evmAddress(unique("amounts"));
       const amounts = ["10", "9.5", "0.000001", "1", "", "100000000000000000000.5", "0.5"];
