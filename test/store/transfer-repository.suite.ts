@@ -449,6 +449,23 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       assert.deepEqual(ids(listA.items), ids([moved, second]));
     });
 
+    it("behavior: a record moved to another address keeps its stored created_at there", async () => {
+      const [a, c] = [unique("a"), unique("c")].map(evmAddress);
+      const first = makeTransfer({ from_address: a, created_at: timeAt(10) });
+      const later = makeTransfer({ from_address: c, created_at: timeAt(50) });
+      await store.transfers.upsertTransfers([first, later]);
+      // The update names a newer created_at, which is ignored: the record keeps timeAt(10) and
+      // so sorts before `later` in its new address's list too.
+      const moved = { ...first, from_address: c!, created_at: timeAt(90) };
+      assert.equal((await store.transfers.upsertTransfers([moved])).updated, 1);
+      const kept = { ...moved, created_at: first.created_at };
+      for (const sortOrder of ["asc", "desc"] as const) {
+        const listC = await store.transfers.listTransfers(query(addressMatch(c!), { sortOrder }));
+        const want = [kept, later];
+        assert.deepEqual(listC.items, sortOrder === "asc" ? want : want.reverse(), sortOrder);
+      }
+    });
+
     it("behavior: a message repeated in one call is inserted then updated", async () => {
       const record = makeProcessingTransfer();
       const done = { ...record, status: "Success" as const };
