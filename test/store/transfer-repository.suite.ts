@@ -466,6 +466,28 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       }
     });
 
+    it("behavior: an older record moved into a list ties on created_at and sorts by id", async () => {
+      // `old` is stored first (smaller id) with the same created_at as the list's last record,
+      // so it belongs before that record, not appended after it.
+      const [a, c] = [unique("a"), unique("c")].map(evmAddress);
+      const old = makeTransfer({ from_address: a, created_at: timeAt(70) });
+      await store.transfers.upsertTransfers([old]);
+      const early = makeTransfer({ from_address: c, created_at: timeAt(60) });
+      const tied = makeTransfer({ from_address: c, created_at: timeAt(70) });
+      // Two calls: the second one inserts before the last record, so the last stays `tied`.
+      await store.transfers.upsertTransfers([tied]);
+      await store.transfers.upsertTransfers([early]);
+      const moved = { ...old, from_address: c! };
+      assert.equal((await store.transfers.upsertTransfers([moved])).updated, 1);
+      for (const sortOrder of ["asc", "desc"] as const) {
+        const want = ids([early, moved, tied]);
+        for (const limit of [1, 100]) {
+          const got = await readAllPages(store, addressMatch(c!), "created_at", sortOrder, limit);
+          assert.deepEqual(ids(got), sortOrder === "asc" ? want : [...want].reverse(), sortOrder);
+        }
+      }
+    });
+
     it("behavior: a message repeated in one call is inserted then updated", async () => {
       const record = makeProcessingTransfer();
       const done = { ...record, status: "Success" as const };
