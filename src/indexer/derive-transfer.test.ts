@@ -23,12 +23,20 @@ const registry = createBridgeRegistry(
     { kind: 1, chainId: 71002, address: DST_BRIDGE, bridgeChainId: "102" },
   ],
 );
+/** Tokens of distinct decimals, so a field formatted in the wrong token's decimals shows. */
+const WBTC_A = "0x4444444444444444444444444444444444444444" as Address;
+const DAI_B = "0x5555555555555555555555555555555555555555" as Address;
+const DAI_A = "0x6666666666666666666666666666666666666666" as Address;
+const TOKENS: Record<string, { symbol: string; decimals: number }> = {
+  [`71001:${USDC_A.toLowerCase()}`]: { symbol: "USDC", decimals: 6 },
+  [`71002:${USDC_B.toLowerCase()}`]: { symbol: "USDC", decimals: 6 },
+  [`71001:${WBTC_A.toLowerCase()}`]: { symbol: "WBTC", decimals: 8 },
+  [`71002:${DAI_B.toLowerCase()}`]: { symbol: "DAI", decimals: 18 },
+  [`71001:${DAI_A.toLowerCase()}`]: { symbol: "DAI", decimals: 18 },
+};
 const context: DeriveContext = {
   registry,
-  token: (chainId, address) =>
-    address.toLowerCase() === (chainId === 71001 ? USDC_A : USDC_B).toLowerCase()
-      ? { symbol: "USDC", decimals: 6 }
-      : undefined,
+  token: (chainId, address) => TOKENS[`${chainId}:${address.toLowerCase()}`],
 };
 
 function event(partial: Partial<BridgeEvent> & Pick<BridgeEvent, "name" | "args">): BridgeEvent {
@@ -159,6 +167,134 @@ describe("deriveTransfer", () => {
     const back = deriveTransfer([send], context, done, "2026-12-01 00:00:00")!;
     assert.equal(back.status, "Processing");
     assert.equal(back.created_at, "2026-01-01 00:00:00");
+  });
+  it("behavior: each amount is in its own token's decimals", () => {
+    // Swaps on both sides: source DAI (18) -> WBTC (8) bridged as DAI (18) -> USDC (6).
+    const mixed = {
+      ...send,
+      args: {
+        ...send.args,
+        sourceToken: DAI_A,
+        sendAmount: "1500000000000000000",
+        sourceBridgeToken: WBTC_A,
+        bridgeAmount: "150000000",
+        destBridgeToken: DAI_B,
+        destBridgeAmount: "1490000000000000000",
+        minReceiveAmount: "1480000",
+        bridgeFee: "1000000",
+        xprotoFee: "250000",
+        subsidy: "20000000000000000",
+      },
+    };
+    const delivered = {
+      ...delivery,
+      args: {
+        ...delivery.args,
+        destBridgeToken: DAI_B,
+        destBridgeAmount: "1490000000000000000",
+        receiveAmount: "1495000",
+      },
+    };
+    const r = deriveTransfer([mixed, delivered], context, undefined, NOW)!;
+    assert.deepEqual(
+      {
+        send_amount: r.send_amount,
+        source_token_decimals: r.source_token_decimals,
+        min_receive_amount: r.min_receive_amount,
+        receive_amount: r.receive_amount,
+        dest_token_decimals: r.dest_token_decimals,
+        dest_bridge_token_amount: r.dest_bridge_token_amount,
+        dest_bridge_token_decimals: r.dest_bridge_token_decimals,
+        fee_decimals: r.fee_decimals,
+        fee_symbol: r.fee_symbol,
+        bridge_fee: r.bridge_fee,
+        xproto_fee: r.xproto_fee,
+        subsidy_amount: r.subsidy_amount,
+      },
+      {
+        send_amount: "1.5",
+        source_token_decimals: 18,
+        min_receive_amount: "1.48",
+        receive_amount: "1.495",
+        dest_token_decimals: 6,
+        dest_bridge_token_amount: "1.49",
+        dest_bridge_token_decimals: 18,
+        fee_decimals: 8,
+        fee_symbol: "WBTC",
+        bridge_fee: "0.01",
+        xproto_fee: "0.0025",
+        subsidy_amount: "0.02",
+      },
+    );
+  });
+  it("behavior: the native coin has 18 decimals and the chain's symbol", () => {
+    const native = "0x0000000000000000000000000000000000000000";
+    const eth = {
+      ...send,
+      args: { ...send.args, sourceToken: native, sendAmount: "1500000000000000000" },
+    };
+    const r = deriveTransfer([eth], context, undefined, NOW)!;
+    assert.equal(r.send_amount, "1.5");
+    assert.equal(r.source_token_decimals, 18);
+    assert.equal(r.source_token_symbol, "ETH");
+  });
+  it("behavior: an outcome on another chain at the destination bridge's address is ignored", () => {
+    // Bridges deployed with CREATE from one deployer share an address on every chain.
+    const wrongChain = { ...delivery, chainId: 71001 };
+    assert.equal(deriveTransfer([send, wrongChain], context, undefined, NOW)!.status, "Processing");
+    const failedElsewhere = { ...failure, chainId: 71001 };
+    assert.equal(
+      deriveTransfer([send, failedElsewhere], context, undefined, NOW)!.status,
+      "Processing",
+    );
+  });
+  it("behavior: a refund counts only from the send's own bridge on the send's chain", () => {
+    const args = { messageId: ID, sender: SENDER, token: USDC_A, amount: "1490000" };
+    const onDestChain = event({ name: "TransferRefunded", chainId: 71002, args });
+    const otherContract = event({ name: "TransferRefunded", address: DST_BRIDGE, args });
+    for (const refund of [onDestChain, otherContract]) {
+      assert.equal(deriveTransfer([send, refund], context, undefined, NOW)!.status, "Processing");
+    }
+  });
+  it("behavior: the earliest of repeated outcome events counts, whatever the arrival order", () => {
+    const later = {
+      ...delivery,
+      blockNumber: 9,
+      blockTime: 1_700_000_300,
+      txHash: `0x${"dd".repeat(32)}` as Hex,
+      args: { ...delivery.args, receiveAmount: "1" },
+    };
+    for (const events of [
+      [send, delivery, later],
+      [later, delivery, send],
+      [send, later, delivery],
+    ]) {
+      const r = deriveTransfer(events, context, undefined, NOW)!;
+      assert.equal(r.dest_tx_hash, `0x${"bb".repeat(32)}`);
+      assert.equal(r.receive_amount, "1.49");
+      assert.equal(r.end_time, formatUtc(1_700_000_060));
+    }
+  });
+  it("behavior: a failure and a refund: the failure gives dest_tx_hash and end_time", () => {
+    const refund = event({
+      name: "TransferRefunded",
+      blockNumber: 20,
+      blockTime: 1_700_000_500,
+      txHash: `0x${"ee".repeat(32)}` as Hex,
+      args: { messageId: ID, sender: SENDER, token: USDC_A, amount: "1490000" },
+    });
+    const r = deriveTransfer([send, refund, failure], context, undefined, NOW)!;
+    assert.equal(r.status, "Failed");
+    assert.equal(r.dest_tx_hash, `0x${"cc".repeat(32)}`);
+    assert.equal(r.end_time, formatUtc(1_700_000_070), "the destination chain's failure time");
+  });
+  it("behavior: a delivery re-included in a later block after a reorg moves end_time", () => {
+    const first = deriveTransfer([send, delivery], context, undefined, "2026-01-01 00:00:00")!;
+    const moved = { ...delivery, blockNumber: 5, blockTime: 1_700_000_072 };
+    const again = deriveTransfer([send, moved], context, first, NOW)!;
+    assert.equal(again.end_time, formatUtc(1_700_000_072));
+    assert.equal(again.updated_at, NOW);
+    assert.equal(again.created_at, "2026-01-01 00:00:00");
   });
   it("error: missing token metadata is reported, not guessed", () => {
     const other = { ...send, args: { ...send.args, sourceToken: USDC_B } };
