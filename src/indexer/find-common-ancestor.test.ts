@@ -69,6 +69,64 @@ describe("findCommonAncestor", () => {
     });
     assert.deepEqual(a, { number: 4, hash: "" });
   });
+  it("behavior: the window is cursorBlock - finalityDepth .. cursorBlock, both ends included", async () => {
+    // Sparse stored blocks (backfill batch ends): the list reaches below the window.
+    const sparse = [100, 95, 90, 89].map((n) => ({ number: n, hash: h(n), parentHash: "0x" }));
+    const at = (ancestor: number) =>
+      findCommonAncestor({
+        ...setup(sparse, (n) => (n <= ancestor ? h(n) : h(n, "b"))),
+        chainId: 1,
+        chainName: "x",
+        cursorBlock: 100,
+        startBlock: 0,
+        finalityDepth: 10,
+      });
+    assert.deepEqual(await at(90), { number: 90, hash: h(90) });
+    await assert.rejects(at(89), ReorgTooDeepError, "block 89 is below the window: not guessed");
+  });
+  it("behavior: the block before the start block is an ancestor only inside the window", async () => {
+    const at = (startBlock: number) =>
+      findCommonAncestor({
+        ...setup(blocks(startBlock, 100), (n) => h(n, "b")),
+        chainId: 1,
+        chainName: "x",
+        cursorBlock: 100,
+        startBlock,
+        finalityDepth: 10,
+      });
+    assert.deepEqual(await at(91), { number: 90, hash: "" });
+    await assert.rejects(at(90), ReorgTooDeepError, "block 89 is below the window");
+  });
+  it("error: a fork with some blocks missing and some different is a reorg, not a reset", async () => {
+    const deps = setup(blocks(80, 100), (n) => (n <= 95 ? h(n, "b") : undefined));
+    await assert.rejects(
+      findCommonAncestor({
+        ...deps,
+        chainId: 1,
+        chainName: "alpha",
+        cursorBlock: 100,
+        startBlock: 0,
+        finalityDepth: 10,
+      }),
+      (e: unknown) => e instanceof ReorgTooDeepError && e.kind === "reorg",
+    );
+  });
+  it("error: no stored block to compare is a reorg error saying so, not a reset", async () => {
+    await assert.rejects(
+      findCommonAncestor({
+        ...setup([], () => undefined),
+        chainId: 1,
+        chainName: "alpha",
+        cursorBlock: 100,
+        startBlock: 0,
+        finalityDepth: 10,
+      }),
+      (e: unknown) =>
+        e instanceof ReorgTooDeepError &&
+        e.kind === "reorg" &&
+        /no stored block to compare/.test(e.message),
+    );
+  });
   it("error: no canonical block within finalityDepth stops loudly", async () => {
     const deps = setup(blocks(80, 100), (n) => (n < 85 ? h(n) : h(n, "b")));
     await assert.rejects(
