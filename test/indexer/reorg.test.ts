@@ -140,6 +140,35 @@ describe("indexer: reorganisations", () => {
     });
   }
 
+  it("behavior: a rollback leaves the cursor and the stored block hashes at the canonical ancestor", async () => {
+    // Checked right after the rollback step, before later batches overwrite the cursor and the
+    // block hashes: the next batch's parent-hash check needs the ancestor's hash, and hashes of
+    // orphaned blocks must not stay behind for a later reorg check to compare.
+    const { ix } = await indexer("sqlite");
+    await indexUntilIdle(ix.indexer.chains);
+    const id = await snapshot(alpha);
+    await sendTransfer(manifest, alpha, beta, 1, 3n, { userIndex: 5 });
+    await mine(alpha, 3);
+    await indexUntilIdle(ix.indexer.chains);
+    const orphanedTop = await height(alpha);
+    await revertTo(alpha, id);
+    await sendTransfer(manifest, alpha, beta, 2, 4n, { userIndex: 7 });
+    await mine(alpha, 4);
+    const ixAlpha = ix.indexer.chains.find((c) => c.status().chainId === alpha.chain.chainId)!;
+    let outcome = await ixAlpha.step();
+    for (let i = 0; i < 5 && outcome !== "reorg"; i++) outcome = await ixAlpha.step();
+    assert.equal(outcome, "reorg");
+    const row = (await ix.store.indexer.getChain(alpha.chain.chainId))!;
+    assert.ok(row.cursorBlock < orphanedTop);
+    const canonical = await alpha.client.getBlock({ blockNumber: BigInt(row.cursorBlock) });
+    assert.equal(row.cursorHash, canonical.hash);
+    const [highest] = await ix.store.indexer.blocksDescending(alpha.chain.chainId, orphanedTop, 1);
+    assert.deepEqual(
+      { number: highest?.number, hash: highest?.hash },
+      { number: row.cursorBlock, hash: canonical.hash },
+    );
+  });
+
   it("error: a reorg deeper than finalityDepth stops the chain loudly", async () => {
     const { ix, db } = await indexer("sqlite", 5);
     await indexUntilIdle(ix.indexer.chains);
