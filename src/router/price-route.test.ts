@@ -14,7 +14,7 @@ import {
   priceRoute,
 } from "./price-route.js";
 import { enumerateRoutes } from "./routes.js";
-import type { ChainState, StateSnapshot } from "./state.js";
+import { type ChainState, coupleKey, type StateSnapshot } from "./state.js";
 
 const E6 = 10n ** 6n;
 const E18 = 10n ** 18n;
@@ -329,6 +329,39 @@ describe("prepareRoute", () => {
     ]);
     assert.equal(result.prepared.destLiquidity, 250_000n * E6);
     assert.equal(result.prepared.xprotoFee, 0n);
+  });
+
+  it("behavior: each hop swaps through the factory's pair for its couple, as the contracts do", () => {
+    // ORC -> WETH -> USDC on alpha (the registry has no ORC/USDC pair). The factory's ORC/WETH
+    // pair is another one than the registry names (redeployed): its reserves price the hop.
+    const orc = f.token("alpha", "ORC");
+    const weth = f.token("alpha", "WETH");
+    const viaHub = enumerateRoutes(f.registry, orc, f.token("beta", "USDC")).find(
+      (r) => r.kind === 1,
+    )!;
+    assert.equal(viaHub.sourcePath.length, 2);
+    const [first, second] = viaHub.sourcePath;
+    const factoryPair = "0x00000000000000000000000000000000000beef1";
+    const [token0, token1] = [orc.key, weth.key].sort() as [string, string];
+    const snapshot = withChain(71001, (state) => ({
+      ...state,
+      pairs: new Map([
+        ...state.pairs,
+        [factoryPair, { token0, token1, reserve0: 7n * E18, reserve1: 11n * E18 }],
+      ]),
+      directPairs: new Map([
+        [coupleKey(orc.key, weth.key), factoryPair],
+        [coupleKey(second!.tokenIn, second!.tokenOut), second!.pair.key],
+      ]),
+    }));
+    const result = prepareRoute(viaHub, snapshot);
+    assert.ok(result.ok);
+    const orcIs0 = token0 === orc.key;
+    assert.deepEqual(result.prepared.sourceHops[0], {
+      reserveIn: orcIs0 ? 7n * E18 : 11n * E18,
+      reserveOut: orcIs0 ? 11n * E18 : 7n * E18,
+    });
+    assert.notEqual(first!.pair.key, factoryPair);
   });
 
   it("error: says which state is missing", () => {
