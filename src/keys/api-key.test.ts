@@ -21,6 +21,21 @@ describe("generateApiKey", () => {
     assert.ok(isWellFormedApiKey(key));
   });
 
+  it("behavior: only bo_ + exactly 43 base64url characters is well formed", () => {
+    const { key } = generateApiKey();
+    assert.ok(isWellFormedApiKey(key));
+    for (const bad of [
+      key.slice(0, -1),
+      `${key}A`,
+      `${key.slice(0, -1)}=`,
+      `${key.slice(0, -1)}+`,
+      `BO_${key.slice(3)}`,
+      ` ${key}`,
+    ]) {
+      assert.equal(isWellFormedApiKey(bad), false, bad);
+    }
+  });
+
   it("behavior: keys do not repeat and their bits look uniformly random", () => {
     const count = 2000;
     const keys = new Set<string>();

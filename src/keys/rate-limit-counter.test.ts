@@ -35,4 +35,15 @@ describe("createMemoryRateLimitCounter", () => {
     counter.hit("late", 1_000);
     assert.equal(counter.buckets, 1);
   });
+
+  it("behavior: a sweep keeps windows that are still open, and their counts", () => {
+    let now = 0;
+    const counter = createMemoryRateLimitCounter({ now: () => now });
+    counter.hit("open", 120_000);
+    counter.hit("open", 120_000);
+    counter.hit("done", 1_000);
+    now = 61_000; // the sweep runs on this hit
+    assert.deepEqual(syncHit(counter.hit("open", 120_000)), { count: 3, resetInMs: 59_000 });
+    assert.equal(counter.buckets, 1);
+  });
 });

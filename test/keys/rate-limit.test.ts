@@ -94,6 +94,22 @@ describe("rate limit windows and settings", () => {
     }
   });
 
+  it("behavior: the 429 suggests a key only when a key gets a higher limit", async () => {
+    const { repository } = await keyedRepository();
+    const app = await buildTinyApp({
+      auth: { repository },
+      rateLimit: { anonymousPerMinute: 1, keyPerMinute: 1 },
+    });
+    try {
+      assert.equal((await list(app)).statusCode, 200);
+      const limited = await list(app);
+      assert.equal(limited.statusCode, 429);
+      assert.match(limited.json().msg, /exceeded for this client address; retry after \d+ s$/);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("behavior: a limit of 0 means unlimited", async () => {
     const { repository } = await keyedRepository();
     const app = await buildTinyApp({ auth: { repository }, rateLimit: { anonymousPerMinute: 0 } });
