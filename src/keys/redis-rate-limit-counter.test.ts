@@ -57,7 +57,10 @@ describe("createRedisRateLimitCounter against a stalled Redis", () => {
       await counter.start?.();
       const started = performance.now();
       assert.deepEqual(await counter.hit("ip:1", 60_000), { count: 1, resetInMs: 60_000 });
-      assert.ok(performance.now() - started >= 45, "the first hit waited for the timeout");
+      // A timer counts from the event loop's cached time, which lags behind performance.now()
+      // when the loop is busy: under load the 50 ms timeout can fire after 40 ms of wall time.
+      // Not answering at once is what matters.
+      assert.ok(performance.now() - started >= 25, "the first hit waited for the timeout");
       assert.equal(stalled.scripts(), 1);
 
       const paused = performance.now();
