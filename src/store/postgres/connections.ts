@@ -71,6 +71,11 @@ export function createPostgresPool(options: {
   pool.on("error", (error) => options.onIdleError?.(error));
   const open = new Set<pg.Client>();
   pool.on("connect", (client) => {
+    // A checked-out client (a transaction in progress) has no pool listener: pg emits its
+    // connection's failure as 'error' there, which would end the process. The failure also
+    // rejects the client's queries (or the next one), so the transaction fails and is retried,
+    // and pg-pool drops the client when it is released.
+    client.on("error", () => {});
     open.add(client);
     client.once("end", () => open.delete(client));
   });
