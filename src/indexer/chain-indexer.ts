@@ -475,15 +475,20 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           status.error = error.message;
           logger.error(error.message);
           await store
-            .transaction((tx) =>
-              tx.indexer.updateProgress(chain.chainId, {
-                headBlock: status.headBlock,
-                targetBlock: Math.max(0, status.headBlock - chain.confirmations),
+            .transaction(async (tx) => {
+              // Stopped before this run read a head (the chain id check): the row keeps the
+              // last head it knew, so status and metrics do not show the head dropping to 0.
+              const row =
+                status.headBlock > 0 ? undefined : await tx.indexer.getChain(chain.chainId);
+              const head = row?.headBlock ?? status.headBlock;
+              await tx.indexer.updateProgress(chain.chainId, {
+                headBlock: head,
+                targetBlock: row?.targetBlock ?? Math.max(0, head - chain.confirmations),
                 state: "stopped",
                 error: error.message,
                 updatedAt: stamp(),
-              }),
-            )
+              });
+            })
             .catch(() => undefined);
           throw error;
         }

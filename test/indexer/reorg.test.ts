@@ -331,13 +331,16 @@ describe("indexer: reorganisations", () => {
     assert.equal(ix.indexer.chains[0]!.status().state, "following");
   });
 
-  it("error: an rpcUrl serving another chain stops that chain loudly", async () => {
-    const db = await setupIsolatedDatabase("sqlite");
+  it("error: an rpcUrl serving another chain stops that chain loudly, its head kept", async () => {
+    // First indexed with the right rpcUrl, as when an operator later points it elsewhere.
+    const { ix: before, db } = await indexer("sqlite");
+    await indexUntilIdle(before.indexer.chains);
+    const known = await before.store.indexer.getChain(alpha.chain.chainId);
+    assert.ok(known !== undefined && known.headBlock > 0);
     const config = configOf(manifest, { rpcUrls: { [alpha.chain.chainId]: beta.chain.rpcUrl } });
     const ix = await openTestIndexer(db.databaseUrl, config);
     cleanups.push(async () => {
       await ix.store.close();
-      await db.cleanup();
     });
     const [ixAlpha] = ix.indexer.chains;
     await assert.rejects(ixAlpha!.run(new AbortController().signal), (error: unknown) => {
@@ -350,5 +353,9 @@ describe("indexer: reorganisations", () => {
     });
     const [status] = await ix.store.indexer.getIndexerStatus();
     assert.equal(status?.state, "stopped");
+    // It stopped before reading a head of its own: the row keeps the last one known, so
+    // --status and bridge_oracle_indexer_head_block do not drop to 0.
+    assert.equal(status?.headBlock, known.headBlock);
+    assert.equal(status?.cursorBlock, known.cursorBlock);
   });
 });
