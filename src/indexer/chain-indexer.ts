@@ -55,7 +55,17 @@ export interface ChainIndexerDeps {
   now?: () => Date;
   /** Called after every committed batch or rollback (tests use it to stop at chosen moments). */
   onCommit?: (info: { cursorBlock: number; events: number }) => void;
+  /** How often a running step refreshes the row's updated_at. Default HEARTBEAT_MS. */
+  heartbeatMs?: number;
 }
+
+/**
+ * A step can run for a minute without committing (an RPC call retried six times with a 10 s
+ * timeout each, or another chain's RPC it needs token metadata from). Meanwhile the row's
+ * updated_at moves every 15 s, so status (60 s of silence = not running) does not call a live,
+ * retrying indexer dead. Longest silence of a live chain: a 30 s backoff plus 15 s.
+ */
+export const HEARTBEAT_MS = 15_000;
 
 export type StepOutcome = "progressed" | "idle" | "reorg" | "raced";
 
@@ -461,11 +471,24 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       .catch(() => undefined);
   }
 
+  async function stepWithHeartbeat(): Promise<StepOutcome> {
+    const heartbeat = setInterval(() => {
+      void store
+        .transaction((tx) => tx.indexer.touchChain(chain.chainId, stamp()))
+        .catch(() => undefined); // best effort: the database may be what is slow
+    }, deps.heartbeatMs ?? HEARTBEAT_MS);
+    try {
+      return await step();
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
   async function run(signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        const outcome = await step();
+        const outcome = await stepWithHeartbeat();
         failures = 0;
         if (outcome === "idle") await sleep(deps.pollIntervalMs, signal);
         else if (outcome === "raced") await sleep(Math.min(deps.pollIntervalMs, 200), signal);

@@ -26,6 +26,8 @@ export interface IndexerDeps {
   now?: () => Date;
   /** Overrides the RPC clients (tests put a faulty proxy in between this way or by URL). */
   clients?: ReadonlyMap<number, ChainClient>;
+  /** See ChainIndexerDeps.heartbeatMs (tests shorten it). */
+  heartbeatMs?: number;
 }
 
 export interface Indexer {
@@ -68,6 +70,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       pollIntervalMs: config.pollIntervalMs,
       progress: deps.progress,
       now: deps.now,
+      ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
     }),
   );
 

@@ -74,6 +74,11 @@ export interface IndexerRepository {
     chainId: number,
     progress: Pick<IndexerChainRow, "headBlock" | "targetBlock" | "state" | "error" | "updatedAt">,
   ): Promise<void>;
+  /**
+   * Moves only `updated_at` (a step still running: the process is alive), unless the chain has
+   * stopped. One statement, so it never overwrites what a concurrent batch commit writes.
+   */
+  touchChain(chainId: number, updatedAt: string): Promise<void>;
   /** Every chain's cursor, head and lag (for /readyz and metrics of any process). */
   getIndexerStatus(): Promise<IndexerChainStatus[]>;
 
@@ -262,6 +267,13 @@ export function createIndexerRepository(
         "UPDATE indexer_chains SET head_block = ?, target_block = ?, state = ?, error = ?," +
           " updated_at = ? WHERE chain_id = ?",
         [p.headBlock, p.targetBlock, p.state, p.error, p.updatedAt, chainId],
+      );
+    },
+
+    async touchChain(chainId, updatedAt) {
+      await sql.run(
+        "UPDATE indexer_chains SET updated_at = ? WHERE chain_id = ? AND state <> 'stopped'",
+        [updatedAt, chainId],
       );
     },
 

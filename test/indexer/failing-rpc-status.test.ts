@@ -20,14 +20,15 @@ const CHAIN_ID = 71001;
 const HEAD = 10;
 const hashOf = (n: number) => `0x${(n + 1).toString(16).padStart(64, "0")}`;
 
-/** A JSON-RPC chain of HEAD empty blocks; `failing` makes every call a 503. */
+/** A JSON-RPC chain of HEAD empty blocks; `failing` makes every call a 503, `delayMs` a slow one. */
 async function startStubChain() {
-  const state = { failing: true, calls: 0 };
+  const state = { failing: true, calls: 0, delayMs: 0 };
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
-    req.on("end", () => {
+    req.on("end", async () => {
       state.calls++;
+      if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.failing) {
         res.statusCode = 503;
         res.end("unavailable");
@@ -74,6 +75,57 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 }
 
 describe("indexer: a failing RPC in the chain's status", () => {
+  it("behavior: a step that runs long (a slow or retried RPC) keeps the row's updated_at moving", async () => {
+    // Regression: a step retrying an RPC that never answered took about 65 s without writing
+    // the row, so status alternated between "retrying" and "has not been updated for 63 s"
+    // (not running) for a live indexer.
+    const stub = await startStubChain();
+    stub.state.failing = false;
+    const db = await setupIsolatedDatabase("sqlite");
+    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+    const controller = new AbortController();
+    try {
+      const config = parseIndexerConfig({
+        chains: [
+          {
+            name: "alpha",
+            chainId: CHAIN_ID,
+            rpcUrl: stub.url,
+            confirmations: 0,
+            bridges: { "0": "0x1111111111111111111111111111111111111111" },
+            bridgeChainIds: { "0": String(CHAIN_ID) },
+          },
+        ],
+        indexer: { pollIntervalMs: 20 },
+      });
+      const indexer = createIndexer({ config, store, logger: memoryLogger(), heartbeatMs: 100 });
+      const running = indexer.run(controller.signal);
+      const row = async () => (await store.indexer.getIndexerStatus())[0];
+      await until(row, (r) => r?.state === "following" && r.cursorBlock === HEAD);
+
+      // Every call now takes 3 s: the next idle step waits that long on eth_blockNumber.
+      stub.state.delayMs = 3000;
+      await new Promise((r) => setTimeout(r, 100)); // the step in flight started before the delay
+      const slowFrom = Date.now();
+      await new Promise((r) => setTimeout(r, 2500));
+      const during = await row();
+      const updatedMs = Date.parse(`${during?.updatedAt.replace(" ", "T")}Z`);
+      // updated_at has whole seconds: a heartbeat 2.4 s into the slow step stamps >= +1.4 s.
+      assert.ok(
+        updatedMs >= slowFrom + 1000,
+        `updated_at ${during?.updatedAt} is not after the slow step began (${new Date(slowFrom).toISOString()})`,
+      );
+      stub.state.delayMs = 0;
+      controller.abort();
+      await running;
+    } finally {
+      controller.abort();
+      await store.close();
+      await db.cleanup();
+      await stub.close();
+    }
+  });
+
   it("error: a chain whose RPC has not answered is not ready and names the RPC error; the first good step clears it", async () => {
     // Regression: the row stayed "starting" with lag 0 and no error, so /readyz answered ready
     // for a chain that had indexed nothing.
