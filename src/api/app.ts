@@ -145,7 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const plugin of options.plugins ?? []) await plugin(app);
   // Before every route: the generator and the request timer learn routes from onRoute hooks.
   await registerOpenApi(app);
-  await registerMetrics(app, options.metrics);
+  await registerMetrics(app, withRouterStateAges(options.metrics, options.router));
 
   registerHealthRoutes(app, {
     store,
@@ -217,4 +217,26 @@ function answerPreflightsAfterTheGate(app: FastifyInstance): void {
     // Safari waits for a body on a 204 without an explicit Content-Length: 0.
     reply.code(204).header("content-length", "0").send();
   });
+}
+
+/** The metrics options plus the router's per-chain state age, when there is a router. */
+function withRouterStateAges(
+  metrics: MetricsOptions | undefined,
+  router: RouterRouteDeps | undefined,
+): MetricsOptions | undefined {
+  const registry = router?.router?.registry;
+  if (router === undefined || registry === undefined || metrics?.collectRouterStateAges) {
+    return metrics;
+  }
+  const names = new Map(registry.chains.map((chain) => [chain.chainId, chain.name]));
+  const now = router.now ?? Date.now;
+  return {
+    ...metrics,
+    collectRouterStateAges: () =>
+      [...router.state.current().chains.values()].map((state) => ({
+        chain: names.get(state.chainId) ?? String(state.chainId),
+        chainId: state.chainId,
+        ageSeconds: Math.max(0, (now() - state.readAtMs) / 1000),
+      })),
+  };
 }

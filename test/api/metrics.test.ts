@@ -21,6 +21,8 @@ import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { startServer } from "../../src/api/server.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
+import { createRouter } from "../../src/router/create-router.js";
+import { createRouterFixture } from "../../src/router/fixtures.js";
 import { openIndexerStore } from "../../src/store/indexer-store.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { freePort } from "../setup/free-port.js";
@@ -143,6 +145,55 @@ describe("/metrics: HTTP requests", () => {
         ["0.00025", "0.0005", "0.001"],
       );
       assert.equal(buckets.find((b) => b.labels.le === "+Inf")?.value, 2);
+    });
+  });
+
+  it("behavior: the router's state age per chain, in seconds since it was read", async () => {
+    const fixture = createRouterFixture({ readAtMs: 1_000_000 });
+    const beta = fixture.chain("beta").chainId;
+    let stale = false;
+    const router = {
+      router: createRouter({ registry: fixture.registry }),
+      state: {
+        current: () => {
+          if (!stale) return fixture.snapshot;
+          // beta's reads fail from here on: its last state ages.
+          const chains = new Map(
+            [...fixture.snapshot.chains].map(([id, state]) => [
+              id,
+              id === beta ? state : { ...state, readAtMs: 1_030_000 },
+            ]),
+          );
+          return { ...fixture.snapshot, chains };
+        },
+      },
+      maxStateAgeMs: 15_000,
+      now: () => (stale ? 1_032_000 : 1_002_500),
+    };
+    await withApp({ router }, async (app) => {
+      const age = METRIC_NAMES.routerStateAge;
+      let samples = await scrape(app);
+      assert.equal(
+        sampleValue(samples, age, {
+          chain: "alpha",
+          chain_id: String(fixture.chain("alpha").chainId),
+        }),
+        2.5,
+      );
+      stale = true;
+      samples = await scrape(app);
+      assert.equal(
+        sampleValue(samples, age, {
+          chain: "alpha",
+          chain_id: String(fixture.chain("alpha").chainId),
+        }),
+        2,
+      );
+      assert.equal(sampleValue(samples, age, { chain: "beta", chain_id: String(beta) }), 32);
+    });
+    // Without a router registry there is nothing to age: no series.
+    await withApp({}, async (app) => {
+      assert.equal(find(await scrape(app), METRIC_NAMES.routerStateAge).length, 0);
     });
   });
 

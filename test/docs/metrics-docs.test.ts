@@ -43,6 +43,7 @@ async function exposedFamilies(): Promise<Map<string, Family>> {
         updatedAt: 1_795_000_000,
       },
     ],
+    collectRouterStateAges: () => [{ chain: "alpha", chainId: 71001, ageSeconds: 1.5 }],
   });
   metrics.observeRequest("/api/oracle/bridge-transactions", "GET", 200, 0.002);
   metrics.recordQuote(1);

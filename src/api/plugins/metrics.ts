@@ -11,6 +11,7 @@
  *   read on each scrape from a callback the caller supplies, so the API never imports the
  *   indexer;
  * - quotes served by bridge kind, counted by the router route through `app.metrics.recordQuote`;
+ * - how old the router's state of each chain is (a callback buildApp derives from its router);
  * - prom-client's process and Node.js runtime metrics (process_*, nodejs_*).
  *
  * /metrics is exempt from rate limits and ignores the Authorization header (a scraper's
@@ -36,6 +37,7 @@ export const METRIC_NAMES = {
   indexerLastUpdate: "bridge_oracle_indexer_last_update_timestamp_seconds",
   indexerStatusUp: "bridge_oracle_indexer_status_up",
   quotes: "bridge_oracle_quotes_total",
+  routerStateAge: "bridge_oracle_router_state_age_seconds",
 } as const;
 
 /** The route label of requests that matched no route (404 / 405): one value, not the URL. */
@@ -65,6 +67,16 @@ export interface IndexerChainProgress {
    * indexer dies; this is what shows it (`time() - x > 60`).
    */
   readonly updatedAt: number;
+}
+
+/** One chain's router state age, as the scrape reports it. */
+export interface RouterChainStateAge {
+  /** Chain name (label `chain`). */
+  readonly chain: string;
+  /** EVM chain id (label `chain_id`). */
+  readonly chainId: number;
+  /** Seconds since the chain's state was read. */
+  readonly ageSeconds: number;
 }
 
 /**
@@ -97,6 +109,12 @@ export interface MetricsOptions {
   readonly collectIndexerStatus?: () => Promise<readonly IndexerChainProgress[]>;
   /** Default 2000 ms. */
   readonly indexerStatusTimeoutMs?: number;
+  /**
+   * How long ago the router read each chain's state, read on each scrape (buildApp derives it
+   * from its router). A chain older than ROUTER_MAX_STATE_AGE_MS answers quotes with 503; this
+   * shows it coming. A chain never read has no series (/readyz names it).
+   */
+  readonly collectRouterStateAges?: () => readonly RouterChainStateAge[];
   /** prom-client's process_* / nodejs_* metrics; default true. */
   readonly defaultMetrics?: boolean;
 }
@@ -161,6 +179,22 @@ export function createApiMetrics(
       for (const [bridgeType, count] of quoteCounts) this.inc({ bridge_type: bridgeType }, count);
     },
   });
+
+  const routerAges = options.collectRouterStateAges;
+  if (routerAges !== undefined) {
+    new Gauge({
+      name: METRIC_NAMES.routerStateAge,
+      help: "Seconds since the router read the chain's state (quotes answer 503 past ROUTER_MAX_STATE_AGE_MS), per chain",
+      labelNames: ["chain", "chain_id"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const c of routerAges()) {
+          this.set({ chain: c.chain, chain_id: String(c.chainId) }, c.ageSeconds);
+        }
+      },
+    });
+  }
 
   const collect = options.collectIndexerStatus;
   const timeoutMs = options.indexerStatusTimeoutMs ?? 2000;
@@ -256,7 +290,8 @@ export const metricsRouteSchema = {
   summary: "Prometheus metrics",
   description:
     "Prometheus text exposition: HTTP requests and latency by route, method and status code; " +
-    "indexer progress and lag per chain; quotes by bridge kind; process and Node.js runtime " +
+    "indexer progress and lag per chain; quotes by bridge kind; the router's chain-state age " +
+    "per chain; process and Node.js runtime " +
     "metrics. No API key; not rate limited.",
   tags: ["operations"],
   response: {
