@@ -21,6 +21,7 @@ import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { startServer } from "../../src/api/server.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
+import { createMemoryRateLimitCounter } from "../../src/keys/rate-limit-counter.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
 import { openIndexerStore } from "../../src/store/indexer-store.js";
@@ -195,6 +196,31 @@ describe("/metrics: HTTP requests", () => {
     await withApp({}, async (app) => {
       assert.equal(find(await scrape(app), METRIC_NAMES.routerStateAge).length, 0);
     });
+  });
+
+  it("behavior: with a shared counter (REDIS_URL), whether counts are shared right now", async () => {
+    let shared = true;
+    const memory = createMemoryRateLimitCounter();
+    const counter = {
+      hit: memory.hit,
+      close: memory.close,
+      sharing: () => ({ redis: "redis://127.0.0.1:6379/0", shared }),
+    };
+    await withApp(
+      { plugins: [(a) => registerRateLimit(a, { anonymousPerMinute: 0, counter })] },
+      async (app) => {
+        assert.equal(sampleValue(await scrape(app), METRIC_NAMES.rateLimitShared, {}), 1);
+        shared = false; // Redis failing: each process counts alone
+        assert.equal(sampleValue(await scrape(app), METRIC_NAMES.rateLimitShared, {}), 0);
+      },
+    );
+    // Counting per process by design (no REDIS_URL): no series.
+    await withApp(
+      { plugins: [(a) => registerRateLimit(a, { anonymousPerMinute: 0 })] },
+      async (app) => {
+        assert.equal(find(await scrape(app), METRIC_NAMES.rateLimitShared).length, 0);
+      },
+    );
   });
 
   it("behavior: process and Node.js runtime metrics are exposed", async () => {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
+import { Gauge } from "prom-client";
 import { parse as parseYaml } from "yaml";
 import { createApiMetrics, METRIC_NAMES } from "../../src/api/plugins/metrics.js";
 
@@ -45,6 +46,12 @@ async function exposedFamilies(): Promise<Map<string, Family>> {
     ],
     collectRouterStateAges: () => [{ chain: "alpha", chainId: 71001, ageSeconds: 1.5 }],
   });
+  // Registered by the rate-limit plugin when REDIS_URL is set (rate-limit.ts).
+  new Gauge({
+    name: METRIC_NAMES.rateLimitShared,
+    help: "shared",
+    registers: [metrics.registry],
+  }).set(1);
   metrics.observeRequest("/api/oracle/bridge-transactions", "GET", 200, 0.002);
   metrics.recordQuote(1);
   const { body } = await metrics.render();

@@ -38,6 +38,8 @@ export const METRIC_NAMES = {
   indexerStatusUp: "bridge_oracle_indexer_status_up",
   quotes: "bridge_oracle_quotes_total",
   routerStateAge: "bridge_oracle_router_state_age_seconds",
+  /** Registered by the rate-limit plugin when its counts can be shared (REDIS_URL). */
+  rateLimitShared: "bridge_oracle_rate_limit_shared",
 } as const;
 
 /** The route label of requests that matched no route (404 / 405): one value, not the URL. */

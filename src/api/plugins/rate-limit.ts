@@ -17,6 +17,7 @@
  */
 import { isIP, isIPv6 } from "node:net";
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { Gauge } from "prom-client";
 import { ApiError } from "../../errors.js";
 import type { ApiKeyIdentity } from "../../keys/api-key-cache.js";
 import {
@@ -26,6 +27,7 @@ import {
 } from "../../keys/rate-limit-counter.js";
 import { createRedisRateLimitCounter } from "../../keys/redis-rate-limit-counter.js";
 import { requestGate } from "../request-gate.js";
+import { METRIC_NAMES } from "./metrics.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -114,6 +116,24 @@ export async function registerRateLimit(
         : `rate limits counted per process until Redis ${sharing.redis} answers, then shared`,
   );
   const hits = counter;
+  // With REDIS_URL: whether counts are shared right now, for /metrics (the metrics plugin is
+  // registered after this one, so the gauge joins its registry once the app is ready).
+  const currentSharing = counter.sharing?.bind(counter);
+  if (currentSharing !== undefined) {
+    app.addHook("onReady", (done) => {
+      if (app.hasDecorator("metrics")) {
+        new Gauge({
+          name: METRIC_NAMES.rateLimitShared,
+          help: "1 while rate-limit counts are shared through Redis (REDIS_URL), 0 while Redis fails and each process counts alone",
+          registers: [app.metrics.registry],
+          collect() {
+            this.set(currentSharing().shared ? 1 : 0);
+          },
+        });
+      }
+      done();
+    });
+  }
 
   const keyLimitText = String(keyLimit);
   // A key's bucket name, made once per identity (the key cache keeps one object per key).
