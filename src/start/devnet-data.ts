@@ -113,7 +113,9 @@ async function deleteDerivedData(
     }
     return;
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  // A lost connection also rejects the query in flight; unheard, the event would end start.
+  client.on("error", () => {});
   await client.connect();
   try {
     let index = 0;
