@@ -1,8 +1,8 @@
 /**
  * `bridge-oracle devnet [--traffic PER_MINUTE] [--chains N] [--relay-delay MS]
- * [--confirmations N] [--block-time S] [--seed N] [--rpc-port N] [--persist] [--quiet]`: runs the local devnet until
- * Ctrl-C (SIGINT) or SIGTERM, then stops traffic, relayer and every anvil node and exits 0.
- * The summary goes to stdout; the relayer's and traffic's log lines go to stderr.
+ * [--confirmations N] [--block-time S] [--seed N] [--rpc-port N] [--persist] [--quiet]`: runs
+ * the local devnet until Ctrl-C (SIGINT) or SIGTERM, then stops traffic, relayer and every anvil
+ * node and exits 0. The summary goes to stdout; log lines (relayer, traffic, shutdown) to stderr.
  */
 import { join } from "node:path";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
