@@ -18,13 +18,6 @@ export type BridgeEventName =
   | "TransferFailed"
   | "TransferRefunded";
 
-export const BRIDGE_EVENT_NAMES: readonly BridgeEventName[] = [
-  "TransferSent",
-  "TransferDelivered",
-  "TransferFailed",
-  "TransferRefunded",
-];
-
 /** topic0 of each event, for the eth_getLogs filter. */
 export const BRIDGE_EVENT_TOPICS = BRIDGE_EVENTS_ABI.map((item) => toEventSelector(item));
 

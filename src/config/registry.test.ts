@@ -3,15 +3,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { DevnetManifest } from "../devnet/manifest.js";
 import { createRouterFixture } from "../router/fixtures.js";
-import {
-  loadRegistry,
-  NATIVE_ADDRESS,
-  parseRegistry,
-  RegistryError,
-  registryFromManifest,
-} from "./registry.js";
+import { loadRegistry, NATIVE_ADDRESS, parseRegistry, RegistryError } from "./registry.js";
 
 /** A deep copy of the fixture's registry JSON to break on purpose. */
 // biome-ignore lint/suspicious/noExplicitAny: tests break the JSON on purpose
@@ -154,7 +147,7 @@ describe("parseRegistry", () => {
   });
 });
 
-describe("registryFromManifest / loadRegistry", () => {
+describe("parseRegistry of a manifest / loadRegistry", () => {
   let dir = "";
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "registry-test-"));
@@ -180,7 +173,7 @@ describe("registryFromManifest / loadRegistry", () => {
       accounts: [],
       abis: {},
     };
-    const fromObject = registryFromManifest(manifest as unknown as DevnetManifest);
+    const fromObject = parseRegistry(manifest);
     assert.equal(fromObject.chain(71001)?.rpcUrl, "http://127.0.0.1:8545");
     assert.equal(fromObject.chain(71001)?.deployBlock, 3);
     const file = join(dir, "manifest.json");

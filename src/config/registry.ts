@@ -24,7 +24,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { type Address, getAddress } from "viem";
-import { BRIDGE_KINDS, type BridgeKind, type DevnetManifest } from "../devnet/manifest.js";
+import { BRIDGE_KINDS, type BridgeKind } from "../devnet/manifest.js";
 
 export const NATIVE_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
 
@@ -360,11 +360,6 @@ export function parseRegistry(json: unknown): Registry {
     pair: (chainId, a, b) => pairByKey.get(pairKey(chainId, a, b)),
     linksBetween: (s, d) => linksByChains.get(`${s}:${d}`) ?? none,
   };
-}
-
-/** The registry of a devnet (the manifest's chains and links). */
-export function registryFromManifest(manifest: DevnetManifest): Registry {
-  return parseRegistry(manifest);
 }
 
 /** Reads a registry JSON file or a devnet manifest (`.devnet/manifest.json`). */

@@ -36,8 +36,6 @@ export function shortenHex(value: string, head = 6, tail = 4): string {
   return `${value.slice(0, prefix + head)}…${value.slice(-tail)}`;
 }
 
-export type TransferStatus = "Processing" | "Success" | "Failed";
-
 /** CSS modifier of a status badge; an unknown status gets the neutral badge. */
 export function statusBadgeClass(status: string): string {
   switch (status) {

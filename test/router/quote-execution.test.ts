@@ -21,7 +21,7 @@ import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
-import { type Registry, registryFromManifest } from "../../src/config/registry.js";
+import { parseRegistry, type Registry } from "../../src/config/registry.js";
 import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { writeManifest } from "../../src/devnet/write-manifest.js";
 import { createRouter } from "../../src/router/create-router.js";
@@ -94,7 +94,7 @@ describe("router quotes execute on the devnet", () => {
   before(async () => {
     devnet = await setupDevnet();
     manifest = devnet.manifest;
-    registry = registryFromManifest(manifest);
+    registry = parseRegistry(manifest);
     conns = new Map(manifest.chains.map((c) => [c.name, connectChain(manifest, c.name)]));
     provider = createChainStateProvider({ registry, maxStateAgeMs: 15_000, pollIntervalMs: 100 });
     await provider.start();

@@ -14,7 +14,7 @@
  * - "identify" sets `request.apiKey` when the key is valid, never refuses;
  * - "refuse", which runs after the rate limit and before the body is read, refuses.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
 import {
   API_KEY_PREFIX,
@@ -76,10 +76,7 @@ export type ApiKeyAuthOptions =
 export const MISSING_API_KEY_MESSAGE =
   "missing API key: send the header 'Authorization: <key>' (or 'Authorization: Bearer <key>')";
 
-/**
- * Adds the auth steps to `app` itself (call on the root instance).
- * The same function is exported as a Fastify plugin below.
- */
+/** Adds the auth steps to `app` itself (call on the root instance, so they apply to every route). */
 export async function registerApiKeyAuth(
   app: FastifyInstance,
   options: ApiKeyAuthOptions,
@@ -157,14 +154,3 @@ function refusal(request: FastifyRequest): ApiError | undefined {
   }
   return undefined;
 }
-
-/** Register once on the root app: `app.register(apiKeyAuthPlugin, { repository })`. */
-export const apiKeyAuthPlugin: FastifyPluginAsync<ApiKeyAuthOptions> = Object.assign(
-  registerApiKeyAuth.bind(undefined),
-  {
-    // What fastify-plugin does: the gate steps and the request decorator apply to the whole app
-    // rather than to this plugin's encapsulated context.
-    [Symbol.for("skip-override")]: true,
-    [Symbol.for("fastify.display-name")]: "bridge-oracle-api-key-auth",
-  },
-);

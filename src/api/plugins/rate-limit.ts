@@ -16,7 +16,7 @@
  * metrics scrapes).
  */
 import { isIP, isIPv6 } from "node:net";
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Gauge } from "prom-client";
 import { ApiError } from "../../errors.js";
 import type { ApiKeyIdentity } from "../../keys/api-key-cache.js";
@@ -56,10 +56,7 @@ export interface RateLimitOptions {
   readonly counter?: RateLimitCounter;
 }
 
-/**
- * Adds the rate-limit step to `app` itself (call on the root instance, before any route). The
- * same function is exported as a Fastify plugin below.
- */
+/** Adds the rate-limit step to `app` itself (call on the root instance, before any route). */
 export async function registerRateLimit(
   app: FastifyInstance,
   options: RateLimitOptions,
@@ -231,16 +228,3 @@ export function clientBucket(ip: string): string {
     .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ""))
     .join(":")}::/64`;
 }
-
-/**
- * Register once on the root app:
- * `app.register(rateLimitPlugin, { anonymousPerMinute, keyPerMinute, redisUrl })`.
- */
-export const rateLimitPlugin: FastifyPluginAsync<RateLimitOptions> = Object.assign(
-  registerRateLimit.bind(undefined),
-  {
-    // What fastify-plugin does: the step applies to the whole app, not an encapsulated context.
-    [Symbol.for("skip-override")]: true,
-    [Symbol.for("fastify.display-name")]: "bridge-oracle-rate-limit",
-  },
-);
