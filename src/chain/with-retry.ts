@@ -12,8 +12,6 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Whether an error is worth another attempt; default: everything is. */
   isRetryable?: (error: unknown) => boolean;
-  /** Called before each wait, for logs and metrics. */
-  onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /** Stops waiting early (shutdown); the last error is rethrown. */
@@ -74,7 +72,6 @@ export async function withRetry<T>(
       const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
       const jittered = Math.floor(random() * ceiling);
       const delay = Math.max(jittered, Math.min(retryAfterMs(error) ?? 0, 60_000));
-      options.onRetry?.(error, attempt, delay);
       await wait(delay);
     }
   }

@@ -29,8 +29,6 @@ export interface Artifacts {
 
 export interface LoadArtifactsParameters {
   root?: string;
-  /** Recompile even when the file is fresh. */
-  force?: boolean;
   /** Told when a compile starts or waits for another process's (a person may be waiting). */
   progress?: (message: string) => void;
 }
@@ -77,9 +75,8 @@ export function loadArtifacts(parameters: LoadArtifactsParameters = {}): Artifac
   const root = parameters.root ?? projectRoot();
   const expectedHash = hashSources(readSources(root), solcPackageVersion());
   const progress = parameters.progress ?? (() => {});
-  const file = parameters.force
-    ? compileContracts({ root })
-    : (readFresh(artifactsPath(root), expectedHash) ?? compileOnce(root, expectedHash, progress));
+  const file =
+    readFresh(artifactsPath(root), expectedHash) ?? compileOnce(root, expectedHash, progress);
   return {
     sourceHash: file.sourceHash,
     contracts: file.contracts,

@@ -6,9 +6,9 @@
  * A lock whose owner is dead (kill -9 during the first compile) is taken over at once. A lock
  * without an owner file is one whose owner died between mkdir and writing the file (or one left
  * by an older version); it is taken over once it is a few seconds old. A live owner is waited
- * for, up to `staleMs` (a hung compile, or a reused pid where there is no /proc to tell). Two
- * processes taking over one stale lock at the same moment may both compile; the artifacts file is
- * written atomically (write, then rename), so that costs time only.
+ * for, up to COMPILE_LOCK_STALE_MS (a hung compile, or a reused pid where there is no /proc to
+ * tell). Two processes taking over one stale lock at the same moment may both compile; the
+ * artifacts file is written atomically (write, then rename), so that costs time only.
  *
  * The wait is synchronous, like the compile itself (solc-js), so the artifacts load synchronously.
  */
@@ -31,9 +31,7 @@ export interface WithCompileLockParameters<T> {
   onWait?: (owner: ProcessIdentity | undefined) => void;
   self?: ProcessIdentity;
   isAlive?: (identity: ProcessIdentity) => boolean;
-  now?: () => number;
   sleep?: (ms: number) => void;
-  staleMs?: number;
 }
 
 function sleepSync(ms: number): void {
@@ -43,16 +41,17 @@ function sleepSync(ms: number): void {
 export function withCompileLock<T>(lock: string, parameters: WithCompileLockParameters<T>): T {
   const self = parameters.self ?? processIdentity();
   const isAlive = parameters.isAlive ?? isProcessAlive;
-  const now = parameters.now ?? Date.now;
   const sleep = parameters.sleep ?? sleepSync;
-  const staleMs = parameters.staleMs ?? COMPILE_LOCK_STALE_MS;
   let waited = false;
   for (;;) {
     if (tryTake(lock, self)) break;
     const owner = readOwner(lock);
-    const age = now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? now());
+    const now = Date.now();
+    const age = now - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? now);
     const stale =
-      owner === undefined ? age > UNOWNED_LOCK_STALE_MS : !isAlive(owner) || age > staleMs;
+      owner === undefined
+        ? age > UNOWNED_LOCK_STALE_MS
+        : !isAlive(owner) || age > COMPILE_LOCK_STALE_MS;
     if (stale) {
       rmSync(lock, { recursive: true, force: true });
       continue;

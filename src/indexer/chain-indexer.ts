@@ -51,10 +51,6 @@ export interface ChainIndexerDeps {
   maxBlockRange: number;
   pollIntervalMs: number;
   progress?: ProgressReporter;
-  /** Wall clock for created_at / updated_at; injectable for tests. */
-  now?: () => Date;
-  /** Called after every committed batch or rollback (tests use it to stop at chosen moments). */
-  onCommit?: (info: { cursorBlock: number; events: number }) => void;
   /** How often a running step refreshes the row's updated_at. Default HEARTBEAT_MS. */
   heartbeatMs?: number;
 }
@@ -120,7 +116,6 @@ export class WrongChainError extends Error {
 
 export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   const { chain, client, store, registry, logger } = deps;
-  const now = deps.now ?? (() => new Date());
   let chainIdChecked = false;
   const range: AdaptiveRange = createAdaptiveRange({
     initial: Math.min(deps.maxBlockRange, 500),
@@ -164,7 +159,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   }
 
   function stamp(): string {
-    return formatUtc(Math.floor(now().getTime() / 1000));
+    return formatUtc(Math.floor(Date.now() / 1000));
   }
 
   function setStatus(row: Pick<IndexerChainRow, "cursorBlock" | "state">, head: number) {
@@ -211,7 +206,6 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         `(${result.derived.upserted} updated, ${result.derived.deleted} removed)`,
     );
     setStatus({ cursorBlock: ancestor.number, state: row.state }, head);
-    deps.onCommit?.({ cursorBlock: ancestor.number, events: 0 });
     return "reorg";
   }
 
@@ -443,7 +437,6 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         targetBlock: target,
       });
     } else deps.progress?.done(chain.name);
-    deps.onCommit?.({ cursorBlock: toBlock, events: events.length });
     return "progressed";
   }
 

@@ -23,7 +23,6 @@ export interface IndexerDeps {
   store: IndexerStore;
   logger: IndexerLogger;
   progress?: ProgressReporter;
-  now?: () => Date;
   /** Overrides the RPC clients (tests put a faulty proxy in between this way or by URL). */
   clients?: ReadonlyMap<number, ChainClient>;
   /** See ChainIndexerDeps.heartbeatMs (tests shorten it). */
@@ -69,7 +68,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       maxBlockRange: config.maxBlockRange,
       pollIntervalMs: config.pollIntervalMs,
       progress: deps.progress,
-      now: deps.now,
       ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
     }),
   );

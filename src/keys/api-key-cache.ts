@@ -58,8 +58,6 @@ export interface CreateApiKeyCacheParameters {
   /** How often to write last_used_at. Default 10 s. */
   readonly lastUsedFlushIntervalMs?: number;
   readonly logger?: ApiKeyCacheLogger;
-  /** Clock in milliseconds, for tests. */
-  readonly now?: () => number;
 }
 
 export const API_KEY_REFRESH_INTERVAL_MS = 500;
@@ -72,7 +70,6 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
   const { repository, logger } = parameters;
   const refreshIntervalMs = parameters.refreshIntervalMs ?? API_KEY_REFRESH_INTERVAL_MS;
   const flushIntervalMs = parameters.lastUsedFlushIntervalMs ?? API_KEY_LAST_USED_FLUSH_INTERVAL_MS;
-  const now = parameters.now ?? Date.now;
 
   let byHash = new Map<string, ApiKeyIdentity>();
   /**
@@ -206,7 +203,7 @@ export function createApiKeyCache(parameters: CreateApiKeyCacheParameters): ApiK
         byKey.set(key, identity);
       }
       if (identity === null) return undefined;
-      pendingUses.set(identity.id, now());
+      pendingUses.set(identity.id, Date.now());
       return identity;
     },
 

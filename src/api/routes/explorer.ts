@@ -32,8 +32,6 @@ export interface ExplorerAssets {
 export interface ExplorerRoutesOptions {
   /** The built folder (index.html, app.js, styles.css). Default: dist/explorer of the repo. */
   assetsDir?: string;
-  /** Replaces the default loading (tests, embedding). Called once per app, on first use. */
-  loadAssets?: () => Promise<ExplorerAssets>;
   /** The router's registry: its chains and tokens fill the quote form's selects. */
   registry?: Registry | undefined;
 }
@@ -107,7 +105,7 @@ export function registerExplorerRoutes(
   let assets: Promise<ExplorerAssets> | undefined;
   const load = (): Promise<ExplorerAssets> => {
     if (assets === undefined) {
-      assets = (options.loadAssets ?? (() => defaultLoadAssets(options.assetsDir)))();
+      assets = defaultLoadAssets(options.assetsDir);
       // A failed load is retried by the next request (the build may have finished since).
       assets.catch(() => {
         assets = undefined;

@@ -79,8 +79,6 @@ export interface ChainStateProviderOptions {
   maxStateAgeMs: number;
   /** Clients by EVM chain id; by default one per chain from its registry `rpcUrl`. */
   clients?: ReadonlyMap<number, StateReaderClient>;
-  /** Overrides of the registry's RPC URLs by EVM chain id. */
-  rpcUrls?: ReadonlyMap<number, string>;
   /** Default 250 ms (anvil devnet blocks come every second). */
   pollIntervalMs?: number;
   /** Republish an unchanged chain's state once its read is this old. Default maxStateAgeMs / 4. */
@@ -157,7 +155,7 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
     if (given !== undefined) {
       return newLoop(chain, requirements, given, undefined);
     }
-    const rpcUrl = options.rpcUrls?.get(chain.chainId) ?? chain.rpcUrl;
+    const rpcUrl = chain.rpcUrl;
     if (rpcUrl === undefined) {
       throw new RangeError(
         `router: chain ${chain.name} (${chain.chainId}) has no rpcUrl in the registry; add one to read its state`,

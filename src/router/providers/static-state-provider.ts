@@ -15,11 +15,9 @@ export interface StaticStateProvider extends StateSource {
 export function createStaticStateProvider(options: {
   snapshot: StateSnapshot;
   confirmIntervalMs?: number;
-  now?: () => number;
 }): StaticStateProvider {
-  const now = options.now ?? Date.now;
   const restamp = (base: StateSnapshot): StateSnapshot => {
-    const at = now();
+    const at = Date.now();
     const chains = new Map<number, ChainState>();
     for (const [id, state] of base.chains)
       chains.set(id, Object.freeze({ ...state, readAtMs: at }));
