@@ -1,7 +1,7 @@
 /**
  * Phase 1 of the deployer, one chain: tokens, DEX with seeded pairs, messaging endpoint, the
  * three bridges with their fee rules and pool liquidity, funded users. Cross-chain links come in
- * phase 2 (deploy-link.ts) once every chain's addresses are known.
+ * phase 2 (linkChain in deploy.ts) once every chain's addresses are known.
  */
 import { type Address, maxUint256, type PublicClient } from "viem";
 import { toBaseUnits } from "../amount.js";

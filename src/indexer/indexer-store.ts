@@ -1,6 +1,7 @@
 /**
  * What the indexer needs from the store: its own repository and the transfers repository, both
- * bound to one transaction per batch. `createIndexerStore` adapts a Store.
+ * bound to one transaction per batch. `openIndexerStore` (src/store/indexer-store.ts) provides it
+ * on a connection of its own.
  */
 import type { StoredTransfer } from "../store/backend.js";
 import type { IndexerRepository } from "../store/indexer-repository.js";
