@@ -11,12 +11,12 @@ import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
-import { type RouterService, startRouterService } from "../router/providers/router-service.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
 import type { Store, StoreLogger } from "../store/types.js";
 import { portInUse } from "./port-in-use.js";
+import { type RouterService, startRouterService } from "./router-service.js";
 
 const USAGE = `usage: bridge-oracle serve
 

@@ -5,21 +5,24 @@
  *
  * Without a registry the route still exists and answers 503 50301 "no chains configured for
  * routing", so a server run only for the list endpoint needs no chain configuration.
+ *
+ * It lives beside serve, not in router/: it wires the router to the HTTP route and the
+ * readiness check, and router/ does not depend on api/.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ReadinessCheck } from "../../api/routes/health.js";
-import type { RouterRouteDeps } from "../../api/routes/router-quote.js";
-import { routerReadinessCheck } from "../../api/routes/router-quote.js";
-import type { Config } from "../../config/env.js";
-import { loadRegistry, type Registry } from "../../config/registry.js";
-import { devnetDir, MANIFEST_FILE } from "../../devnet/write-manifest.js";
-import { createRouter } from "../create-router.js";
+import type { ReadinessCheck } from "../api/routes/health.js";
+import type { RouterRouteDeps } from "../api/routes/router-quote.js";
+import { routerReadinessCheck } from "../api/routes/router-quote.js";
+import type { Config } from "../config/env.js";
+import { loadRegistry, type Registry } from "../config/registry.js";
+import { devnetDir, MANIFEST_FILE } from "../devnet/write-manifest.js";
+import { createRouter } from "../router/create-router.js";
 import {
   type ChainStateProvider,
   createChainStateProvider,
   type ProviderLogger,
-} from "./chain-state-provider.js";
+} from "../router/providers/chain-state-provider.js";
 
 export interface RouterService {
   /** For buildApp's `router` option. */
