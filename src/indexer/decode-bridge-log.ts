@@ -91,13 +91,36 @@ function decodeGeneric(log: RawLog): { name: BridgeEventName; args: EventArgs } 
   }
 }
 
-export function decodeBridgeLog(
-  log: RawLog,
-  context: { chainId: number; kind: BridgeKind; blockTime: number },
-): BridgeEvent | undefined {
+interface DecodeContext {
+  chainId: number;
+  kind: BridgeKind;
+  blockTime: number;
+}
+
+export function decodeBridgeLog(log: RawLog, context: DecodeContext): BridgeEvent | undefined {
   const layout = STATIC_LAYOUTS.get(log.topics[0]?.toLowerCase() ?? "");
   const fast = layout === undefined ? undefined : decodeStatic(log, layout);
-  const decoded = fast !== undefined ? { name: layout!.name, args: fast } : decodeGeneric(log);
+  return toBridgeEvent(
+    log,
+    context,
+    fast !== undefined ? { name: layout!.name, args: fast } : decodeGeneric(log),
+  );
+}
+
+/** The generic path alone (tests compare it with the fast one). */
+export function decodeBridgeLogGeneric(
+  log: RawLog,
+  context: DecodeContext,
+): BridgeEvent | undefined {
+  return toBridgeEvent(log, context, decodeGeneric(log));
+}
+
+/** The event around decoded arguments; undefined without them or without a messageId. */
+function toBridgeEvent(
+  log: RawLog,
+  context: DecodeContext,
+  decoded: { name: BridgeEventName; args: EventArgs } | undefined,
+): BridgeEvent | undefined {
   if (decoded === undefined) return undefined;
   const messageId = decoded.args.messageId;
   if (typeof messageId !== "string") return undefined;
@@ -130,26 +153,4 @@ function toJsonArgs(args: Record<string, unknown>): EventArgs {
 
 function lowerHex(value: string): string {
   return /^0x[0-9a-fA-F]*$/.test(value) ? value.toLowerCase() : value;
-}
-
-/** The generic path alone (tests compare it with the fast one). */
-export function decodeBridgeLogGeneric(
-  log: RawLog,
-  context: { chainId: number; kind: BridgeKind; blockTime: number },
-): BridgeEvent | undefined {
-  const decoded = decodeGeneric(log);
-  if (decoded === undefined || typeof decoded.args.messageId !== "string") return undefined;
-  return {
-    chainId: context.chainId,
-    blockNumber: log.blockNumber,
-    blockHash: log.blockHash.toLowerCase() as Hex,
-    blockTime: context.blockTime,
-    txHash: log.transactionHash.toLowerCase() as Hex,
-    logIndex: log.logIndex,
-    address: getAddress(log.address),
-    kind: context.kind,
-    name: decoded.name,
-    messageId: decoded.args.messageId.toLowerCase() as Hex,
-    args: decoded.args,
-  };
 }
