@@ -15,10 +15,10 @@ import {
   BRIDGE_EVENTS_ABI,
   type BridgeEventName,
 } from "../chain/bridge-events-abi.js";
+import { createAddressChecksummer } from "../chain/checksum-address.js";
 import type { RawLog } from "../chain/create-chain-client.js";
 import type { BridgeKind } from "../devnet/manifest.js";
 import type { BridgeEvent, EventArgs } from "./bridge-event.js";
-import { createAddressChecksummer } from "./checksum-address.js";
 
 type ArgType = "bytes32" | "address" | "uint256";
 

@@ -4,8 +4,9 @@
  * an operator migrates from another explorer is stored in the same canonical form the API
  * returns: EIP-55 addresses, lowercase hashes, canonical decimal amounts.
  */
-import { getAddress } from "viem";
+
 import { canonicalDecimal, DECIMAL_PATTERN, toBaseUnits } from "../amount.js";
+import { createAddressChecksummer } from "../chain/checksum-address.js";
 import {
   type BridgeTransaction,
   TRANSFER_FIELDS,
@@ -94,21 +95,11 @@ const TIME_FIELDS: readonly Field[] = ["start_time", "end_time", "created_at", "
 
 /**
  * getAddress computes a keccak hash (about 10 us); an import of millions of records sees the
- * same contracts, tokens and busy addresses over and over, so checksums are memoised. The cache
- * is cleared when full, which bounds memory whatever the input.
+ * same contracts, tokens and busy addresses over and over. Keyed by the lowercase form, so any
+ * casing of an address is one entry (and a wrong mixed-case checksum is not an error here).
  */
-const CHECKSUM_CACHE_LIMIT = 250_000;
-const checksumCache = new Map<string, string>();
-function checksum(address: string): string {
-  const lower = address.toLowerCase();
-  let result = checksumCache.get(lower);
-  if (result === undefined) {
-    result = getAddress(lower);
-    if (checksumCache.size >= CHECKSUM_CACHE_LIMIT) checksumCache.clear();
-    checksumCache.set(lower, result);
-  }
-  return result;
-}
+const checksumLowercase = createAddressChecksummer(250_000);
+const checksum = (address: string): string => checksumLowercase(address.toLowerCase());
 
 /** A broken rule, as opposed to a normalised value. */
 interface Broken {
