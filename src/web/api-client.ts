@@ -4,6 +4,7 @@
  * not an envelope) becomes `{ ok: false, msg }` so the page has one thing to show the user.
  */
 import type { RouteQuoteData } from "../router/quote-response.js";
+import type { RouterRequest } from "../router/validate-request.js";
 import type { BridgeTransaction } from "../store/types.js";
 
 export interface TransferPage {
@@ -12,14 +13,8 @@ export interface TransferPage {
   page: { page: number; pageSize: number };
 }
 
-export interface QuoteRequest {
-  sourceChain: string;
-  sourceToken: string;
-  destChain: string;
-  destToken: string;
-  amount: string;
-  to: string;
-}
+/** The body of POST /router, as the server reads it. */
+export type QuoteRequest = RouterRequest;
 
 /** A chain of the router's registry, with its tokens (GET /explorer/chains.json). */
 export interface ExplorerChain {
