@@ -261,7 +261,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     // after them: a reorganisation during the fetch changes the last block's hash (every block
     // above a changed one changes), so logs of an orphaned chain are never stored under the
     // new chain's cursor hash, which would hide the reorganisation for good.
-    const before = await headers(following ? range_(from, end) : [from, end]);
+    const before = await headers(following ? blockNumbers(from, end) : [from, end]);
     if (before === undefined) return "raced";
     if (following) {
       for (let n = from + 1; n <= end; n++) {
@@ -529,6 +529,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   return { step, run, status: () => ({ ...status }) };
 }
 
-function range_(from: number, to: number): number[] {
+/** from, from + 1, ..., to. */
+function blockNumbers(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }

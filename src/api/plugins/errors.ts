@@ -170,7 +170,7 @@ function hasBody(request: FastifyRequest): boolean {
 }
 
 /** Records the method set of every route path so the not-found handler can tell 404 from 405. */
-export function createRouteIndex() {
+function createRouteMethodIndex() {
   const staticPaths = new Map<string, Set<string>>();
   const patterns: { regex: RegExp; methods: Set<string> }[] = [];
 
@@ -232,7 +232,7 @@ export function setEnvelopeErrorHandler(app: FastifyInstance, options: ErrorHand
  * setEnvelopeErrorHandler.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
-  const routes = createRouteIndex();
+  const routes = createRouteMethodIndex();
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
 
   // Fastify's JSON parser (with its prototype-poisoning guard), narrowed to objects: every JSON
