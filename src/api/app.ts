@@ -6,7 +6,7 @@
  * the request gate (request-gate.ts).
  */
 import cors from "@fastify/cors";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { Config, TrustProxy } from "../config/env.js";
 import { ApiError } from "../errors.js";
 import type { Store } from "../store/types.js";
@@ -38,9 +38,7 @@ export type AppPlugin = (app: FastifyInstance) => void | Promise<void>;
 export interface BuildAppOptions {
   config: Config;
   store: Store;
-  /** A pino logger to use; by default Fastify builds one at config.logLevel. */
-  logger?: FastifyBaseLogger;
-  /** Where the default logger writes its JSON lines; stdout when undefined. */
+  /** Where the logger (at config.logLevel) writes its JSON lines; stdout when undefined. */
   logDestination?: { write(line: string): void };
   plugins?: readonly AppPlugin[];
   /** Extra /readyz checks (the indexer's chain lag, ...), after the database ping. */
@@ -71,14 +69,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   let appLog: FastifyInstance["log"] | undefined;
   const app: FastifyInstance = Fastify({
-    ...(options.logger !== undefined
-      ? { loggerInstance: options.logger }
-      : {
-          logger: {
-            level: config.logLevel,
-            ...(options.logDestination !== undefined ? { stream: options.logDestination } : {}),
-          },
-        }),
+    logger: {
+      level: config.logLevel,
+      ...(options.logDestination !== undefined ? { stream: options.logDestination } : {}),
+    },
     // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,

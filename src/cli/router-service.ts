@@ -55,7 +55,6 @@ export async function startRouterService(options: {
   config: Config;
   env: Readonly<Record<string, string | undefined>>;
   logger: ProviderLogger;
-  pollIntervalMs?: number;
 }): Promise<RouterService> {
   const { config, logger } = options;
   const empty = { current: () => ({ chains: new Map() }) };
@@ -80,7 +79,6 @@ export async function startRouterService(options: {
     registry,
     maxStateAgeMs: config.routerMaxStateAgeMs,
     logger,
-    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
   await provider.start();
   logger.info(

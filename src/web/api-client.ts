@@ -41,20 +41,12 @@ export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
 export const ROUTER_PATH = "/api/oracle/router";
 export const CHAINS_PATH = "/explorer/chains.json";
 
-export interface ApiClientDeps {
-  /** Prefix of the API paths; "" = the page's own origin. */
-  baseUrl?: string;
-  fetch?: typeof fetch;
-}
-
-export function createApiClient(deps: ApiClientDeps = {}): ApiClient {
-  const baseUrl = deps.baseUrl ?? "";
-  const doFetch = deps.fetch ?? ((input, init) => fetch(input, init));
-
+/** Calls the API on the page's own origin. */
+export function createApiClient(): ApiClient {
   async function call<T>(path: string, init: RequestInit): Promise<ApiResult<T>> {
     let response: Response;
     try {
-      response = await doFetch(`${baseUrl}${path}`, init);
+      response = await fetch(path, init);
     } catch (error) {
       if ((error as Error).name === "AbortError") throw error;
       return { ok: false, code: undefined, status: 0, msg: "the API could not be reached" };

@@ -5,12 +5,12 @@
  * Invariants:
  * - only the newest request's answer is rendered (older in-flight requests are aborted), so a
  *   slow page cannot overwrite a newer one;
- * - while any row on screen is Processing, the page reloads itself every `pollMs` without a
- *   loading flash, so the row turns Success or Failed in place; the timer is cleared on every
- *   load, so there is at most one. A background tab does not poll (it catches up when shown),
- *   and a failed background refresh (rate limit, network) keeps the rows and retries later
- *   instead of replacing the table with an error; the summary says live updates are paused
- *   until a refresh succeeds again;
+ * - while any row on screen is Processing, the page reloads itself every POLL_INTERVAL_MS
+ *   without a loading flash, so the row turns Success or Failed in place; the timer is cleared
+ *   on every load, so there is at most one. A background tab does not poll (it catches up when
+ *   shown), and a failed background refresh (rate limit, network) keeps the rows and retries
+ *   later instead of replacing the table with an error; the summary says live updates are
+ *   paused until a refresh succeeds again;
  * - a background refresh that brings the same rows changes nothing on the page (focus, text
  *   selection and the live regions stay); when rows did change, focus returns to the same link;
  * - the sort and size selects load once the choice settles (arrow keys step through options
@@ -32,17 +32,15 @@ import {
   toggleSort,
 } from "./url-state.js";
 
-export const DEFAULT_POLL_MS = 3000;
+export const POLL_INTERVAL_MS = 3000;
 
 export interface TransfersViewDeps {
   client: ApiClient;
   window: Window;
-  pollMs?: number;
 }
 
 export function createTransfersView(deps: TransfersViewDeps): { start(): void } {
   const { client, window: win } = deps;
-  const pollMs = deps.pollMs ?? DEFAULT_POLL_MS;
 
   const searchForm = byId("search-form", HTMLFormElement);
   const searchInput = byId("search-input", HTMLInputElement);
@@ -173,7 +171,7 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     if (!answer.ok && silent) {
       // Keep the rows, say that they are no longer live, and try again later.
       setText(summary, `${summaryText} · live updates paused (${answer.msg}); retrying`);
-      schedulePoll(pollMs * 3);
+      schedulePoll(POLL_INTERVAL_MS * 3);
       return;
     }
     if (!answer.ok) {
@@ -202,7 +200,7 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     if (pagerPressed?.disabled) (pagerPressed === nextButton ? prevButton : nextButton).focus();
     pagerPressed = undefined;
     if (data.some((transfer) => transfer.status === "Processing")) {
-      schedulePoll(pollMs);
+      schedulePoll(POLL_INTERVAL_MS);
     }
   }
 
