@@ -18,6 +18,7 @@
 import { isIP, isIPv6 } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Gauge } from "prom-client";
+import { CONFIG_DEFAULTS } from "../../config/env.js";
 import { ApiError } from "../../errors.js";
 import type { ApiKeyIdentity } from "../../keys/api-key-cache.js";
 import {
@@ -35,11 +36,6 @@ declare module "fastify" {
     rateLimitExempt?: boolean;
   }
 }
-
-export const RATE_LIMIT_DEFAULTS = {
-  anonymousPerMinute: 120,
-  keyPerMinute: 1200,
-} as const;
 
 export interface RateLimitOptions {
   /** Requests per window per client address without a key. 0 = unlimited. Default 120. */
@@ -61,8 +57,8 @@ export async function registerRateLimit(
   app: FastifyInstance,
   options: RateLimitOptions,
 ): Promise<void> {
-  const anonymousLimit = options.anonymousPerMinute ?? RATE_LIMIT_DEFAULTS.anonymousPerMinute;
-  const keyLimit = options.keyPerMinute ?? RATE_LIMIT_DEFAULTS.keyPerMinute;
+  const anonymousLimit = options.anonymousPerMinute ?? CONFIG_DEFAULTS.rateLimitAnonymousPerMinute;
+  const keyLimit = options.keyPerMinute ?? CONFIG_DEFAULTS.rateLimitKeyPerMinute;
   const windowMs = options.windowMs ?? 60_000;
   for (const [name, value] of [
     ["anonymousPerMinute", anonymousLimit],
