@@ -9,8 +9,8 @@ import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** Benchmark name -> script under bench/ (undefined: not implemented yet). */
-const BENCHMARKS: Record<string, string | undefined> = {
+/** Benchmark name -> script under bench/. */
+const BENCHMARKS: Record<string, string> = {
   list: "list.ts",
   router: "router.ts",
   index: "index.ts",
@@ -32,13 +32,10 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return name === undefined ? 1 : 0;
   }
-  if (!(name in BENCHMARKS)) {
-    process.stderr.write(`unknown benchmark: ${name}\n\n${USAGE}`);
-    return 1;
-  }
-  const script = BENCHMARKS[name];
+  // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+  const script = Object.hasOwn(BENCHMARKS, name) ? BENCHMARKS[name] : undefined;
   if (script === undefined) {
-    process.stderr.write(`bench ${name}: not implemented yet\n`);
+    process.stderr.write(`unknown benchmark: ${name}\n\n${USAGE}`);
     return 1;
   }
   // src/cli/bench.ts and dist/cli/bench.js are both two levels below the repository root.

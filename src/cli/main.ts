@@ -45,7 +45,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage());
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS[name];
+  // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     process.stderr.write(`unknown command: ${name}\n\n${usage()}`);
     return 1;

@@ -10,6 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { writeResultsSection } from "../../bench/list-report.js";
 import { buildRequestSets } from "../../bench/list-requests.js";
 import { run } from "../../src/cli/bench.js";
+import { captureStderr } from "../setup/capture-stderr.js";
 
 describe("bridge-oracle bench", () => {
   let dir: string;
@@ -22,6 +23,14 @@ describe("bridge-oracle bench", () => {
 
   it("error: an unknown benchmark exits 1", async () => {
     assert.equal(await run(["nope"]), 1);
+  });
+
+  it("error: a name Object.prototype has is an unknown benchmark, not a missing script", async () => {
+    for (const name of ["constructor", "toString", "__proto__"]) {
+      const { value, stderr } = await captureStderr(() => run([name]));
+      assert.equal(value, 1, name);
+      assert.match(stderr, new RegExp(`^unknown benchmark: ${name}\n`));
+    }
   });
 
   it("behavior: replaces only its own section of RESULTS.md", async () => {
