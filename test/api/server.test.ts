@@ -14,6 +14,7 @@ import { startServer } from "../../src/api/server.js";
 import { run } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
 import type { ListTransfersResult } from "../../src/store/types.js";
+import { captureStderr } from "../setup/capture-stderr.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { eventually, waitForValue, within } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
@@ -21,21 +22,6 @@ import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 import { createFakeStore } from "./fake-store.js";
 
 const LIST = "/api/oracle/bridge-transactions?addressOrTxHash=abc&pageNo=1&pageSize=5";
-
-/** Captures what `fn` writes to stderr. */
-async function captureStderr<T>(fn: () => Promise<T>): Promise<{ value: T; stderr: string }> {
-  const original = process.stderr.write.bind(process.stderr);
-  let stderr = "";
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    return { value: await fn(), stderr };
-  } finally {
-    process.stderr.write = original;
-  }
-}
 
 /** A server whose list requests wait until `release` answers them. */
 async function serverWithHeldList() {

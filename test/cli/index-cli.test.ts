@@ -11,22 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { run } from "../../src/cli/index-chains.js";
+import { captureStderr } from "../setup/capture-stderr.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 
 /** Runs `index` with `env`, capturing stderr. */
 async function index(args: string[], env: NodeJS.ProcessEnv) {
-  const chunks: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await run(args, env);
-    return { code, stderr: chunks.join("") };
-  } finally {
-    process.stderr.write = write;
-  }
+  const { value: code, stderr } = await captureStderr(() => run(args, env));
+  return { code, stderr };
 }
 
 describe("bridge-oracle index: settings", () => {

@@ -13,6 +13,7 @@ import { run as serve } from "../../src/cli/serve.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../../src/router/fixtures.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
+import { captureStderr } from "../setup/capture-stderr.js";
 import { assertQuoteRelations } from "./quote-relations.js";
 import { buildRouterTestApp, type RouterTestApp } from "./router-app.js";
 
@@ -347,21 +348,10 @@ describe("serve with a bad router configuration", () => {
   async function serveStderr(
     env: Record<string, string>,
   ): Promise<{ code: number; stderr: string }> {
-    const original = process.stderr.write.bind(process.stderr);
-    let stderr = "";
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      stderr += String(chunk);
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      const code = await serve([], {
-        env: { LOG_LEVEL: "silent", ...env },
-        stopSignal: new Promise(() => {}),
-      });
-      return { code, stderr };
-    } finally {
-      process.stderr.write = original;
-    }
+    const { value: code, stderr } = await captureStderr(() =>
+      serve([], { env: { LOG_LEVEL: "silent", ...env }, stopSignal: new Promise(() => {}) }),
+    );
+    return { code, stderr };
   }
 
   it("error: an unreadable, invalid or RPC-less registry exits 1 naming the problem", async () => {
