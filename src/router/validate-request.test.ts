@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ApiError } from "../errors.js";
+import { quoteFailureToApiError } from "./create-router.js";
 import { createRouterFixture } from "./fixtures.js";
-import {
-  isEvmAddress,
-  requestFailureToApiError,
-  validateRouterRequest,
-} from "./validate-request.js";
+import { isEvmAddress, validateRouterRequest } from "./validate-request.js";
 
 const f = createRouterFixture();
 const TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -139,13 +136,13 @@ describe("validateRouterRequest", () => {
   it("behavior: failures become ApiErrors with the codes of decisions.md 6", () => {
     const unsupported = validateRouterRequest({ ...valid, sourceChain: "1" }, f.registry);
     assert.ok(!unsupported.ok);
-    const error = requestFailureToApiError(unsupported);
+    const error = quoteFailureToApiError(unsupported);
     assert.ok(error instanceof ApiError);
     assert.equal(error.code, 42201);
     assert.equal(error.status, 422);
     const bad = validateRouterRequest({ ...valid, amount: "0" }, f.registry);
     assert.ok(!bad.ok);
-    assert.equal(requestFailureToApiError(bad).code, 40001);
+    assert.equal(quoteFailureToApiError(bad).code, 40001);
   });
 });
 

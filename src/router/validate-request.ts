@@ -7,7 +7,7 @@
 import { getAddress } from "viem";
 import { DECIMAL_PATTERN, parseAmount } from "../amount.js";
 import type { Registry, RegistryChain, RegistryToken } from "../config/registry.js";
-import { ApiError, type ErrorKind } from "../errors.js";
+import type { ErrorKind } from "../errors.js";
 import { MAX_UINT256 } from "./route-limits.js";
 
 /** The request body, every field exactly as received. */
@@ -154,9 +154,4 @@ export function validateRouterRequest(body: unknown, registry: Registry): Reques
     ok: true,
     value: { request, sourceChain, destChain, sourceToken, destToken, amount: parsed.value },
   };
-}
-
-/** The ApiError the HTTP layer throws for a failed validation. */
-export function requestFailureToApiError(failure: RequestFailure): ApiError {
-  return new ApiError(failure.kind, failure.message);
 }
