@@ -4,8 +4,9 @@
  * start the chains get new transfers and blocks, so in a long loop the later kills too can land
  * while there is work to do (about half do; the others hit an indexer following the head). At
  * the end the database must equal a clean index row by row.
- * CI runs a short loop; `npm run test:crash-loop -- --loops N [--seed S]` (scripts/crash-loop.mjs:
- * INDEXER_KILL_LOOPS, INDEXER_KILL_SEED) a long one. Also: SIGTERM stops the CLI cleanly with
+ * CI runs a short loop on SQLite and one on PostgreSQL; `npm run test:crash-loop -- --loops N
+ * [--seed S] [--store sqlite|postgres|both]` (scripts/crash-loop.mjs: INDEXER_KILL_LOOPS,
+ * INDEXER_KILL_SEED, INDEXER_KILL_STORES) a long one. Also: SIGTERM stops the CLI cleanly with
  * exit 0.
  */
 import assert from "node:assert/strict";
@@ -29,6 +30,11 @@ import { deliver, sendTransfer } from "./traffic.js";
 
 const LOOPS = Number(process.env.INDEXER_KILL_LOOPS ?? 4);
 const SEED = Number(process.env.INDEXER_KILL_SEED ?? 20261121);
+/** The stores the loop runs on, one after the other on the same chains (`npm test`: both). */
+const STORES = (process.env.INDEXER_KILL_STORES ?? "sqlite,postgres").split(",") as (
+  | "sqlite"
+  | "postgres"
+)[];
 
 function startChild(configPath: string, databaseUrl: string): ChildProcess {
   return spawn(
@@ -110,59 +116,64 @@ describe("indexer: crashes and restarts", () => {
     await devnet?.cleanup();
   });
 
-  it(`behavior: kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async (t) => {
-    const random = createPrng(SEED).float;
-    const alpha = connectChain(manifest, "alpha");
-    const beta = connectChain(manifest, "beta");
-    let killedMidBackfill = 0;
-    const live = await setupIsolatedDatabase("sqlite");
-    dbs.push(live);
-    for (let i = 0; i < LOOPS; i++) {
-      if (i > 0) {
-        // New work for this round (the first starts on the set-up's blocks): a transfer each
-        // way, one of them delivered, then 12 blocks per chain (about 6 batches each).
-        const out = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n, {
-          userIndex: i % 8,
+  for (const store of STORES)
+    it(`behavior: (${store}) kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async (t) => {
+      const random = createPrng(SEED).float;
+      const alpha = connectChain(manifest, "alpha");
+      const beta = connectChain(manifest, "beta");
+      let killedMidBackfill = 0;
+      const live = await setupIsolatedDatabase(store);
+      dbs.push(live);
+      for (let i = 0; i < LOOPS; i++) {
+        if (i > 0) {
+          // New work for this round (the first starts on the set-up's blocks): a transfer each
+          // way, one of them delivered, then 12 blocks per chain (about 6 batches each).
+          const out = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n, {
+            userIndex: i % 8,
+          });
+          const back = await sendTransfer(manifest, beta, alpha, 1, 20n, {
+            userIndex: (i + 3) % 8,
+          });
+          await deliver(manifest, i % 2 === 0 ? out : back);
+          await mine(alpha, 12);
+          await mine(beta, 12);
+        }
+        const heads = [await height(alpha), await height(beta)];
+        const child = startChild(configPath, live.databaseUrl);
+        let stderr = "";
+        child.stderr?.on("data", (d) => {
+          stderr += String(d);
         });
-        const back = await sendTransfer(manifest, beta, alpha, 1, 20n, { userIndex: (i + 3) % 8 });
-        await deliver(manifest, i % 2 === 0 ? out : back);
-        await mine(alpha, 12);
-        await mine(beta, 12);
+        // Kill somewhere in the indexing that follows start-up (tsx start-up alone takes ~1 s).
+        await waitFor(
+          () => stderr.includes("index info: indexing"),
+          () => stderr,
+        );
+        await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
+        child.kill("SIGKILL");
+        const { signal, code } = await exited(child);
+        assert.ok(signal === "SIGKILL" || code === 0, `child ${i}: ${code} ${signal}\n${stderr}`);
+        const cursors = (await dumpDatabase(live.databaseUrl)).cursors as {
+          cursor_block: string;
+        }[];
+        if (cursors.some((c, n) => Number(c.cursor_block) < heads[n]!)) killedMidBackfill++;
       }
-      const heads = [await height(alpha), await height(beta)];
-      const child = startChild(configPath, live.databaseUrl);
-      let stderr = "";
-      child.stderr?.on("data", (d) => {
-        stderr += String(d);
-      });
-      // Kill somewhere in the indexing that follows start-up (tsx start-up alone takes ~1 s).
-      await waitFor(
-        () => stderr.includes("index info: indexing"),
-        () => stderr,
-      );
-      await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
-      child.kill("SIGKILL");
-      const { signal, code } = await exited(child);
-      assert.ok(signal === "SIGKILL" || code === 0, `child ${i}: ${code} ${signal}\n${stderr}`);
-      const cursors = (await dumpDatabase(live.databaseUrl)).cursors as { cursor_block: string }[];
-      if (cursors.some((c, n) => Number(c.cursor_block) < heads[n]!)) killedMidBackfill++;
-    }
-    t.diagnostic(`${killedMidBackfill} of ${LOOPS} kills landed before the indexer caught up`);
-    assert.ok(LOOPS < 2 || killedMidBackfill > 0, "no kill landed before the indexer caught up");
-    // The last restart runs to the head in-process.
-    const restarted = await openTestIndexer(live.databaseUrl, configOf(manifest));
-    await indexUntilIdle(restarted.indexer.chains);
-    await restarted.store.close();
+      t.diagnostic(`${killedMidBackfill} of ${LOOPS} kills landed before the indexer caught up`);
+      assert.ok(LOOPS < 2 || killedMidBackfill > 0, "no kill landed before the indexer caught up");
+      // The last restart runs to the head in-process.
+      const restarted = await openTestIndexer(live.databaseUrl, configOf(manifest));
+      await indexUntilIdle(restarted.indexer.chains);
+      await restarted.store.close();
 
-    const clean = await setupIsolatedDatabase("sqlite");
-    dbs.push(clean);
-    const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
-    await indexUntilIdle(fresh.indexer.chains);
-    await fresh.store.close();
-    const expected = await dumpDatabase(clean.databaseUrl);
-    assert.ok(expected.transfers!.length >= 12);
-    assert.deepEqual(await dumpDatabase(live.databaseUrl), expected);
-  });
+      const clean = await setupIsolatedDatabase(store);
+      dbs.push(clean);
+      const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
+      await indexUntilIdle(fresh.indexer.chains);
+      await fresh.store.close();
+      const expected = await dumpDatabase(clean.databaseUrl);
+      assert.ok(expected.transfers!.length >= 12);
+      assert.deepEqual(await dumpDatabase(live.databaseUrl), expected);
+    });
 
   it("default: SIGTERM finishes the current batch and exits 0", async () => {
     const db = await setupIsolatedDatabase("sqlite");
