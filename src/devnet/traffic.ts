@@ -102,7 +102,6 @@ export function createTrafficGenerator(
     return clientsFor(first, chainId);
   };
 
-  const approved = new Set<string>();
   const busy = new Set<Address>();
   const inFlight = new Set<Promise<unknown>>();
   const sentLog: TrafficTransfer[] = [];
@@ -125,8 +124,9 @@ export function createTrafficGenerator(
     spender: Address,
     amount: bigint,
   ): Promise<void> {
-    const key = `${account.address}:${chainId}:${token}:${spender}`;
-    if (approved.has(key)) return;
+    // Read every time, never remembered: the accounts are the devnet's users, and a user who
+    // executes a quote from one (approve(bridge, amount), then bridge(p), as
+    // docs/devnet-contracts.md says) replaces this unlimited allowance with one bridge() spends.
     const { publicClient, walletClient } = clientsFor(account, chainId);
     const allowance = await publicClient.readContract({
       address: token,
@@ -135,7 +135,7 @@ export function createTrafficGenerator(
       args: [account.address, spender],
     });
     if (allowance < amount) {
-      // Approve once with an unlimited allowance; later transfers skip this step.
+      // An unlimited allowance: later transfers find it and skip this step.
       const hash = await walletClient.writeContract({
         address: token,
         abi: erc20Abi,
@@ -144,7 +144,6 @@ export function createTrafficGenerator(
       });
       await waitForReceipt(publicClient, hash, { signal: abort.signal });
     }
-    approved.add(key);
   }
 
   async function balanceOf(chainId: number, token: Address, owner: Address): Promise<bigint> {

@@ -8,6 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { erc20Abi, zeroAddress } from "viem";
+import { createDevnetClients } from "../../src/devnet/chain-clients.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
 import { createTrafficGenerator } from "../../src/devnet/traffic.js";
 import { demoAddress } from "../../src/start/banner.js";
@@ -110,5 +112,46 @@ describe("devnet: traffic generator's first sender", () => {
       await traffic.stop();
     }
     assert.ok(senders.size > 1, `later transfers all came from ${[...senders].join(", ")}`);
+  });
+
+  it("error: a user who spends the generator's allowance from the same account (approve(bridge, amount), then bridge(p), as docs/devnet-contracts.md says) does not break its later transfers", async () => {
+    const user = devnet.manifest.accounts[0];
+    assert.ok(user !== undefined);
+    // Only this account, so every transfer is the user's and meets what the user left behind.
+    const traffic = createTrafficGenerator({
+      manifest: { ...devnet.manifest, accounts: [user] },
+      perMinute: 1,
+      seed: 11,
+      failureRate: 0,
+    });
+    // What a wallet executing quotes from that account leaves: allowance = what bridge() spent,
+    // i.e. 0, for every token and bridge it used (here: all of them).
+    const spendAllowances = async () => {
+      for (const chain of devnet.manifest.chains) {
+        const { publicClient, walletClient } = createDevnetClients(chain, user.privateKey);
+        for (const token of chain.tokens) {
+          if (token.address === zeroAddress) continue;
+          for (const bridge of Object.values(chain.bridges)) {
+            const hash = await walletClient.writeContract({
+              address: token.address,
+              abi: erc20Abi,
+              functionName: "approve",
+              args: [bridge, 0n],
+            });
+            await publicClient.waitForTransactionReceipt({ hash });
+          }
+        }
+      }
+    };
+    try {
+      for (let i = 0; i < 20; i++) {
+        const sent = await traffic.sendOne();
+        assert.ok(sent !== null, `transfer ${i + 1}: ${JSON.stringify(traffic.stats())}`);
+        await spendAllowances();
+      }
+      assert.equal(traffic.stats().errors, 0);
+    } finally {
+      await traffic.stop();
+    }
   });
 });
