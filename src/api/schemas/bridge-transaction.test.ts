@@ -21,4 +21,12 @@ describe("bridgeTransactionSchema", () => {
       "Failed",
     ]);
   });
+
+  it("behavior: receive_amount says what a client shows before delivery and after a failure", () => {
+    // A Failed record has receive_amount "0", not "" (docs/indexer.md): a client generated from
+    // /openapi.json must learn that from the schema, not from "" while unknown.
+    const { description } = bridgeTransactionSchema.properties.receive_amount;
+    assert.match(description, /"" while Processing/);
+    assert.match(description, /"0" when Failed/);
+  });
 });

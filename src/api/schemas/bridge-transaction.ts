@@ -32,7 +32,12 @@ const properties = {
   to_address: text("Recipient address (EIP-55 for EVM chains)"),
   send_amount: amount("Sent amount"),
   min_receive_amount: amount("Minimum received amount"),
-  receive_amount: amount("Received amount"),
+  receive_amount: {
+    type: "string",
+    description:
+      'Received amount (destination token); human-unit decimal string, "" while Processing, "0" when Failed (nothing was delivered; the sender is refunded on the source chain)',
+    examples: ["1.5"],
+  },
   source_chain_name: text("Source chain name"),
   dest_chain_name: text("Destination chain name"),
   source_token_address: text("Source chain token address"),
