@@ -53,6 +53,8 @@ export interface ChainIndexerDeps {
   progress?: ProgressReporter;
   /** How often a running step refreshes the row's updated_at. Default HEARTBEAT_MS. */
   heartbeatMs?: number;
+  /** A step running longer than this is reported as stuck. Default STUCK_STEP_MS. */
+  stuckStepMs?: number;
 }
 
 /**
@@ -62,6 +64,16 @@ export interface ChainIndexerDeps {
  * retrying indexer dead. Longest silence of a live chain: a 30 s backoff plus 15 s.
  */
 export const HEARTBEAT_MS = 15_000;
+
+/**
+ * A step that has not finished after this long is reported in the row (so `--status` and
+ * /readyz say the chain is not moving) instead of being kept "alive" by the heartbeat for ever:
+ * a statement on a PostgreSQL connection that went silent has no query bound in the indexer
+ * (docs/store.md, "Timeouts") and waits until the kernel gives up on the socket, or for good
+ * behind a proxy that stalls. The slowest healthy step (six RPC attempts of 10 s) takes about a
+ * minute.
+ */
+export const STUCK_STEP_MS = 120_000;
 
 export type StepOutcome = "progressed" | "idle" | "reorg" | "raced";
 
@@ -465,7 +477,20 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   }
 
   async function stepWithHeartbeat(): Promise<StepOutcome> {
+    const started = Date.now();
+    const stuckMs = deps.stuckStepMs ?? STUCK_STEP_MS;
+    let warned = false;
     const heartbeat = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      if (Date.now() - started >= stuckMs) {
+        const message =
+          `a step has been running for ${seconds} s without finishing (a slow batch, or an RPC ` +
+          "or database connection that went silent); the indexer log has the details";
+        if (!warned) logger.warn(`chain ${chain.name}: ${message}`);
+        warned = true;
+        void recordFailure(message);
+        return;
+      }
       void store
         .transaction((tx) => tx.indexer.touchChain(chain.chainId, stamp()))
         .catch(() => undefined); // best effort: the database may be what is slow

@@ -27,6 +27,8 @@ export interface IndexerDeps {
   clients?: ReadonlyMap<number, ChainClient>;
   /** See ChainIndexerDeps.heartbeatMs (tests shorten it). */
   heartbeatMs?: number;
+  /** See ChainIndexerDeps.stuckStepMs (tests shorten it). */
+  stuckStepMs?: number;
 }
 
 export interface Indexer {
@@ -69,6 +71,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       pollIntervalMs: config.pollIntervalMs,
       progress: deps.progress,
       ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
+      ...(deps.stuckStepMs !== undefined ? { stuckStepMs: deps.stuckStepMs } : {}),
     }),
   );
 

@@ -126,6 +126,56 @@ describe("indexer: a failing RPC in the chain's status", () => {
     }
   });
 
+  it("error: a step that does not finish is reported as stuck, not kept ready by the heartbeat", async () => {
+    // Regression: a step waiting on a connection that went silent (a PostgreSQL proxy that
+    // stalled: the indexer has no query bound) never finished, and the heartbeat kept the row
+    // fresh, so --status and /readyz showed the chain "following, lag 0" and ready for good.
+    // Here the wait is a slow RPC; the stuck bound is shortened to 500 ms.
+    const stub = await startStubChain();
+    stub.state.failing = false;
+    const db = await setupIsolatedDatabase("sqlite");
+    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+    const controller = new AbortController();
+    const logger = memoryLogger();
+    try {
+      const config = parseIndexerConfig({
+        chains: [
+          {
+            name: "alpha",
+            chainId: CHAIN_ID,
+            rpcUrl: stub.url,
+            confirmations: 0,
+            bridges: { "0": "0x1111111111111111111111111111111111111111" },
+            bridgeChainIds: { "0": String(CHAIN_ID) },
+          },
+        ],
+        indexer: { pollIntervalMs: 20 },
+      });
+      const indexer = createIndexer({ config, store, logger, heartbeatMs: 100, stuckStepMs: 500 });
+      const running = indexer.run(controller.signal);
+      const rows = () => store.indexer.getIndexerStatus();
+      await until(rows, (r) => r[0]?.state === "following" && r[0].cursorBlock === HEAD);
+
+      stub.state.delayMs = 3000;
+      const stuck = await until(rows, (r) => r[0]?.error !== "");
+      const summary = summariseIndexerStatus(stuck);
+      assert.equal(summary.ready, false);
+      assert.match(summary.reason, /chain alpha is retrying: a step has been running for \d+ s/);
+      assert.ok(logger.lines.some((line) => line.includes("a step has been running for")));
+
+      stub.state.delayMs = 0;
+      const cleared = await until(rows, (r) => r[0]?.error === "");
+      assert.equal(summariseIndexerStatus(cleared).ready, true);
+      controller.abort();
+      await running;
+    } finally {
+      controller.abort();
+      await store.close();
+      await db.cleanup();
+      await stub.close();
+    }
+  });
+
   it("error: a chain whose RPC has not answered is not ready and names the RPC error; the first good step clears it", async () => {
     // Regression: the row stayed "starting" with lag 0 and no error, so /readyz answered ready
     // for a chain that had indexed nothing.
