@@ -32,7 +32,25 @@ function log(level: string, message: string): void {
   process.stderr.write(`${new Date().toISOString()} index ${level}: ${message}\n`);
 }
 
-export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/**
+ * How long a stop (SIGINT / SIGTERM) waits for the batches in flight. A batch whose database
+ * connection went silent never finishes (the indexer has no query bound: docs/store.md,
+ * "Timeouts"), and the process would say "finishing the current batch" for good; past this it
+ * exits 1 instead. Safe: a batch is one transaction, and an uncommitted one is redone at the
+ * next start (as after kill -9).
+ */
+export const STOP_GRACE_MS = 30_000;
+
+export interface IndexRunOptions {
+  /** See STOP_GRACE_MS (tests shorten it). */
+  stopGraceMs?: number;
+}
+
+export async function run(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: IndexRunOptions = {},
+): Promise<number> {
   let values: { config?: string; database?: string; help?: boolean; status?: boolean };
   try {
     ({ values } = parseArgs({
@@ -113,10 +131,22 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
   };
   const indexer = createIndexer({ config, store, logger, progress: createProgressReporter() });
   const controller = new AbortController();
+  const graceMs = options.stopGraceMs ?? STOP_GRACE_MS;
+  let grace: NodeJS.Timeout | undefined;
   const stop = (signal: string) => {
     if (controller.signal.aborted) return;
     log("info", `${signal}: finishing the current batch, then stopping`);
     controller.abort();
+    grace = setTimeout(() => {
+      log(
+        "error",
+        `${signal}: a batch has not finished ${graceMs / 1000} s after the stop (a database or ` +
+          "RPC connection may have gone silent); exiting without it (it was not committed, " +
+          "the next run redoes it)",
+      );
+      process.exit(1);
+    }, graceMs);
+    grace.unref();
   };
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
@@ -132,5 +162,6 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     return 1;
   } finally {
     await store.close();
+    clearTimeout(grace);
   }
 }

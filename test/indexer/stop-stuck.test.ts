@@ -1,0 +1,93 @@
+/**
+ * Stopping `bridge-oracle index` (SIGTERM) while a batch waits on a database that never answers
+ * (here: a lock another session holds; in the field, a connection that went silent behind a
+ * stalled proxy, which the indexer's unbounded statements wait on for good). The process must
+ * not say "finishing the current batch" for ever: after its stop grace (shortened here) it exits
+ * 1 and says why.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import pg from "pg";
+import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { setupIsolatedDatabase } from "../setup/database.js";
+
+describe("index CLI: a stop while the database does not answer", () => {
+  it("error: SIGTERM during a batch stuck on PostgreSQL exits 1 after the stop grace", async () => {
+    // Regression: the process logged "SIGTERM: finishing the current batch, then stopping"
+    // and then waited for good; only a second signal (or SIGKILL) ended it.
+    const db = await setupIsolatedDatabase("postgres");
+    const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-stop-stuck-"));
+    const store = await openIndexerStore({ databaseUrl: db.databaseUrl }); // migrated
+    await store.close();
+    const locker = new pg.Client({ connectionString: db.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query(
+        "LOCK TABLE indexer_chains, token_metadata, raw_events IN ACCESS EXCLUSIVE MODE",
+      );
+      const configPath = join(dir, "config.json");
+      await writeFile(
+        configPath,
+        JSON.stringify({
+          chains: [
+            {
+              name: "alpha",
+              chainId: 71001,
+              rpcUrl: "http://127.0.0.1:1",
+              bridges: { "0": "0x1111111111111111111111111111111111111111" },
+              bridgeChainIds: { "0": "71001" },
+            },
+          ],
+        }),
+      );
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          join(import.meta.dirname, "index-child.ts"),
+          "--config",
+          configPath,
+          "--database",
+          db.databaseUrl,
+        ],
+        {
+          stdio: ["ignore", "ignore", "pipe"],
+          env: { ...process.env, TEST_INDEX_STOP_GRACE_MS: "1000" },
+        },
+      );
+      let stderr = "";
+      child.stderr?.on("data", (chunk) => {
+        stderr += String(chunk);
+      });
+      const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      try {
+        for (let i = 0; i < 100 && !stderr.includes("indexing alpha"); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.match(stderr, /indexing alpha/);
+        // Its first step now waits on the locked table.
+        await new Promise((r) => setTimeout(r, 1000));
+        child.kill("SIGTERM");
+        const code = await Promise.race([
+          exit,
+          new Promise<"hung">((r) => setTimeout(() => r("hung"), 8000)),
+        ]);
+        assert.equal(code, 1, `exit: ${code}; stderr:\n${stderr}`);
+        assert.match(stderr, /SIGTERM: a batch has not finished 1 s after the stop/);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    } finally {
+      await locker.query("ROLLBACK").catch(() => undefined);
+      await locker.end();
+      await db.cleanup();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
