@@ -56,6 +56,40 @@ export interface ChainClientOptions {
   signal?: AbortSignal;
 }
 
+/** An answer the node sent that lacks what every answer of its kind has (a log without its keys). */
+export class MalformedRpcAnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MalformedRpcAnswerError";
+  }
+}
+
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+const QUANTITY = /^0x[0-9a-fA-F]+$/;
+
+/** Throws MalformedRpcAnswerError when an eth_getLogs entry lacks a field the indexer keys on. */
+function checkLog(log: Record<string, unknown>): void {
+  const bad = (field: string) => {
+    throw new MalformedRpcAnswerError(
+      `eth_getLogs answered a log with a missing or malformed ${field}`,
+    );
+  };
+  if (typeof log.address !== "string") bad("address");
+  if (!Array.isArray(log.topics)) bad("topics");
+  if (typeof log.data !== "string") bad("data");
+  for (const field of ["blockHash", "transactionHash"]) {
+    if (typeof log[field] !== "string" || !HASH.test(log[field] as string)) bad(field);
+  }
+  for (const field of ["blockNumber", "logIndex"]) {
+    const value = log[field];
+    const ok =
+      typeof value === "number" ||
+      typeof value === "bigint" ||
+      (typeof value === "string" && QUANTITY.test(value));
+    if (!ok) bad(field);
+  }
+}
+
 /** An RPC failure whose message never contains the raw URL. */
 export class ChainRpcError extends Error {
   constructor(
@@ -107,9 +141,11 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
     }
     const kind = isTimeoutError(error)
       ? "timed out"
-      : typeof status === "number"
-        ? `HTTP ${status}`
-        : "no answer or an error answer";
+      : error instanceof MalformedRpcAnswerError
+        ? "a malformed answer"
+        : typeof status === "number"
+          ? `HTTP ${status}`
+          : "no answer or an error answer";
     return new ChainRpcError(
       `chain ${options.chainId} (${safeUrl}): ${what} failed: ${redactText(text, options.rpcUrl)}`,
       options.chainId,
@@ -167,6 +203,10 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
               },
             ],
           });
+          // A log without its keys would be stored under tx hash "0x" / log index NaN (or,
+          // without blockHash, read as a reorganisation in progress and retried silently for
+          // good): the answer is malformed, and is retried and reported like a failed call.
+          for (const log of logs) checkLog(log as unknown as Record<string, unknown>);
           return logs.map((log) => ({
             address: log.address.toLowerCase() as Hex,
             topics: log.topics as Hex[],
