@@ -39,7 +39,33 @@ export function usage(): string {
   return `usage: bridge-oracle <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
 }
 
+let outputWatched = false;
+
+/**
+ * Standard output or error closed by its reader (`bridge-oracle index 2>&1 | head -1`, a log
+ * shipper that died): the next write fails with EPIPE, which Node emits as an 'error' event on
+ * the stream, and unhandled it ended `index` or `devnet` at once, mid-batch, with nothing said
+ * (the devnet's lock file left behind), while `serve` stayed up without ever listening. A closed output is taken as the pipe's way of saying stop,
+ * as SIGPIPE says it to other programs: the process sends itself SIGTERM, so each command stops
+ * the way it documents for SIGTERM (the indexer finishes its batch, `serve` drains its requests,
+ * `devnet` stops its nodes; a command without a SIGTERM handler ends at once).
+ */
+export function stopOnClosedOutput(): void {
+  if (outputWatched) return;
+  outputWatched = true;
+  let signalled = false;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      if (signalled) return;
+      signalled = true;
+      process.kill(process.pid, "SIGTERM");
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
+  stopOnClosedOutput();
   const [name, ...args] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     process.stdout.write(usage());
