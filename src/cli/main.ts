@@ -45,8 +45,8 @@ let outputWatched = false;
  * Standard output or error closed by its reader (`bridge-oracle index 2>&1 | head -1`, a log
  * shipper that died): the next write fails with EPIPE, which Node emits as an 'error' event on
  * the stream, and unhandled it ended `index` or `devnet` at once, mid-batch, with nothing said
- * (the devnet's lock file left behind), while `serve` stayed up without ever listening. A closed output is taken as the pipe's way of saying stop,
- * as SIGPIPE says it to other programs: the process sends itself SIGTERM, so each command stops
+ * (the devnet's lock file left behind), while `serve` stayed up without ever listening. A
+ * closed output is taken as the pipe's way of saying stop, as SIGPIPE says it to other programs: the process sends itself SIGTERM, so each command stops
  * the way it documents for SIGTERM (the indexer finishes its batch, `serve` drains its requests,
  * `devnet` stops its nodes; a command without a SIGTERM handler ends at once).
  */
