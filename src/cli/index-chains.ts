@@ -16,6 +16,10 @@ import { createProgressReporter } from "../indexer/progress.js";
 import { databaseKind } from "../store/database-url.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { openIndexerStore } from "../store/indexer-store.js";
+import { watchDatabaseFile } from "../store/sqlite/database-file.js";
+
+/** How often `index` checks that its SQLite file is still the one it opened. */
+const DATABASE_FILE_CHECK_MS = 2000;
 
 const USAGE = `usage: bridge-oracle index [--config FILE] [--database URL]
        bridge-oracle index --status [--database URL]
@@ -150,17 +154,33 @@ export async function run(
   };
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
+  // SQLite: a database file deleted or replaced under the indexer is a stop, not a silent loss.
+  let databaseGone: Error | undefined;
+  const databaseFile =
+    store.kind === "sqlite" ? watchDatabaseFile(databaseUrl.replace(/^file:/, "")) : undefined;
+  const fileWatch = setInterval(() => {
+    try {
+      databaseFile?.check();
+    } catch (error) {
+      if (databaseGone !== undefined) return;
+      databaseGone = error as Error;
+      log("error", databaseGone.message);
+      stop("the database file is gone");
+    }
+  }, DATABASE_FILE_CHECK_MS);
+  fileWatch.unref();
   log("info", `indexing ${config.chains.map((c) => c.name).join(", ")} from ${configPath}`);
   try {
     await indexer.run(controller.signal);
     log("info", "stopped");
-    return 0;
+    return databaseGone === undefined ? 0 : 1;
   } catch (error) {
     // A chain that stopped loudly has logged why already; say only that everything stopped.
     if (isChainStop(error)) log("info", "stopped: a chain stopped loudly (its error is above)");
     else log("error", (error as Error).message);
     return 1;
   } finally {
+    clearInterval(fileWatch);
     await store.close();
     clearTimeout(grace);
   }

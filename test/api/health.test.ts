@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { rm, writeFile } from "node:fs/promises";
 import { describe, it } from "node:test";
 import { ApiError } from "../../src/errors.js";
 import { createStore } from "../../src/store/index.js";
@@ -31,6 +32,31 @@ describe("GET /healthz and /readyz", () => {
       });
     } finally {
       await harness.close();
+    }
+  });
+
+  it("error: readyz is 503 when the SQLite file was deleted or replaced under the process", async () => {
+    // Regression: the process kept using the deleted file and answered ready; what it wrote
+    // from then on was gone at the next start.
+    const db = await setupIsolatedDatabase("sqlite");
+    const store = await createStore({ databaseUrl: db.databaseUrl });
+    const { app } = await buildTestApp(store, { logLevel: "silent" });
+    try {
+      assert.equal((await app.inject({ url: "/readyz" })).statusCode, 200);
+      await rm(db.databaseUrl);
+      const gone = await app.inject({ url: "/readyz" });
+      assert.equal(gone.statusCode, 503);
+      assert.deepEqual(gone.json(), {
+        code: 50301,
+        msg: "not ready: the SQLite database file (DATABASE_URL) was deleted or replaced after this process opened it; restart it",
+        data: null,
+      });
+      await writeFile(db.databaseUrl, ""); // another file at the same path
+      assert.equal((await app.inject({ url: "/readyz" })).statusCode, 503);
+    } finally {
+      await app.close();
+      await store.close();
+      await db.cleanup();
     }
   });
 

@@ -72,6 +72,77 @@ describe("bridge-oracle index: settings", () => {
     assert.equal((await index(["--bogus"], {})).code, 1);
   });
 
+  it("error: a SQLite file deleted under the running indexer stops it with exit 1, naming the file", async () => {
+    // Regression: the indexer went on writing into the deleted file, all of it lost at restart.
+    const rpc = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const { id, method, params } = JSON.parse(body) as {
+          id: number;
+          method: string;
+          params: unknown[];
+        };
+        const hash = (n: number) => `0x${(n + 1).toString(16).padStart(64, "0")}`;
+        let result: unknown = null;
+        if (method === "eth_chainId") result = "0x1155a";
+        else if (method === "eth_blockNumber") result = "0x5";
+        else if (method === "eth_getLogs") result = [];
+        else if (method === "eth_getBlockByNumber") {
+          const n = Number(params[0]);
+          result = {
+            number: `0x${n.toString(16)}`,
+            hash: hash(n),
+            parentHash: n === 0 ? `0x${"0".repeat(64)}` : hash(n - 1),
+            timestamp: `0x${(1_700_000_000 + n).toString(16)}`,
+          };
+        }
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => rpc.listen(0, "127.0.0.1", resolve));
+    const workDir = await mkdtemp(join(tmpdir(), "index-cli-gone-"));
+    try {
+      const configPath = join(workDir, "chain.json");
+      const databasePath = join(workDir, "db.sqlite");
+      const chain = {
+        name: "beta",
+        chainId: 71002,
+        rpcUrl: `http://127.0.0.1:${(rpc.address() as AddressInfo).port}`,
+        startBlock: 0,
+        confirmations: 0,
+        bridges: { "2": "0x00000000000000000000000000000000000000a2" },
+        bridgeChainIds: { "2": "40102" },
+      };
+      await writeFile(
+        configPath,
+        JSON.stringify({ chains: [chain], indexer: { pollIntervalMs: 50 } }),
+      );
+      const running = index(["--config", configPath, "--database", databasePath], {});
+      await new Promise((r) => setTimeout(r, 1500)); // indexing, then idle at the head
+      await rm(databasePath);
+      const outcome = await Promise.race([
+        running,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), 10_000)),
+      ]);
+      if (outcome === undefined) {
+        process.emit("SIGTERM"); // the old code indexed on: stop it as a supervisor would
+        await running;
+        assert.fail("the indexer went on for 10 s after its database file was deleted");
+      }
+      const { code, stderr } = outcome;
+      assert.equal(code, 1, stderr);
+      assert.match(
+        stderr,
+        /index error: the SQLite database .*db\.sqlite was deleted after this process opened it; what it writes now is lost at the next start: restart the process/,
+      );
+    } finally {
+      rpc.close();
+      await rm(workDir, { recursive: true, force: true });
+    }
+  });
+
   it("error: a chain that stops loudly (its rpcUrl serves another chain) is reported once, exit 1", async () => {
     // Regression: the chain loop logged the stop and the command logged the same message again.
     const rpc = createServer((req, res) => {

@@ -75,6 +75,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
  * Why goes to the log with the cause; the message stays generic otherwise.
  */
 function databaseNotReady(cause: unknown, timeoutMs: number): string {
+  if ((cause as { databaseFileGone?: boolean } | null)?.databaseFileGone === true) {
+    // Not the path: /readyz needs no key.
+    return "not ready: the SQLite database file (DATABASE_URL) was deleted or replaced after this process opened it; restart it";
+  }
   const replica = (cause as { readReplica?: boolean } | null)?.readReplica === true;
   const silent =
     cause instanceof NoAnswerError || (cause as Error | null)?.cause instanceof NoAnswerError;

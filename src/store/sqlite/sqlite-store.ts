@@ -16,6 +16,7 @@ import { MIGRATIONS } from "../migrations/index.js";
 import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
+import { watchDatabaseFile } from "./database-file.js";
 import { migrateSqlite } from "./migrate.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite-backend.js";
 
@@ -78,6 +79,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     throw error;
   }
   logger?.info({ path }, "sqlite store open");
+  const databaseFile = inMemory ? undefined : watchDatabaseFile(path);
 
   const prepareOnWriter = createStatementCache(writer);
   const readerBackend = createSqliteBackend(
@@ -111,6 +113,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
 
   async function ping(): Promise<void> {
     if (closed) throw new Error("store is closed");
+    databaseFile?.check();
     reader.prepare("SELECT 1").get();
   }
 
