@@ -14,12 +14,19 @@ const RANGE_PATTERNS = [
   /log response size/i,
 ];
 
+/**
+ * URLs and host:port pairs: the client's and viem's messages name the RPC URL, socket errors
+ * the address, and none of their characters may classify a failure (a port 34291 is no 429).
+ */
+const ADDRESSES = /\S*:\/\/\S*|[\w.-]+:\d+/g;
+
+/** The texts of an error and its causes, addresses left out. */
 function messages(error: unknown): string[] {
   const out: string[] = [];
   for (let e: unknown = error, d = 0; e !== undefined && e !== null && d < 8; d++) {
     const o = e as { message?: unknown; details?: unknown; shortMessage?: unknown; name?: unknown };
     for (const v of [o.message, o.details, o.shortMessage, o.name]) {
-      if (typeof v === "string") out.push(v);
+      if (typeof v === "string") out.push(v.replace(ADDRESSES, ""));
     }
     e = (e as { cause?: unknown }).cause;
   }
@@ -46,5 +53,9 @@ export function isRateLimited(error: unknown): boolean {
     if ((e as { status?: unknown }).status === 429) return true;
     e = (e as { cause?: unknown }).cause;
   }
-  return messages(error).some((m) => /429|rate limit|too many requests/i.test(m));
+  // A bare 429 is no evidence: viem's messages quote the request body, whose JSON-RPC id or
+  // hex values can hold those digits. viem sets `status` on an HTTP 429; the rest is text.
+  return messages(error).some((m) =>
+    /rate.?limit|too many requests|\b(HTTP|status|code)\W{0,3}429\b/i.test(m),
+  );
 }
