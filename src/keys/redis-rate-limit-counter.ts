@@ -142,7 +142,11 @@ export function createRedisRateLimitCounter(
       return `not connected: ${connectionError ?? `connection ${client.status}`}`;
     }
     client.disconnect(true);
-    if (performance.now() - sentAt >= commandTimeoutMs) {
+    // ioredis's own commandTimeout, or no answer by the time it would have fired (its timer
+    // counts from the event loop's cached time, so it can fire a little before
+    // performance.now() says the time is up).
+    const timedOut = error instanceof Error && error.message === "Command timed out";
+    if (timedOut || performance.now() - sentAt >= commandTimeoutMs) {
       return `no answer within ${commandTimeoutMs} ms; reconnecting`;
     }
     return `${error instanceof Error ? error.message : String(error)}; reconnecting`;

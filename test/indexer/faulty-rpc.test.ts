@@ -85,14 +85,18 @@ describe("indexer: faulty RPC", () => {
         Number(await connectChain(manifest, c.name).client.getBlockNumber()),
       ),
     );
-    const deadline = Date.now() + 45_000;
-    while (!indexer.status().every((s, i) => s.cursorBlock >= heads[i]!)) {
-      assert.ok(Date.now() < deadline, `not caught up: ${JSON.stringify(indexer.status())}`);
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!indexer.status().every((s, i) => s.cursorBlock >= heads[i]!)) {
+        assert.ok(Date.now() < deadline, `not caught up: ${JSON.stringify(indexer.status())}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      // Also when it failed: a running indexer would keep the test process alive for good.
+      controller.abort();
+      await running;
+      await store.close();
     }
-    controller.abort();
-    await running;
-    await store.close();
 
     const clean = await setupIsolatedDatabase("sqlite");
     dbs.push(clean);
