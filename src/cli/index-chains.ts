@@ -13,7 +13,7 @@ import { devnetDir } from "../devnet/write-manifest.js";
 import { isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter } from "../indexer/progress.js";
-import { databaseKind } from "../store/database-url.js";
+import { databaseKind, sqlitePath } from "../store/database-url.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { openIndexerStore } from "../store/indexer-store.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
@@ -98,12 +98,11 @@ export async function run(
   };
   if (values.status) {
     // A status query only reads: a mistyped path must not leave a new, empty database behind.
-    const sqlitePath =
-      databaseKind(databaseUrl) === "sqlite" ? databaseUrl.replace(/^file:/, "") : undefined;
-    if (sqlitePath !== undefined && !existsSync(sqlitePath)) {
+    const file = databaseKind(databaseUrl) === "sqlite" ? sqlitePath(databaseUrl) : undefined;
+    if (file !== undefined && !existsSync(file)) {
       log(
         "error",
-        `no database at ${sqlitePath} (DATABASE_URL or --database): nothing was indexed there`,
+        `no database at ${file} (DATABASE_URL or --database): nothing was indexed there`,
       );
       return 1;
     }
@@ -157,7 +156,7 @@ export async function run(
   // SQLite: a database file deleted or replaced under the indexer is a stop, not a silent loss.
   let databaseGone: Error | undefined;
   const databaseFile =
-    store.kind === "sqlite" ? watchDatabaseFile(databaseUrl.replace(/^file:/, "")) : undefined;
+    store.kind === "sqlite" ? watchDatabaseFile(sqlitePath(databaseUrl)) : undefined;
   const fileWatch = setInterval(() => {
     try {
       databaseFile?.check();

@@ -13,7 +13,7 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { DevnetManifest } from "../devnet/manifest.js";
-import { databaseKind } from "../store/database-url.js";
+import { databaseKind, sqlitePath } from "../store/database-url.js";
 import { openIndexerStore } from "../store/indexer-store.js";
 
 export class DevnetDataError extends Error {}
@@ -99,7 +99,7 @@ async function deleteDerivedData(
         "start will not delete them to index a fresh devnet: use another DATABASE_URL",
     );
   if (databaseKind(databaseUrl) === "sqlite") {
-    const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+    const path = sqlitePath(databaseUrl);
     const db = new Database(path);
     try {
       db.pragma("busy_timeout = 10000");

@@ -12,7 +12,7 @@
  */
 import Database from "better-sqlite3";
 import { type ApiKeyRepository, createApiKeyRepository } from "./api-key-repository.js";
-import { databaseKind } from "./database-url.js";
+import { databaseKind, sqlitePath } from "./database-url.js";
 import { createStore } from "./index.js";
 import { API_KEYS_CHANGED_CHANNEL } from "./migrations/0006-api-key-change-notify.js";
 import { type ChangeListener, createChangeListener } from "./postgres/change-listener.js";
@@ -94,7 +94,7 @@ export async function openApiKeyRepository(
       },
     };
   }
-  const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+  const path = sqlitePath(databaseUrl);
   if (path === ":memory:" || path === "") {
     throw new Error(
       "API keys need a database file (or PostgreSQL) shared with the keys CLI, not :memory:",

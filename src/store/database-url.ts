@@ -7,6 +7,11 @@ export function databaseKind(databaseUrl: string): DatabaseKind {
   return /^postgres(ql)?:\/\//i.test(databaseUrl) ? "postgres" : "sqlite";
 }
 
+/** The file of a SQLite DATABASE_URL (a path, or `file:` and a path). */
+export function sqlitePath(databaseUrl: string): string {
+  return databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+}
+
 /** The URL with any password replaced by "***"; never log a database URL without this. */
 export function redactDatabaseUrl(databaseUrl: string): string {
   if (databaseKind(databaseUrl) === "sqlite") return databaseUrl;

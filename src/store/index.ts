@@ -3,7 +3,7 @@
  * anything else is a SQLite file path (the embedded default). Migrations run before the store
  * is returned.
  */
-import { databaseKind, redactDatabaseUrl } from "./database-url.js";
+import { databaseKind, redactDatabaseUrl, sqlitePath } from "./database-url.js";
 import type { PostgresTimeouts } from "./postgres/connections.js";
 import { createPostgresStore } from "./postgres/postgres-store.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
@@ -55,6 +55,6 @@ export async function createStore(options: CreateStoreOptions): Promise<Store> {
       "read database URL ignored: it applies to PostgreSQL only",
     );
   }
-  const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+  const path = sqlitePath(databaseUrl);
   return createSqliteStore({ path, logger });
 }

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { IndexerStore } from "../indexer/indexer-store.js";
-import { databaseKind } from "./database-url.js";
+import { databaseKind, sqlitePath } from "./database-url.js";
 import { createStore } from "./index.js";
 import { type BatchWriter, createBatchWriter } from "./indexer-batch-writer.js";
 import { createIndexerRepository } from "./indexer-repository.js";
@@ -62,7 +62,7 @@ export async function openIndexerStore(
 }
 
 function openSqlite(databaseUrl: string, worker: boolean): ClosableIndexerStore {
-  const path = databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+  const path = sqlitePath(databaseUrl);
   if (path === ":memory:" || path === "") {
     throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
   }

@@ -64,6 +64,23 @@ async function startStubChain() {
   return { state, url, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** An indexer config of one chain, alpha, on the stub chain at `rpcUrl`, polled every 20 ms. */
+function stubChainConfig(rpcUrl: string) {
+  return parseIndexerConfig({
+    chains: [
+      {
+        name: "alpha",
+        chainId: CHAIN_ID,
+        rpcUrl,
+        confirmations: 0,
+        bridges: { "0": "0x1111111111111111111111111111111111111111" },
+        bridgeChainIds: { "0": String(CHAIN_ID) },
+      },
+    ],
+    indexer: { pollIntervalMs: 20 },
+  });
+}
+
 /** Polls `read` until `done` holds (10 s at most), returning the last value read. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await read();
@@ -85,19 +102,7 @@ describe("indexer: a failing RPC in the chain's status", () => {
     const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
     const controller = new AbortController();
     try {
-      const config = parseIndexerConfig({
-        chains: [
-          {
-            name: "alpha",
-            chainId: CHAIN_ID,
-            rpcUrl: stub.url,
-            confirmations: 0,
-            bridges: { "0": "0x1111111111111111111111111111111111111111" },
-            bridgeChainIds: { "0": String(CHAIN_ID) },
-          },
-        ],
-        indexer: { pollIntervalMs: 20 },
-      });
+      const config = stubChainConfig(stub.url);
       const indexer = createIndexer({ config, store, logger: memoryLogger(), heartbeatMs: 100 });
       const running = indexer.run(controller.signal);
       const row = async () => (await store.indexer.getIndexerStatus())[0];
@@ -138,19 +143,7 @@ describe("indexer: a failing RPC in the chain's status", () => {
     const controller = new AbortController();
     const logger = memoryLogger();
     try {
-      const config = parseIndexerConfig({
-        chains: [
-          {
-            name: "alpha",
-            chainId: CHAIN_ID,
-            rpcUrl: stub.url,
-            confirmations: 0,
-            bridges: { "0": "0x1111111111111111111111111111111111111111" },
-            bridgeChainIds: { "0": String(CHAIN_ID) },
-          },
-        ],
-        indexer: { pollIntervalMs: 20 },
-      });
+      const config = stubChainConfig(stub.url);
       const indexer = createIndexer({ config, store, logger, heartbeatMs: 100, stuckStepMs: 500 });
       const running = indexer.run(controller.signal);
       const rows = () => store.indexer.getIndexerStatus();
@@ -184,19 +177,7 @@ describe("indexer: a failing RPC in the chain's status", () => {
     const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
     const controller = new AbortController();
     try {
-      const config = parseIndexerConfig({
-        chains: [
-          {
-            name: "alpha",
-            chainId: CHAIN_ID,
-            rpcUrl: stub.url,
-            confirmations: 0,
-            bridges: { "0": "0x1111111111111111111111111111111111111111" },
-            bridgeChainIds: { "0": String(CHAIN_ID) },
-          },
-        ],
-        indexer: { pollIntervalMs: 20 },
-      });
+      const config = stubChainConfig(stub.url);
       const client = createChainClient({
         rpcUrl: stub.url,
         chainId: CHAIN_ID,

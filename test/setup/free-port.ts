@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { portInUse } from "../../src/cli/port-in-use.js";
 
 /** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it), for a server to take. */
 export async function freePort(): Promise<number> {
@@ -16,16 +17,10 @@ export async function freePortRun(count: number): Promise<number> {
     const first = await freePort();
     if (first + count - 1 > 65535) continue;
     let free = true;
-    for (let port = first + 1; port < first + count && free; port++) free = await canListen(port);
+    for (let port = first + 1; port < first + count && free; port++) {
+      free = (await portInUse("127.0.0.1", port)) === null;
+    }
     if (free) return first;
   }
   throw new Error(`no run of ${count} free ports found`);
-}
-
-function canListen(port: number): Promise<boolean> {
-  const server = createServer();
-  return new Promise((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
 }
