@@ -18,11 +18,13 @@ import {
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { type FaultyRpcProxy, startFaultyRpcProxy } from "../setup/faulty-rpc-proxy.js";
 import {
+  chainHeads,
   configOf,
   dumpDatabase,
   indexUntilIdle,
   memoryLogger,
   openTestIndexer,
+  waitUntilCaughtUp,
 } from "./helpers.js";
 import { deliver, sendTransfer } from "./traffic.js";
 
@@ -80,17 +82,9 @@ describe("indexer: faulty RPC", () => {
     const indexer = createIndexer({ config, store, logger });
     const controller = new AbortController();
     const running = indexer.run(controller.signal);
-    const heads = await Promise.all(
-      manifest.chains.map(async (c) =>
-        Number(await connectChain(manifest, c.name).client.getBlockNumber()),
-      ),
-    );
+    const heads = await chainHeads(manifest);
     try {
-      const deadline = Date.now() + 45_000;
-      while (!indexer.status().every((s, i) => s.cursorBlock >= heads[i]!)) {
-        assert.ok(Date.now() < deadline, `not caught up: ${JSON.stringify(indexer.status())}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitUntilCaughtUp(indexer, heads, 45_000);
     } finally {
       // Also when it failed: a running indexer would keep the test process alive for good.
       controller.abort();

@@ -11,6 +11,7 @@ import type { ChainIndexer, IndexerLogger } from "../../src/indexer/chain-indexe
 import { createIndexer, type Indexer } from "../../src/indexer/create-indexer.js";
 import { type ClosableIndexerStore, openIndexerStore } from "../../src/store/indexer-store.js";
 import { TRANSFER_FIELDS } from "../../src/store/types.js";
+import { connectChain } from "../setup/anvil.js";
 
 export const quietLogger: IndexerLogger & { lines: string[] } = {
   lines: [],
@@ -70,6 +71,34 @@ export async function openTestIndexer(
   const store = await openIndexerStore({ databaseUrl });
   const logger = memoryLogger();
   return { indexer: createIndexer({ config, store, logger }), store, logger };
+}
+
+/** Every chain's current head block, in manifest order. */
+export async function chainHeads(manifest: DevnetManifest): Promise<number[]> {
+  return Promise.all(
+    manifest.chains.map(async (c) =>
+      Number(await connectChain(manifest, c.name).client.getBlockNumber()),
+    ),
+  );
+}
+
+/**
+ * Waits until a running indexer's cursors reach `heads`; fails after `ms` with its status and
+ * `details()` (e.g. its log).
+ */
+export async function waitUntilCaughtUp(
+  indexer: Indexer,
+  heads: readonly number[],
+  ms: number,
+  details: () => string = () => "",
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!indexer.status().every((s, i) => s.cursorBlock >= heads[i]!)) {
+    if (Date.now() >= deadline) {
+      throw new Error(`not caught up: ${JSON.stringify(indexer.status())}\n${details()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Steps every chain until all are idle in the same round (caught up with their heads). */

@@ -1,7 +1,7 @@
 /**
  * Stopping `bridge-oracle index` (SIGTERM) while a batch waits on a database that never answers
- * (here: a lock another session holds; in the field, a connection that went silent behind a
- * stalled proxy, which the indexer's unbounded statements wait on for good). The process must
+ * (here: a lock another session holds, which the silence check rightly leaves alone; in the
+ * field also a connection that went silent, until that check drops it). The process must
  * not say "finishing the current batch" for ever: after its stop grace (shortened here) it exits
  * 1 and says why.
  */

@@ -7,9 +7,14 @@
  * forever; pg waits for ever by default. Which bounds apply depends on who is waiting
  * (docs/store.md, "Timeouts"): the API answers in seconds, so its connections fail fast and the
  * failure is a 503 the client retries; the indexer, imports and migrations run statements that
- * legitimately take minutes, so they get a connect bound and keepalive but no query bound.
+ * legitimately take minutes, so they get a connect bound and keepalive but no query bound;
+ * instead a statement left without an answer has its connection checked with the server.
  */
 import pg from "pg";
+import {
+  createSilentConnectionWatch,
+  type SilentConnectionWatch,
+} from "./silent-connection-watch.js";
 
 export interface PostgresTimeouts {
   /**
@@ -23,13 +28,26 @@ export interface PostgresTimeouts {
    * Undefined: no bound (long migrations, big imports, indexer batches).
    */
   readonly queryMs?: number;
+  /**
+   * Pools without a query bound: a statement without an answer this long gets its connection
+   * checked against what the server shows for it, and dropped when the server is doing nothing
+   * for it or cannot be reached within `connectMs` (silent-connection-watch.ts). Undefined: no
+   * check.
+   */
+  readonly silenceCheckMs?: number;
 }
 
 /** The API's pools (list reads, /readyz, /metrics' indexer status, the API-key cache). */
 export const API_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 3000, queryMs: 5000 };
 
-/** Migrations, the indexer and imports: their statements may run for minutes. */
-export const BACKGROUND_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 10_000 };
+/**
+ * Migrations, the indexer and imports: their statements may run for minutes, so no query bound;
+ * a connection that went silent under one is found by asking the server after 30 s.
+ */
+export const BACKGROUND_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectMs: 10_000,
+  silenceCheckMs: 30_000,
+};
 
 /**
  * TCP keepalive after this long idle: a peer that vanished (a dropped NAT entry) then fails the
@@ -63,9 +81,20 @@ export function createPostgresPool(options: {
   /** An idle client's connection failed; the next query reconnects. Default: ignored. */
   onIdleError?: (error: Error) => void;
 }): PostgresPool {
+  const clientConfig = postgresClientConfig(options.url, options.timeouts);
+  const { queryMs, silenceCheckMs, connectMs } = options.timeouts;
+  const watch =
+    queryMs === undefined && silenceCheckMs !== undefined
+      ? createSilentConnectionWatch({
+          clientConfig,
+          checkAfterMs: silenceCheckMs,
+          probeMs: connectMs,
+        })
+      : undefined;
   const pool = new pg.Pool({
-    ...postgresClientConfig(options.url, options.timeouts),
+    ...clientConfig,
     max: options.max,
+    ...(watch !== undefined ? { Client: namedClient(watch) } : {}),
   });
   // An idle client's connection dropping must not crash the process.
   pool.on("error", (error) => options.onIdleError?.(error));
@@ -78,15 +107,27 @@ export function createPostgresPool(options: {
     client.on("error", () => {});
     open.add(client);
     client.once("end", () => open.delete(client));
+    watch?.track(client);
   });
   return {
     pool,
     async end() {
+      await watch?.stop();
       await pool.end();
       // pool.end() sent each connection its goodbye without waiting for the server's; a
       // connection to a silent peer would stay open and keep the process alive.
       await Promise.all([...open].map((client) => closedWithin(client, CLOSE_GRACE_MS)));
     },
+  };
+}
+
+/** pg.Client whose connections each carry a unique application_name, for `watch` to find. */
+function namedClient(watch: SilentConnectionWatch): typeof pg.Client {
+  return class NamedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      watch.name(this);
+    }
   };
 }
 

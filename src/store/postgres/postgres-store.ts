@@ -31,8 +31,8 @@ export interface PostgresStoreOptions {
   /**
    * Bounds of the store's pools (connections.ts). Default BACKGROUND_POSTGRES_TIMEOUTS: no query
    * bound, as imports through a store run long statements; `serve` passes the API's. Migrations
-   * never get a query bound (an index build on a big table takes minutes), only `connectMs`;
-   * the change listener connects within `connectMs` too.
+   * never get a query bound (an index build on a big table takes minutes), only `connectMs` and
+   * the silence check; the change listener connects within `connectMs` too.
    */
   timeouts?: PostgresTimeouts;
 }
@@ -82,10 +82,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const { logger } = options;
   const poolSize = options.poolSize ?? 10;
   const timeouts = options.timeouts ?? BACKGROUND_POSTGRES_TIMEOUTS;
+  // No query bound for migrations, but the silence check (connections.ts) for every caller.
   const migrationPool = createPool(
     options.databaseUrl,
     1,
-    { connectMs: timeouts.connectMs },
+    {
+      connectMs: timeouts.connectMs,
+      silenceCheckMs: BACKGROUND_POSTGRES_TIMEOUTS.silenceCheckMs,
+    },
     logger,
   );
   try {
