@@ -100,16 +100,23 @@ describe("GET /healthz and /readyz", () => {
   });
 
   it("behavior: extra readiness checks add their data, or make readyz fail with their message", async () => {
-    const chains = [{ chain: "devnet-a", indexedBlock: 120, head: 122, lag: 2 }];
+    const router = [
+      { chainId: 71001, name: "devnet-a", blockNumber: "122", ageMs: 180, fresh: true },
+      { chainId: 71002, name: "devnet-b", blockNumber: null, ageMs: null, fresh: false },
+    ];
     const ok = await buildTestApp(createFakeStore(), {
-      readinessChecks: [{ name: "chains", check: async () => chains }],
+      readinessChecks: [
+        { name: "router", check: async () => router },
+        // The indexer's check reports nothing while no indexer has written chain rows.
+        { name: "indexer", check: async () => undefined },
+      ],
     });
     try {
       const response = await ok.app.inject({ method: "GET", url: "/readyz" });
       assert.deepEqual(response.json(), {
         code: 0,
         msg: "success",
-        data: { status: "ok", database: "ok", chains },
+        data: { status: "ok", database: "ok", router },
       });
     } finally {
       await ok.app.close();
@@ -117,13 +124,13 @@ describe("GET /healthz and /readyz", () => {
     const failing = await buildTestApp(createFakeStore(), {
       readinessChecks: [
         {
-          name: "chains",
+          name: "router",
           check: async () => {
             throw new ApiError("chainStateUnavailable", "not ready: devnet-a lags 900 blocks");
           },
         },
         {
-          name: "other",
+          name: "indexer",
           check: async () => {
             throw new Error("internal detail");
           },
@@ -134,10 +141,34 @@ describe("GET /healthz and /readyz", () => {
       const response = await failing.app.inject({ method: "GET", url: "/readyz" });
       assert.equal(response.statusCode, 503);
       assert.equal((response.json() as { code: number }).code, 50301);
-      assert.match(response.body, /not ready: (devnet-a lags 900 blocks|other is not ready)/);
+      assert.match(response.body, /not ready: (devnet-a lags 900 blocks|indexer is not ready)/);
       assert.doesNotMatch(response.body, /internal detail/);
     } finally {
       await failing.app.close();
+    }
+  });
+
+  it("error: a readiness check whose key /readyz's schema does not declare is refused at build", async () => {
+    // The serialiser writes only declared keys: such a check's report would vanish silently.
+    const check = async () => [{ chain: "devnet-a", lag: 2 }];
+    for (const [checks, message] of [
+      [
+        [{ name: "chains", check }],
+        /readiness check "chains" has no property in \/readyz's schema/,
+      ],
+      [[{ name: "database", check }], /readiness check "database" is given twice/],
+      [
+        [
+          { name: "router", check },
+          { name: "router", check },
+        ],
+        /readiness check "router" is given twice/,
+      ],
+    ] as const) {
+      await assert.rejects(
+        buildTestApp(createFakeStore(), { logLevel: "silent", readinessChecks: checks }),
+        message,
+      );
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * Every response the API really sends matches the OpenAPI document it serves (the other half of
  * openapi.test.ts, which checks the document's own shape). The app is the one `serve` builds
- * (API-key auth, rate limits, the router over a fixture snapshot) over a real SQLite store;
+ * (API-key auth, rate limits, the router over a fixture snapshot, /readyz's router check over a
+ * chain state provider and its indexer check over indexer_chains rows) over a real SQLite store;
  * each documented operation is driven through its success and every error it can give, and each
  * answer is checked with openapi-conformance.ts: status declared, required headers there,
  * content type declared, body valid against the declared schema. The last test asks that every
@@ -13,17 +14,29 @@ import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
-import type { ReadinessCheck } from "../../src/api/routes/health.js";
 import { LIST_TRANSFERS_PATH } from "../../src/api/routes/list-transfers.js";
-import { ROUTER_QUOTE_PATH, type RouterRouteDeps } from "../../src/api/routes/router-quote.js";
+import {
+  ROUTER_QUOTE_PATH,
+  type RouterRouteDeps,
+  routerReadinessCheck,
+} from "../../src/api/routes/router-quote.js";
 import { ErrorCode } from "../../src/errors.js";
+import { formatUtc } from "../../src/indexer/derive-transfer.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
+import {
+  type ChainStateProvider,
+  createChainStateProvider,
+} from "../../src/router/providers/chain-state-provider.js";
 import { createStore } from "../../src/store/index.js";
+import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
+import { indexerReadinessCheck } from "../../src/store/indexer-status.js";
+import { type ClosableIndexerStore, openIndexerStore } from "../../src/store/indexer-store.js";
 import { NoAnswerError } from "../../src/store/store-unavailable.js";
 import type { Store } from "../../src/store/types.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
+import { fakeChain } from "../router/fake-state-client.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { rawRequest } from "../setup/raw-request.js";
 import { evmAddress, makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
@@ -59,6 +72,21 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
 };
 
+/** A copy of `value` with the value at `path` replaced (left out when `replacement` is undefined). */
+function withValue(
+  value: unknown,
+  path: readonly (string | number)[],
+  replacement: unknown,
+): Record<string, unknown> {
+  const copy = structuredClone(value) as Record<string, unknown>;
+  let parent = copy as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  const last = path[path.length - 1] as string | number;
+  if (replacement === undefined) delete parent[last];
+  else parent[last] = replacement;
+  return copy;
+}
+
 /** Each request comes from its own address unless told, so only the 429 case hits the limit. */
 let addressSequence = 0;
 const nextAddress = () => `10.77.${Math.floor(++addressSequence / 250)}.${addressSequence % 250}`;
@@ -66,6 +94,8 @@ const nextAddress = () => `10.77.${Math.floor(++addressSequence / 250)}.${addres
 describe("OpenAPI conformance: every response matches the served document", () => {
   let db: IsolatedDatabase;
   let store: Store;
+  let indexerStore: ClosableIndexerStore;
+  let provider: ChainStateProvider;
   let app: FastifyInstance;
   let doc: OpenApiDocument;
   let checker: ReturnType<typeof createConformanceChecker>;
@@ -135,7 +165,26 @@ describe("OpenAPI conformance: every response matches the served document", () =
       createdAt: new Date(),
     });
     key = generated.key;
-    const routerCheck: ReadinessCheck = { name: "router", check: async () => [] };
+    // /readyz as serve wires it: the router's check over a chain state provider (fake RPC
+    // clients answering from the fixture; gamma's RPC is down, so gamma is never read and
+    // reports nulls), the indexer's over the indexer_chains rows of this database (none yet).
+    const fakes = fixture.registry.chains.map((c) => fakeChain(fixture, c.chainId));
+    const gamma = fixture.chain("gamma").chainId;
+    const down = fakes[fixture.registry.chains.findIndex((c) => c.chainId === gamma)];
+    assert.ok(down !== undefined);
+    down.fail = new Error("connect ECONNREFUSED 127.0.0.1:8547");
+    provider = createChainStateProvider({
+      registry: fixture.registry,
+      maxStateAgeMs: routerDeps.maxStateAgeMs,
+      clients: new Map(fixture.registry.chains.map((c, i) => [c.chainId, fakes[i]!.client])),
+      // The test moves the clock itself; no poll or retry runs while it does.
+      pollIntervalMs: 3_600_000,
+      backoffBaseMs: 3_600_000,
+      backoffMaxMs: 3_600_000,
+      now: () => clock,
+    });
+    await provider.start();
+    indexerStore = await openIndexerStore({ databaseUrl: db.databaseUrl, batchWorker: false });
     ({ app } = await buildTestApp(store, {
       logLevel: "silent",
       plugins: [
@@ -143,7 +192,10 @@ describe("OpenAPI conformance: every response matches the served document", () =
         (a) => registerRateLimit(a, { anonymousPerMinute: ANONYMOUS_PER_MINUTE, keyPerMinute: 0 }),
       ],
       router: routerDeps,
-      readinessChecks: [routerCheck],
+      readinessChecks: [
+        routerReadinessCheck(provider),
+        indexerReadinessCheck(() => indexerStore.indexer.getIndexerStatus()),
+      ],
     }));
     await app.ready();
     const response = await app.inject({ url: "/openapi.json" });
@@ -152,6 +204,8 @@ describe("OpenAPI conformance: every response matches the served document", () =
   });
   after(async () => {
     await app?.close();
+    await provider?.stop();
+    await indexerStore?.close();
     await store?.close();
     await db?.cleanup();
   });
@@ -385,6 +439,97 @@ describe("OpenAPI conformance: every response matches the served document", () =
       await expectDocumented("GET", "/readyz", {}, 503, 50301);
     } finally {
       faults.ready = undefined;
+    }
+  });
+
+  it("/readyz: the router's chains and the indexer's summary match the document, ready or not", async () => {
+    // No indexer rows yet: the indexer check reports nothing, so there is no indexer key.
+    const first = await expectDocumented("GET", "/readyz", {}, 200, 0);
+    assert.deepEqual(Object.keys(first.json().data), ["status", "database", "router"]);
+    assert.deepEqual(first.json().data["router"], [
+      { chainId: 71001, name: "alpha", blockNumber: "100", ageMs: 0, fresh: true },
+      { chainId: 71002, name: "beta", blockNumber: "100", ageMs: 0, fresh: true },
+      // gamma's RPC is down: never read.
+      { chainId: 71003, name: "gamma", blockNumber: null, ageMs: null, fresh: false },
+    ]);
+
+    const row = (over: Partial<IndexerChainRow>): IndexerChainRow => ({
+      chainId: 71001,
+      name: "alpha",
+      startBlock: 0,
+      cursorBlock: 120,
+      cursorHash: `0x${"11".repeat(32)}`,
+      headBlock: 126,
+      targetBlock: 124,
+      state: "following",
+      error: "",
+      updatedAt: formatUtc(Math.floor(Date.now() / 1000)),
+      ...over,
+    });
+    // beta has not stored its first batch (start block 0: indexed block -1).
+    const beta = row({ chainId: 71002, name: "beta", cursorBlock: -1, headBlock: 30 });
+    for (const r of [row({}), { ...beta, targetBlock: 30, state: "backfill" as const }]) {
+      await indexerStore.transaction((tx) => tx.indexer.ensureChain(r));
+    }
+    const ready = await expectDocumented("GET", "/readyz", {}, 200, 0);
+    const indexer = ready.json().data["indexer"] as {
+      ready: boolean;
+      chains: Record<string, unknown>[];
+    };
+    assert.equal(indexer.ready, true);
+    assert.deepEqual(
+      indexer.chains.map((c) => [c["chain"], c["indexedBlock"], c["head"], c["lag"], c["state"]]),
+      [
+        ["alpha", 120, 126, 4, "following"],
+        ["beta", -1, 30, 31, "backfill"],
+      ],
+    );
+
+    // The check can fail: each of these breaks one rule of the document (undefined: left out).
+    const router0 = ["data", "router", 0];
+    const chain0 = ["data", "indexer", "chains", 0];
+    for (const [label, path, value] of [
+      ["an undeclared check key", ["data", "chains"], []],
+      ["blockNumber as a number", [...router0, "blockNumber"], 100],
+      ["ageMs missing", [...router0, "ageMs"], undefined],
+      ["an undeclared router field", [...router0, "consecutiveFailures"], 0],
+      ["lag as a string", [...chain0, "lag"], "4"],
+      ["an unknown state", [...chain0, "state"], "syncing"],
+      ["head missing", [...chain0, "head"], undefined],
+      ["ready false in a 200", ["data", "indexer", "ready"], false],
+    ] as const) {
+      const body = JSON.stringify(withValue(JSON.parse(ready.body), path, value));
+      const sent = { statusCode: 200, headers: ready.headers, body };
+      assert.notDeepEqual(checker.problems("GET", "/readyz", sent), [], label);
+    }
+
+    // Not ready, one check at a time: each 503 is the documented error envelope.
+    const stopped = {
+      headBlock: 126,
+      targetBlock: 124,
+      state: "stopped" as const,
+      error: "reorg deeper than finalityDepth 64",
+      updatedAt: formatUtc(Math.floor(Date.now() / 1000)),
+    };
+    await indexerStore.transaction((tx) => tx.indexer.updateProgress(71001, stopped));
+    const indexerDown = await expectDocumented("GET", "/readyz", {}, 503, 50301);
+    assert.match(
+      indexerDown.body,
+      /not ready: indexer: chain alpha stopped: reorg deeper than finalityDepth 64/,
+    );
+    await indexerStore.transaction((tx) =>
+      tx.indexer.updateProgress(71001, { ...stopped, state: "following", error: "" }),
+    );
+    await expectDocumented("GET", "/readyz", {}, 200, 0);
+    try {
+      clock = NOW + 60_000;
+      const routerDown = await expectDocumented("GET", "/readyz", {}, 503, 50301);
+      assert.match(
+        routerDown.body,
+        /not ready: no chain state fresher than 15000 ms for the router \(alpha read 59 s ago, beta read 59 s ago, gamma not read yet\)/,
+      );
+    } finally {
+      clock = NOW + 1000;
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * Probes. `/healthz`: the process is alive (touches nothing). `/readyz`: the database answers
- * and every extra readiness check passes; each check's result becomes a key of `data`, so the
- * indexer can add `chains: [{ chain, indexedBlock, head, lag }]` without changing this file.
+ * and every extra readiness check passes; each check's result becomes a key of `data` (the
+ * router's chains, the indexer's summary). Each key is declared in schemas/health.ts, which is
+ * also the serialiser: a check with an undeclared name is refused here rather than dropped.
  */
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../../errors.js";
@@ -9,10 +10,13 @@ import { NoAnswerError } from "../../store/store-unavailable.js";
 import type { Store } from "../../store/types.js";
 import type {} from "../plugins/auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "../plugins/rate-limit.js"; // FastifyContextConfig.rateLimitExempt
-import { healthzRouteSchema, readyzRouteSchema } from "../schemas/health.js";
+import { healthzRouteSchema, READYZ_CHECK_NAMES, readyzRouteSchema } from "../schemas/health.js";
 
 export interface ReadinessCheck {
-  /** Key of the result in /readyz's data; also named in the 503 message when it fails. */
+  /**
+   * Key of the result in /readyz's data (one of READYZ_CHECK_NAMES, schemas/health.ts); also
+   * named in the 503 message when it fails.
+   */
   readonly name: string;
   /**
    * Resolves with what to report under `name` when ready. Rejects when not ready: an ApiError
@@ -45,6 +49,17 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
     },
   };
   const checks = [database, ...(deps.readinessChecks ?? [])];
+  const seen = new Set<string>();
+  for (const { name } of checks) {
+    // fast-json-stringify writes only the keys the schema declares: an undeclared check would
+    // pass or fail readiness while its report silently vanished from the answer.
+    if (!READYZ_CHECK_NAMES.includes(name) || seen.has(name)) {
+      throw new Error(
+        `readiness check "${name}" ${seen.has(name) ? "is given twice" : "has no property in /readyz's schema"}: each check needs its own key, declared in src/api/schemas/health.ts (${READYZ_CHECK_NAMES.join(", ")})`,
+      );
+    }
+    seen.add(name);
+  }
 
   // Probes are polled every few seconds: kept out of rate limits and info-level request logs.
   // They never judge an Authorization header either: a stray or revoked key that a load
