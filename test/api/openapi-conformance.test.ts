@@ -72,6 +72,13 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
 };
 
+/** `signData.params` in the document: a string whose JSON content has its own schema. */
+interface ParamsSchema {
+  type: string;
+  "x-contentMediaType": string;
+  "x-contentSchema": Record<string, unknown>;
+}
+
 /** A copy of `value` with the value at `path` replaced (left out when `replacement` is undefined). */
 function withValue(
   value: unknown,
@@ -418,6 +425,64 @@ describe("OpenAPI conformance: every response matches the served document", () =
     } finally {
       routerDeps.router = router;
       clock = NOW + 1000;
+    }
+  });
+
+  it("router: JSON.parse(signData.params) validates against the params' x-contentSchema; a mutated one does not", async () => {
+    const operation = checker.operationOf("POST", ROUTER_QUOTE_PATH);
+    const quoteSchema = operation.responses["200"]?.content?.["application/json"]?.schema as {
+      properties: { data: { properties: { signData: { properties: { params: ParamsSchema } } } } };
+    };
+    const paramsSchema = quoteSchema.properties.data.properties.signData.properties.params;
+    // The serialiser's view: a plain string. The document's: JSON text of RouteQuoteParams.
+    assert.equal(paramsSchema.type, "string");
+    assert.equal(paramsSchema["x-contentMediaType"], "application/json");
+    const contentSchema = paramsSchema["x-contentSchema"];
+    assert.deepEqual(contentSchema, { $ref: "#/components/schemas/RouteQuoteParams" });
+
+    // No swap (DAI to DAI over the lock-and-mint bridge), and a swap on each side (the native
+    // coin to ORC: swap fees and minimums).
+    const direct = {
+      ...goodQuote,
+      sourceToken: fixture.token("alpha", "DAI").address,
+      destToken: fixture.token("beta", "DAI").address,
+    };
+    const swapped = {
+      ...goodQuote,
+      sourceToken: "0x0000000000000000000000000000000000000000",
+      destToken: fixture.token("beta", "ORC").address,
+      amount: "0.5",
+    };
+    let decoded: Record<string, unknown> | undefined;
+    for (const [payload, swaps] of [
+      [direct, false],
+      [swapped, true],
+    ] as const) {
+      const response = await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(payload), 200, 0);
+      const { params } = response.json().data["signData"] as { params: string };
+      assert.equal(typeof params, "string");
+      decoded = JSON.parse(params) as Record<string, unknown>;
+      // Sent as JSON.stringify wrote it: the serialiser did not touch the string.
+      assert.equal(JSON.stringify(decoded), params);
+      assert.equal(decoded["sourceSwap"], swaps);
+      assert.equal(decoded["destSwap"], swaps);
+      assert.deepEqual(checker.schemaProblems(contentSchema, decoded), [], params);
+    }
+    assert.ok(decoded !== undefined);
+    assert.match(String(decoded["sourceSwapFee"]), /^0\.[0-9]*[1-9]$/);
+
+    // The check can fail: each of these breaks one rule of the schema (undefined: left out).
+    for (const [label, field, value] of [
+      ["destChainId as a number", "destChainId", Number(decoded["destChainId"])],
+      ["a non-canonical amount", "amount", "0.50"],
+      ["an amount in exponent form", "fee", "1e-3"],
+      ["a short address", "sourceBridgeToken", "0x1234"],
+      ["sourceSwap as a string", "sourceSwap", "true"],
+      ["destMinAmount missing", "destMinAmount", undefined],
+      ["an undeclared field", "bridgeType", 1],
+    ] as const) {
+      const mutated = withValue(decoded, [field], value);
+      assert.notDeepEqual(checker.schemaProblems(contentSchema, mutated), [], label);
     }
   });
 

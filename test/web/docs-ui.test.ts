@@ -102,6 +102,56 @@ describe("/docs (Swagger UI): Authorize and Try it out", () => {
     }
   });
 
+  it("default: the schemas of params' decoded object and of /readyz's data render", async () => {
+    const page = await browser.context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    // The names in a rendered model's property rows (a required one ends in "*").
+    const propertyNames = async (model: Locator) =>
+      (await model.locator("tr.property-row > td:first-child").allTextContents()).map((name) =>
+        name.replace(/\*$/, ""),
+      );
+    try {
+      await page.goto(`${api.baseUrl}/docs`);
+      // The component x-contentSchema points to, with its fourteen fields in order.
+      const model = page.locator("#model-RouteQuoteParams");
+      await model.locator(".model-box-control").first().click();
+      await model.locator("tr.property-row").first().waitFor();
+      assert.deepEqual(await propertyNames(model), [
+        "destChainId",
+        "sourceToken",
+        "destToken",
+        "amount",
+        "fee",
+        "to",
+        "sourceSwap",
+        "sourceSwapFee",
+        "sourceBridgeToken",
+        "sourceMinAmount",
+        "destSwap",
+        "destSwapFee",
+        "destBridgeToken",
+        "destMinAmount",
+      ]);
+      // /readyz's 200 schema: data with the router's and the indexer's keys.
+      const readyz = page.locator("#operations-health-get_readyz");
+      await readyz.locator(".opblock-summary").click();
+      const success = readyz.locator('tr.response[data-code="200"]');
+      await success.getByRole("tab", { name: "Schema" }).click();
+      const data = success
+        .locator("tr.property-row")
+        .filter({ has: page.locator("td:first-child", { hasText: /^data\*?$/ }) });
+      await data.locator(".model-box-control").first().click();
+      await data.locator("tr.property-row").first().waitFor();
+      assert.deepEqual(await propertyNames(data), ["status", "database", "router", "indexer"]);
+      // No resolver or rendering error (an unresolved $ref would show here).
+      assert.equal(await page.locator(".swagger-ui .errors-wrapper").count(), 0);
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   it("error: without Authorize the router answers 401 40101 in the UI", async () => {
     const page = await browser.context.newPage();
     try {

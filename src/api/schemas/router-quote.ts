@@ -7,6 +7,10 @@
  */
 import { errorEnvelopeRef, standardErrorResponses, successEnvelopeSchema } from "./envelope.js";
 
+const NATIVE_EXAMPLE = "0x0000000000000000000000000000000000000000";
+const TOKEN_EXAMPLE = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+const RECIPIENT_EXAMPLE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
 const address = (description: string, example: string) =>
   ({ type: "string", pattern: "^0x[0-9a-fA-F]{40}$", description, examples: [example] }) as const;
 
@@ -23,7 +27,7 @@ export const routerQuoteBodySchema = {
     },
     sourceToken: address(
       "Token on the source chain; 0x0000000000000000000000000000000000000000 is the native coin. Mixed case must be a valid EIP-55 checksum.",
-      "0x0000000000000000000000000000000000000000",
+      NATIVE_EXAMPLE,
     ),
     destChain: {
       type: "string",
@@ -31,10 +35,7 @@ export const routerQuoteBodySchema = {
       description: "Destination chain: EVM chain id as a numeric string, not the source chain",
       examples: ["71003"],
     },
-    destToken: address(
-      "Token on the destination chain",
-      "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    ),
+    destToken: address("Token on the destination chain", TOKEN_EXAMPLE),
     amount: {
       type: "string",
       pattern: "^[0-9]+(\\.[0-9]+)?$",
@@ -44,12 +45,91 @@ export const routerQuoteBodySchema = {
     },
     to: address(
       "Recipient on the destination chain (an EVM address, not the zero address)",
-      "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      RECIPIENT_EXAMPLE,
     ),
   },
 } as const;
 
 const decimal = (description: string) => ({ type: "string", description }) as const;
+
+/**
+ * A canonical human-unit amount as formatAmount writes it (decisions.md 1): no sign, exponent,
+ * leading zeros or trailing fractional zeros, "0" for zero.
+ */
+const canonicalAmount = (description: string) =>
+  ({
+    type: "string",
+    pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$",
+    description: `${description}; canonical human-unit decimal string`,
+    examples: ["1.5"],
+  }) as const;
+
+/**
+ * The object `signData.params` encodes (interface.md 2.4, decisions.md 4; QuoteParams in
+ * router/quote-response.ts), a shared schema so it becomes the OpenAPI component
+ * RouteQuoteParams. The document is OpenAPI 3.0.3, whose Schema Object has no
+ * `contentMediaType` / `contentSchema` (JSON Schema 2019-09, OpenAPI 3.1): `params` points here
+ * with the extensions `x-contentMediaType` / `x-contentSchema` instead. Nothing serialises with
+ * this schema; fast-json-stringify sees `params` as the plain string it is.
+ */
+export const routeQuoteParamsSchema = {
+  $id: "RouteQuoteParams",
+  title: "RouteQuoteParams",
+  description:
+    "The object JSON-encoded in `signData.params` (the fourteen fields, in this order). Amounts are canonical human-unit decimal strings, each in its own token; convert them to base units with that token's decimals to call `bridge(params)`.",
+  type: "object",
+  required: [
+    "destChainId",
+    "sourceToken",
+    "destToken",
+    "amount",
+    "fee",
+    "to",
+    "sourceSwap",
+    "sourceSwapFee",
+    "sourceBridgeToken",
+    "sourceMinAmount",
+    "destSwap",
+    "destSwapFee",
+    "destBridgeToken",
+    "destMinAmount",
+  ],
+  additionalProperties: false,
+  properties: {
+    destChainId: {
+      type: "string",
+      pattern: "^(0|[1-9][0-9]*)$",
+      description:
+        "The destination in the chosen kind's chain-id scheme, a decimal string: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id",
+      examples: ["102"],
+    },
+    sourceToken: address("The request's sourceToken, exactly as sent", NATIVE_EXAMPLE),
+    destToken: address("The request's destToken, exactly as sent", TOKEN_EXAMPLE),
+    amount: canonicalAmount("= signData.amount: the request amount (source token)"),
+    fee: canonicalAmount("= fee: bridge fee + messaging fee (source bridge token)"),
+    to: address("The request's to, exactly as sent", RECIPIENT_EXAMPLE),
+    sourceSwap: {
+      type: "boolean",
+      description: "Whether the source token is swapped into the bridge token first",
+    },
+    sourceSwapFee: canonicalAmount('DEX fee of the source swap, "0" without one (source token)'),
+    sourceBridgeToken: address("The bridge token on the source chain (EIP-55)", TOKEN_EXAMPLE),
+    sourceMinAmount: canonicalAmount(
+      "Minimum output of the source swap; amount without a swap (source bridge token)",
+    ),
+    destSwap: {
+      type: "boolean",
+      description: "Whether the bridge token is swapped into the destination token on delivery",
+    },
+    destSwapFee: canonicalAmount(
+      'DEX fee of the destination swap, "0" without one (destination bridge token)',
+    ),
+    destBridgeToken: address("The bridge token on the destination chain (EIP-55)", TOKEN_EXAMPLE),
+    destMinAmount: canonicalAmount("= destMinAmount: the guaranteed minimum (destination token)"),
+  },
+} as const;
+
+export const routeQuoteParamsRef = { $ref: "RouteQuoteParams#" } as const;
 
 export const routeQuoteDataSchema = {
   title: "RouteQuote",
@@ -82,8 +162,10 @@ export const routeQuoteDataSchema = {
         chainName: { type: "string", description: "The source chain's name" },
         params: {
           type: "string",
+          "x-contentMediaType": "application/json",
+          "x-contentSchema": routeQuoteParamsRef,
           description:
-            "JSON-encoded object (a string, not a nested object) with destChainId, sourceToken, destToken, amount, fee, to, sourceSwap, sourceSwapFee, sourceBridgeToken, sourceMinAmount, destSwap, destSwapFee, destBridgeToken, destMinAmount; amounts as decimal strings in human units, destChainId in the chosen kind's chain-id scheme",
+            "JSON-encoded object (a string, not a nested object; `JSON.parse` it) with destChainId, sourceToken, destToken, amount, fee, to, sourceSwap, sourceSwapFee, sourceBridgeToken, sourceMinAmount, destSwap, destSwapFee, destBridgeToken, destMinAmount; amounts as canonical decimal strings in human units, destChainId in the chosen kind's chain-id scheme. The decoded object is the schema RouteQuoteParams (OpenAPI 3.0 has no contentSchema: `x-contentSchema` points to it).",
         },
       },
     },

@@ -6,8 +6,13 @@
 import type { FastifyInstance } from "fastify";
 import { bridgeTransactionSchema } from "./bridge-transaction.js";
 import { errorEnvelopeSchema } from "./envelope.js";
+import { routeQuoteParamsSchema } from "./router-quote.js";
 
-export const sharedSchemas = [errorEnvelopeSchema, bridgeTransactionSchema] as const;
+export const sharedSchemas = [
+  errorEnvelopeSchema,
+  bridgeTransactionSchema,
+  routeQuoteParamsSchema,
+] as const;
 
 export function registerSharedSchemas(app: FastifyInstance): void {
   for (const schema of sharedSchemas) app.addSchema(schema);
