@@ -25,7 +25,12 @@ export const ErrorCode = {
   /** The request's headers are larger than Node's limit (16 KiB): before routing. */
   headersTooLarge: { code: 43101, status: 431 },
   internal: { code: 50001, status: 500 },
-  chainStateUnavailable: { code: 50301, status: 503 },
+  /**
+   * decisions.md's "chain state unavailable or too stale to quote", and everything else that
+   * makes the service unable to answer now: the database or read replica unreachable or slow,
+   * not ready, shutting down. Always retryable.
+   */
+  serviceUnavailable: { code: 50301, status: 503 },
 } as const;
 
 export type ErrorKind = keyof typeof ErrorCode;

@@ -125,7 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
     if (!closing) return undefined;
     reply.header("connection", "close");
-    return new ApiError("chainStateUnavailable", "the server is shutting down; retry shortly");
+    return new ApiError("serviceUnavailable", "the server is shutting down; retry shortly");
   });
   app.addHook("preClose", async () => {
     closing = true;

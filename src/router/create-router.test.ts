@@ -129,7 +129,7 @@ describe("createRouter", () => {
       maxStateAgeMs: 30_000,
     });
     assert.ok(!stale.ok);
-    assert.equal(stale.kind, "chainStateUnavailable");
+    assert.equal(stale.kind, "serviceUnavailable");
     assert.equal(stale.message, "state of chain alpha (71001) was read 45 s ago; retry shortly");
     assert.equal(quoteFailureToApiError(stale).code, 50301);
     const chains = new Map(f.snapshot.chains);
@@ -137,7 +137,7 @@ describe("createRouter", () => {
     const partial: StateSnapshot = { chains };
     const missing = router.quote(usdcToUsdc("10"), partial);
     assert.ok(!missing.ok);
-    assert.equal(missing.kind, "chainStateUnavailable");
+    assert.equal(missing.kind, "serviceUnavailable");
     const unread = router.quote(usdcToUsdc("10"), partial, {
       nowMs: 1_000_000,
       maxStateAgeMs: 30_000,

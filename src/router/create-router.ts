@@ -84,7 +84,7 @@ export interface Router {
 const FAILURE_KIND: Record<RouteFailure["reason"], ErrorKind> = {
   noRoute: "noRoute",
   amountOutOfRange: "amountOutOfRange",
-  stateUnavailable: "chainStateUnavailable",
+  stateUnavailable: "serviceUnavailable",
 };
 
 export function routeFailureKind(failure: RouteFailure): ErrorKind {
@@ -180,7 +180,7 @@ export function createRouter(deps: RouterDeps): Router {
           age === undefined ? "has not been read yet" : `was read ${Math.round(age / 1000)} s ago`;
         return {
           ok: false,
-          kind: "chainStateUnavailable",
+          kind: "serviceUnavailable",
           message: `state of chain ${chain.name} (${chain.chainId}) ${detail}; retry shortly`,
         };
       }

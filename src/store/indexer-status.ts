@@ -86,7 +86,7 @@ export function indexerReadinessCheck(
       if (rows.length === 0) return undefined;
       const summary = summariseIndexerStatus(rows, options);
       if (!summary.ready) {
-        throw new ApiError("chainStateUnavailable", `not ready: indexer: ${summary.reason}`);
+        throw new ApiError("serviceUnavailable", `not ready: indexer: ${summary.reason}`);
       }
       return summary;
     },

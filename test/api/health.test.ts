@@ -126,7 +126,7 @@ describe("GET /healthz and /readyz", () => {
         {
           name: "router",
           check: async () => {
-            throw new ApiError("chainStateUnavailable", "not ready: devnet-a lags 900 blocks");
+            throw new ApiError("serviceUnavailable", "not ready: devnet-a lags 900 blocks");
           },
         },
         {

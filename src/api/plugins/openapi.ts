@@ -58,7 +58,7 @@ const ERROR_WHEN: Record<ErrorKind, string> = {
   amountOutOfRange: "amount outside the route's limits (msg gives the minimum and maximum)",
   rateLimited: "rate limited (see Retry-After)",
   internal: "internal error (msg carries the request id to quote)",
-  chainStateUnavailable:
+  serviceUnavailable:
     "the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down",
 };
 
@@ -143,7 +143,7 @@ export function errorKindsOf(
   }
   if (config.rateLimitExempt !== true) kinds.add("rateLimited");
   kinds.add("internal");
-  kinds.add("chainStateUnavailable");
+  kinds.add("serviceUnavailable");
   // Statuses the route declares itself (422 on the router, ...) bring all their codes.
   const response = (schema.response ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(response)) {

@@ -113,7 +113,7 @@ export function registerExplorerRoutes(
     }
     return assets.catch((error: unknown) => {
       throw new ApiError(
-        "chainStateUnavailable",
+        "serviceUnavailable",
         "the explorer page is not available: its assets are not built (run npm run build)",
         { cause: error },
       );

@@ -43,7 +43,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         // replica is the one not answering.
         await deps.store.ping({ timeoutMs });
       } catch (cause) {
-        throw new ApiError("chainStateUnavailable", databaseNotReady(cause, timeoutMs), { cause });
+        throw new ApiError("serviceUnavailable", databaseNotReady(cause, timeoutMs), { cause });
       }
       return "ok";
     },
@@ -120,7 +120,7 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<unkno
       () =>
         reject(
           new ApiError(
-            "chainStateUnavailable",
+            "serviceUnavailable",
             check.name === "database"
               ? `not ready: the database is unreachable (no answer within ${timeoutMs} ms)`
               : `not ready: ${check.name} check gave no answer within ${timeoutMs} ms`,
@@ -133,7 +133,7 @@ async function runCheck(check: ReadinessCheck, timeoutMs: number): Promise<unkno
     return await Promise.race([check.check(), timeout]);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError("chainStateUnavailable", `not ready: ${check.name} is not ready`, {
+    throw new ApiError("serviceUnavailable", `not ready: ${check.name} is not ready`, {
       cause: error,
     });
   } finally {

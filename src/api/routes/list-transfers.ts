@@ -82,7 +82,7 @@ export async function listBridgeTransactions(store: Store, rawQuery: Record<stri
     result = await store.transfers.listTransfers(query);
   } catch (error) {
     if (!isStoreUnavailable(error)) throw error;
-    throw new ApiError("chainStateUnavailable", unavailableMessage(error), {
+    throw new ApiError("serviceUnavailable", unavailableMessage(error), {
       headers: { "retry-after": "1" },
       cause: error,
     });

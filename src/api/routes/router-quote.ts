@@ -74,8 +74,7 @@ export function registerRouterQuoteRoute(app: FastifyInstance, deps: RouterRoute
     // Synchronous: nothing here awaits, and a promise per request is measurable at this rate.
     handler: (request, reply) => {
       const router = deps.router;
-      if (router === undefined)
-        return fail(new ApiError("chainStateUnavailable", NO_CHAINS_MESSAGE));
+      if (router === undefined) return fail(new ApiError("serviceUnavailable", NO_CHAINS_MESSAGE));
       const result = router.quote(request.body, deps.state.current(), {
         maxStateAgeMs: deps.maxStateAgeMs,
         nowMs: now(),
@@ -131,7 +130,7 @@ export function routerReadinessCheck(source: {
           )
           .join(", ");
         throw new ApiError(
-          "chainStateUnavailable",
+          "serviceUnavailable",
           `not ready: no chain state fresher than ${source.maxStateAgeMs} ms for the router (${detail})`,
         );
       }
