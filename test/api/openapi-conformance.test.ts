@@ -340,6 +340,20 @@ describe("OpenAPI conformance: every response matches the served document", () =
     const ok = await expectDocumented("POST", ROUTER_QUOTE_PATH, quote(goodQuote), 200, 0);
     const signData = ok.json().data["signData"] as { params: unknown };
     assert.equal(typeof signData.params, "string");
+    // The amounts and the bridge address have a shape the document states; these break it.
+    const okSchema = checker.operationOf("POST", ROUTER_QUOTE_PATH).responses["200"]?.content?.[
+      "application/json"
+    ]?.schema as Record<string, unknown>;
+    for (const [label, path, value] of [
+      ["a non-canonical destMinAmount", ["data", "destMinAmount"], "1.50"],
+      ["destMaxAmount in exponent form", ["data", "destMaxAmount"], "1e3"],
+      ["a negative fee", ["data", "fee"], "-1"],
+      ["signData.amount with a leading zero", ["data", "signData", "amount"], "01"],
+      ["a bridge that is not an address", ["data", "signData", "bridge"], "bridge"],
+    ] as const) {
+      const mutated = withValue(ok.json() as Record<string, unknown>, path, value);
+      assert.notDeepEqual(checker.schemaProblems(okSchema, mutated), [], label);
+    }
     await expectDocumented(
       "POST",
       ROUTER_QUOTE_PATH,

@@ -50,8 +50,6 @@ export const routerQuoteBodySchema = {
   },
 } as const;
 
-const decimal = (description: string) => ({ type: "string", description }) as const;
-
 /**
  * A canonical human-unit amount as formatAmount writes it (decisions.md 1): no sign, exponent,
  * leading zeros or trailing fractional zeros, "0" for zero.
@@ -137,28 +135,30 @@ export const routeQuoteDataSchema = {
   required: ["destMaxAmount", "destMinAmount", "fee", "signData"],
   additionalProperties: false,
   properties: {
-    destMaxAmount: decimal(
+    destMaxAmount: canonicalAmount(
       "What the recipient receives if executed now with no price movement (destination token, human units)",
     ),
-    destMinAmount: decimal(
+    destMinAmount: canonicalAmount(
       "Guaranteed minimum after the slippage tolerance (destination token); equals params.destMinAmount",
     ),
-    fee: decimal("Bridge fee + messaging fee, in the source bridge token's units; = params.fee"),
+    fee: canonicalAmount(
+      "Bridge fee + messaging fee, in the source bridge token's units; = params.fee",
+    ),
     signData: {
       type: "object",
       required: ["amount", "bridgeType", "bridge", "chainName", "params"],
       additionalProperties: false,
       properties: {
-        amount: decimal("The request amount in canonical form (source token)"),
+        amount: canonicalAmount("The request amount in canonical form (source token)"),
         bridgeType: {
           type: "integer",
           enum: [0, 1, 2],
           description: "0 lock-and-mint, 1 liquidity pool, 2 messaging",
         },
-        bridge: {
-          type: "string",
-          description: "The chosen kind's bridge contract on the source chain",
-        },
+        bridge: address(
+          "The chosen kind's bridge contract on the source chain (EIP-55 checksummed)",
+          "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+        ),
         chainName: { type: "string", description: "The source chain's name" },
         params: {
           type: "string",
