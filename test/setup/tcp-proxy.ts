@@ -26,6 +26,11 @@ export interface TcpProxy {
   freeze(): void;
   /** While on, new connections are accepted and never answered. */
   swallow(on: boolean): void;
+  /**
+   * While on, what clients send waits in the proxy (a slow uplink: their writes back up);
+   * off forwards it all.
+   */
+  holdUploads(on: boolean): void;
   /** Connections from clients still open through the proxy (frozen and swallowed included). */
   openConnections(): number;
   /** down() for good. */
@@ -121,6 +126,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     swallow(on) {
       swallowing = on;
+    },
+    holdUploads(on) {
+      for (const link of links) {
+        if (link.silent === true) continue;
+        if (on) link.client.pause();
+        else link.client.resume();
+      }
     },
     openConnections: () => [...links].filter((link) => link.clientDone !== true).length,
     close: () => proxy.down(),

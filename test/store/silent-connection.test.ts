@@ -145,6 +145,20 @@ describe("PostgreSQL connection that goes silent under an unbounded statement", 
     });
   });
 
+  it("behavior: a statement still being sent (a big batch over a slow link) is left alone", async () => {
+    await withProxiedPool(async (pool, proxy) => {
+      await pool.query("SELECT 1");
+      proxy.holdUploads(true); // the server sees the session idle until the statement arrives
+      const big = "x".repeat(32 * 1024 * 1024);
+      const sent = within(pool.query("SELECT length($1::text) AS n", [big]), 8000);
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // several checks
+      proxy.holdUploads(false);
+      const result = await sent;
+      assert.ok(!(result instanceof Error), `the statement succeeds, got ${String(result)}`);
+      assert.deepEqual((result as pg.QueryResult).rows, [{ n: big.length }]);
+    });
+  });
+
   it("behavior: a statement waiting on another session's lock is left alone", async () => {
     const locker = new pg.Client({ connectionString: db.databaseUrl });
     await locker.connect();

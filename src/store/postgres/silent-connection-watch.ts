@@ -117,6 +117,9 @@ export function createSilentConnectionWatch(
   }
 
   async function check(client: pg.Client, waitedMs: number): Promise<void> {
+    // A statement larger than the kernel's send buffer still being written (a big batch over a
+    // slow link): the server shows the session idle until all of it has arrived. Not silence.
+    if (client.connection.stream.writableLength > 0) return;
     const name = applicationName(client);
     const view = await askServer(options, name, Math.floor(options.checkAfterMs / 3));
     const state = watched.get(client);
