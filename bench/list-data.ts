@@ -1,19 +1,24 @@
 /**
- * The list benchmark's data set: N generated records as JSONL and a SQLite database loaded from
- * it, both cached under the cache directory (data/bench/, gitignored) and reused while complete.
+ * The list benchmark's data set: N generated records as JSONL, cached under the cache directory
+ * (data/bench/, gitignored) and reused while complete, and loaded into the store under test:
+ * a SQLite database beside the JSONL (here) or a PostgreSQL schema (list-postgres.ts).
  *
  * Completeness: the JSONL is written atomically (renamed into place), the sample file is written
- * after it, and the database gets a `.complete` marker only after its import committed; anything
- * without its marker is rebuilt from scratch.
+ * after it and its SHA-256 after that, and the SQLite database gets a `.complete` marker only
+ * after its import committed; anything without its marker is rebuilt from scratch.
  */
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createStore } from "../src/store/index.js";
-import type { BridgeTransaction } from "../src/store/types.js";
+import type { BridgeTransaction, Store } from "../src/store/types.js";
 import { createTransferGenerator } from "../src/transfers/generate.js";
 import { importTransfersFile } from "../src/transfers/import-file.js";
 import { writeJsonl } from "../src/transfers/write-jsonl.js";
+
+/** Records per write when loading (`bridge-oracle import --batch-size`). */
+export const LOAD_BATCH_SIZE = 2000;
 
 /** Values to query with: drawn from the generated records (every 997th). */
 export interface DatasetSample {
@@ -22,13 +27,31 @@ export interface DatasetSample {
   hashes: string[];
 }
 
-export interface Dataset {
+/** The generated JSONL, and what identifies its content. */
+export interface GeneratedData {
+  records: number;
+  seed: number;
   jsonlPath: string;
-  databasePath: string;
+  /** SHA-256 of the JSONL: part of a loaded database's fingerprint. */
+  sha256: string;
   sample: DatasetSample;
-  /** How the data was obtained in this run (for the report). */
+  /** How the JSONL was obtained in this run (for the report). */
   generate: { reused: boolean; seconds: number };
-  load: { reused: boolean; seconds: number; recordsPerSecond: number };
+}
+
+/** How the records got into the database: in this run, or by an earlier one (reused). */
+export interface DatasetLoad {
+  reused: boolean;
+  seconds: number;
+  recordsPerSecond: number;
+  /** PostgreSQL: VACUUM (ANALYZE) after the import. */
+  vacuumSeconds?: number;
+}
+
+export interface Dataset extends GeneratedData {
+  /** What the API servers get as DATABASE_URL: a SQLite path or a postgres:// URL. */
+  databaseUrl: string;
+  load: DatasetLoad;
 }
 
 export interface DatasetOptions {
@@ -38,14 +61,17 @@ export interface DatasetOptions {
   log: (line: string) => void;
 }
 
-export async function ensureDataset(options: DatasetOptions): Promise<Dataset> {
+function datasetName(records: number, seed: number): string {
+  return `transfers-${records}-seed${seed}`;
+}
+
+export async function ensureGeneratedData(options: DatasetOptions): Promise<GeneratedData> {
   const { records, seed, cacheDir, log } = options;
   await mkdir(cacheDir, { recursive: true });
-  const name = `transfers-${records}-seed${seed}`;
+  const name = datasetName(records, seed);
   const jsonlPath = join(cacheDir, `${name}.jsonl`);
   const samplePath = join(cacheDir, `${name}.sample.json`);
-  const databasePath = join(cacheDir, `${name}.db`);
-  const markerPath = `${databasePath}.complete`;
+  const shaPath = join(cacheDir, `${name}.sha256`);
 
   let generate = { reused: true, seconds: 0 };
   if (!existsSync(jsonlPath) || !existsSync(samplePath)) {
@@ -57,14 +83,27 @@ export async function ensureDataset(options: DatasetOptions): Promise<Dataset> {
       addresses: [],
       hashes: [],
     };
+    await rm(shaPath, { force: true });
     await writeJsonl(jsonlPath, sampled(generator.records(), sample));
     await writeFile(samplePath, JSON.stringify(sample));
     generate = { reused: false, seconds: (performance.now() - started) / 1000 };
-    await rm(markerPath, { force: true }); // a new file means a new database
+    // A new file means a new SQLite database.
+    await rm(`${join(cacheDir, `${name}.db`)}.complete`, { force: true });
   }
   const sample = JSON.parse(await readFile(samplePath, "utf8")) as DatasetSample;
+  // Caches from before the fingerprint lack the file: hashed once, then kept.
+  if (!existsSync(shaPath)) await writeFile(shaPath, await sha256File(jsonlPath));
+  const sha256 = (await readFile(shaPath, "utf8")).trim();
+  return { records, seed, jsonlPath, sha256, sample, generate };
+}
 
-  let load: Dataset["load"];
+/** The data set in a SQLite database beside the JSONL, imported once. */
+export async function ensureSqliteDataset(options: DatasetOptions): Promise<Dataset> {
+  const generated = await ensureGeneratedData(options);
+  const { log } = options;
+  const databasePath = join(options.cacheDir, `${datasetName(options.records, options.seed)}.db`);
+  const markerPath = `${databasePath}.complete`;
+  let load: DatasetLoad;
   if (existsSync(markerPath)) {
     load = { reused: true, ...JSON.parse(await readFile(markerPath, "utf8")) };
   } else {
@@ -73,22 +112,7 @@ export async function ensureDataset(options: DatasetOptions): Promise<Dataset> {
     log(`importing into ${databasePath} (one transaction) ...`);
     const store = await createStore({ databaseUrl: databasePath });
     try {
-      let lastLog = 0;
-      const summary = await importTransfersFile({
-        path: jsonlPath,
-        store,
-        batchSize: 2000,
-        onProgress: (p) => {
-          if (p.elapsedMs - lastLog < 10_000) return;
-          lastLog = p.elapsedMs;
-          const percent = p.totalBytes ? ((p.bytesRead / p.totalBytes) * 100).toFixed(0) : "?";
-          log(
-            `  ${p.lines.toLocaleString("en-US")} lines (${percent}%) after ${(p.elapsedMs / 1000).toFixed(0)} s`,
-          );
-        },
-      });
-      const seconds = summary.durationMs / 1000;
-      load = { reused: false, seconds, recordsPerSecond: Math.round(summary.read / seconds) };
+      load = await importForBenchmark(store, generated.jsonlPath, log);
     } finally {
       await store.close();
     }
@@ -97,7 +121,44 @@ export async function ensureDataset(options: DatasetOptions): Promise<Dataset> {
       JSON.stringify({ seconds: load.seconds, recordsPerSecond: load.recordsPerSecond }),
     );
   }
-  return { jsonlPath, databasePath, sample, generate, load };
+  return { ...generated, databaseUrl: databasePath, load };
+}
+
+/**
+ * Imports the JSONL into `store` the way `bridge-oracle import --batch-size 2000` does (one
+ * transaction, validated records), logging progress every 10 s; returns its time and rate.
+ */
+export async function importForBenchmark(
+  store: Store,
+  jsonlPath: string,
+  log: (line: string) => void,
+): Promise<DatasetLoad> {
+  let lastLog = 0;
+  const summary = await importTransfersFile({
+    path: jsonlPath,
+    store,
+    batchSize: LOAD_BATCH_SIZE,
+    onProgress: (p) => {
+      if (p.elapsedMs - lastLog < 10_000) return;
+      lastLog = p.elapsedMs;
+      const percent = p.totalBytes ? ((p.bytesRead / p.totalBytes) * 100).toFixed(0) : "?";
+      log(
+        `  ${p.lines.toLocaleString("en-US")} lines (${percent}%) after ${(p.elapsedMs / 1000).toFixed(0)} s`,
+      );
+    },
+  });
+  const seconds = summary.durationMs / 1000;
+  const recordsPerSecond = Math.round(summary.read / seconds);
+  log(
+    `  imported ${summary.read.toLocaleString("en-US")} records in ${seconds.toFixed(1)} s (${recordsPerSecond.toLocaleString("en-US")} records/s)`,
+  );
+  return { reused: false, seconds, recordsPerSecond };
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 function* sampled(

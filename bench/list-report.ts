@@ -1,15 +1,25 @@
 /**
- * Formats the list benchmark's results as the "## list" section of bench/RESULTS.md and replaces
- * that section in the file, keeping every other section as it is.
+ * Formats the list benchmark's results as the "## list" section of bench/RESULTS.md (SQLite) or
+ * the "## list (PostgreSQL)" one, and replaces that section in the file, keeping every other
+ * section as it is.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Dataset } from "./list-data.js";
+import { API_POSTGRES_TIMEOUTS } from "../src/store/index.js";
+import { LISTENER_HEARTBEAT } from "../src/store/postgres/change-listener.js";
+import { type Dataset, LOAD_BATCH_SIZE } from "./list-data.js";
+import type { PostgresInfo } from "./list-postgres.js";
 import type { LoadResult, ProbeResult } from "./load.js";
 
+/** The results section of each store. */
+export const LIST_SECTIONS = { sqlite: "list", postgres: "list (PostgreSQL)" } as const;
+
 export interface ListBenchmarkReport {
+  store: keyof typeof LIST_SECTIONS;
+  /** PostgreSQL: the server, and the commits notified in its database during the measurement. */
+  postgres?: PostgresInfo & { otherCommits: number };
   command: string;
   date: string;
   node: string;
@@ -100,7 +110,7 @@ export function evaluateTargets(report: ListBenchmarkReport): Target[] {
 export function formatListSection(report: ListBenchmarkReport): string {
   const { dataset } = report;
   const lines: string[] = [];
-  lines.push("## list", "");
+  lines.push(`## ${LIST_SECTIONS[report.store]}`, "");
   lines.push(`- Command: \`${report.command}\``);
   lines.push(`- Date: ${report.date}`);
   const busiest = Math.max(report.loadAverage[0] ?? 0, report.loadAverageAtEnd[0] ?? 0);
@@ -112,15 +122,20 @@ export function formatListSection(report: ListBenchmarkReport): string {
   lines.push(
     `- Machine: ${report.cpu}, ${report.cores} cores, Node ${report.node}; load average (1/5/15 min) ${report.loadAverage.map((l) => l.toFixed(2)).join(" / ")} at start, ${report.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" / ")} at end`,
   );
-  lines.push(
-    `- Data: ${int(report.records)} generated records in SQLite; hot addresses: ${report.hotTotals.map((h) => `\`${h.address}\` (${int(h.total)} transfers)`).join(", ")}`,
-  );
-  lines.push(
-    `- Generate: ${dataset.generate.reused ? "reused cached JSONL" : `${dataset.generate.seconds.toFixed(1)} s`}; load (import, one transaction): ${dataset.load.reused ? `reused database (its import took ${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s)` : `${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s`}`,
-  );
-  lines.push(
-    `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; API and baseline servers both up, each API scenario run right before its baseline scenario so load changes on the shared machine hit both sides of a ratio; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin), twice: with its response cache (the default on SQLite: answers kept by URL until the data changes; the request lists cycle, so after the first pass most requests are answered from it) and with the cache off (LIST_CACHE_MB=0, ", cache off": every request queries SQLite). The unloaded probes and the deep-page and total comparisons use the cache-off server: they measure the database. Whole run: ${report.totalSeconds.toFixed(0)} s.`,
-  );
+  const hot = report.hotTotals
+    .map((h) => `\`${h.address}\` (${int(h.total)} transfers)`)
+    .join(", ");
+  if (report.postgres === undefined) {
+    lines.push(`- Data: ${int(report.records)} generated records in SQLite; hot addresses: ${hot}`);
+    lines.push(
+      `- Generate: ${dataset.generate.reused ? "reused cached JSONL" : `${dataset.generate.seconds.toFixed(1)} s`}; load (import, one transaction): ${dataset.load.reused ? `reused database (its import took ${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s)` : `${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s`}`,
+    );
+    lines.push(
+      `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; API and baseline servers both up, each API scenario run right before its baseline scenario so load changes on the shared machine hit both sides of a ratio; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin), twice: with its response cache (the default on SQLite: answers kept by URL until the data changes; the request lists cycle, so after the first pass most requests are answered from it) and with the cache off (LIST_CACHE_MB=0, ", cache off": every request queries SQLite). The unloaded probes and the deep-page and total comparisons use the cache-off server: they measure the database. Whole run: ${report.totalSeconds.toFixed(0)} s.`,
+    );
+  } else {
+    lines.push(...postgresLines(report, report.postgres, hot));
+  }
   lines.push(
     "",
     "| scenario | req/s | p50 ms | p99 ms | mean ms | non-2xx / errors | bytes/response |",
@@ -150,6 +165,28 @@ export function formatListSection(report: ListBenchmarkReport): string {
     "",
   );
   return lines.join("\n");
+}
+
+function postgresLines(
+  report: ListBenchmarkReport,
+  pg: NonNullable<ListBenchmarkReport["postgres"]>,
+  hot: string,
+): string[] {
+  const { load, generate } = report.dataset;
+  const seconds = (ms: number | undefined) => `${(ms ?? Number.NaN) / 1000} s`;
+  const mb = (bytes: number) => `${int(bytes / (1024 * 1024))} MB`;
+  const where = pg.sameMachine
+    ? `on this machine (${pg.location}): the database server shares the ${report.cores} cores with the API servers and the load generator`
+    : `on another host (${pg.location}): every query crosses the network, and the database does not use this machine's cores`;
+  const loaded = `${load.seconds.toFixed(1)} s, ${int(load.recordsPerSecond)} records/s, then VACUUM (ANALYZE) ${(load.vacuumSeconds ?? Number.NaN).toFixed(1)} s`;
+  return [
+    `- PostgreSQL ${pg.version}, ${where}; database \`${pg.database}\`, schema \`${pg.schema}\` (the benchmark's own: ${mb(pg.sizeBytes)} with indexes); settings: ${pg.settings.map((s) => `${s.name} ${s.value}`).join(", ")}`,
+    `- Data: ${int(report.records)} generated records in PostgreSQL; hot addresses: ${hot}`,
+    `- Generate: ${generate.reused ? "reused cached JSONL" : `${generate.seconds.toFixed(1)} s`}; load (\`bridge-oracle import\`'s path: batches of ${int(LOAD_BATCH_SIZE)} records in one transaction, into the indexed tables): ${load.reused ? `reused the schema, loaded from the same records, seed and JSONL (its load took ${loaded})` : loaded}`,
+    `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; API and baseline servers both up, each API scenario run right before its baseline scenario so load changes on the shared machine hit both sides of a ratio; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin) on a PostgreSQL store opened as \`serve\` opens it (its default pool; the API's connect and query bounds, ${seconds(API_POSTGRES_TIMEOUTS.connectMs)} and ${seconds(API_POSTGRES_TIMEOUTS.queryMs)}), twice: with its response cache (the default on PostgreSQL too: answers kept by URL until a commit to the transfers table is notified on the listening connection; the request lists cycle, so after the first pass most requests are answered from it) and with the cache off (LIST_CACHE_MB=0, ", cache off": every request queries PostgreSQL). The unloaded probes and the deep-page and total comparisons use the cache-off server: they measure the database. Whole run: ${report.totalSeconds.toFixed(0)} s.`,
+    `- Commits to transfers notified in this database during the measurement: ${int(pg.otherCommits)} (the channel is the database's, not the schema's: a commit from any process to any schema's transfers empties the response cache; 0 means the cached rows were undisturbed).`,
+    `- Differs from the SQLite section: the database is a separate server process reached over a socket (SQLite runs inside the API process); the cache learns of commits by LISTEN/NOTIFY, with a \`SELECT 1\` heartbeat every ${seconds(LISTENER_HEARTBEAT.intervalMs)} on its connection (SQLite: by polling \`PRAGMA data_version\`); the load is followed by VACUUM (ANALYZE) (SQLite: \`PRAGMA optimize\` on close). The baseline is the same bare Fastify server, so each section's ratios compare its store with the same yardstick, but the two sections ran at different times.`,
+  ];
 }
 
 /** Replaces (or appends) the `## <name>` section of a markdown file, keeping the others. */

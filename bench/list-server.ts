@@ -2,9 +2,11 @@
  * A server process for the list benchmark, run by bench/list.ts in its own process so that the
  * server and the load generator (autocannon) each get a core:
  *
- *   node --import tsx bench/list-server.ts app DATABASE_PATH [no-cache]
- *     the real API (buildApp) on a SQLite database, with its response cache (the default) or,
- *     with `no-cache`, without it (LIST_CACHE_MB=0: every request queries the database);
+ *   node --import tsx bench/list-server.ts app DATABASE [no-cache]
+ *     the real API (buildApp) on a SQLite database file, or with DATABASE `-` on the database of
+ *     the DATABASE_URL environment variable (PostgreSQL: with serve's connection bounds), with
+ *     its response cache (the default) or, with `no-cache`, without it (LIST_CACHE_MB=0: every
+ *     request queries the database);
  *   node --import tsx bench/list-server.ts baseline CANNED_JSON
  *     a bare Fastify server: GET /api/oracle/bridge-transactions answers a canned envelope of
  *     the same size as the real one (chosen by pageSize and whether the query is a hash) with
@@ -18,7 +20,7 @@ import { buildApp } from "../src/api/app.js";
 import { listTransfersRouteSchema } from "../src/api/schemas/list-transfers.js";
 import { registerSharedSchemas } from "../src/api/schemas/shared.js";
 import { loadConfig } from "../src/config/env.js";
-import { createStore } from "../src/store/index.js";
+import { API_POSTGRES_TIMEOUTS, createStore } from "../src/store/index.js";
 import type { Store } from "../src/store/types.js";
 
 /** Canned bodies by request kind; written by bench/list.ts from real responses. */
@@ -29,15 +31,16 @@ export interface CannedBodies {
 }
 
 async function startApp(
-  databasePath: string,
+  databaseUrl: string,
   cache: boolean,
 ): Promise<{ app: FastifyInstance; store: Store }> {
   const config = loadConfig({
-    DATABASE_URL: databasePath,
+    DATABASE_URL: databaseUrl,
     LOG_LEVEL: "warn",
     ...(cache ? {} : { LIST_CACHE_MB: "0" }),
   });
-  const store = await createStore({ databaseUrl: databasePath });
+  // As serve opens it (src/cli/serve.ts): on PostgreSQL, the API's connect and query bounds.
+  const store = await createStore({ databaseUrl, timeouts: API_POSTGRES_TIMEOUTS });
   return { app: await buildApp({ config, store }), store };
 }
 
@@ -61,14 +64,15 @@ async function main(): Promise<void> {
   const [mode, path, flag] = process.argv.slice(2);
   if ((mode !== "app" && mode !== "baseline") || path === undefined) {
     process.stderr.write(
-      "usage: list-server.ts app DATABASE_PATH [no-cache] | baseline CANNED_JSON\n",
+      "usage: list-server.ts app DATABASE|- [no-cache] | baseline CANNED_JSON\n",
     );
     process.exit(2);
   }
   let store: Store | undefined;
   let app: FastifyInstance;
   if (mode === "app") {
-    ({ app, store } = await startApp(path, flag !== "no-cache"));
+    const databaseUrl = path === "-" ? (process.env.DATABASE_URL ?? "") : path;
+    ({ app, store } = await startApp(databaseUrl, flag !== "no-cache"));
   } else {
     app = await startBaseline(path);
   }

@@ -1,9 +1,13 @@
 /**
  * The list benchmark (`npm run bench:list`, `bridge-oracle bench list`): loads N generated records
- * (default 1,000,000, with hot addresses of 100,000+ transfers) into SQLite once, then drives the
- * real API and, in the same run, a bare Fastify baseline (canned responses of the same size with
- * the same response schema, and a hello-world route) with autocannon, and writes the results
- * with the command and the machine into bench/RESULTS.md (section "list").
+ * (default 1,000,000, with hot addresses of 100,000+ transfers) into the store under test once,
+ * then drives the real API and, in the same run, a bare Fastify baseline (canned responses of the
+ * same size with the same response schema, and a hello-world route) with autocannon, and writes
+ * the results with the command and the machine into bench/RESULTS.md.
+ *
+ * `--store sqlite` (the default): a SQLite file in the cache directory, section "list".
+ * `--store postgres`: the benchmark's own schema of the database at DATABASE_URL (list-postgres.ts),
+ * section "list (PostgreSQL)". `--store both`: the one, then the other, each with its baseline.
  *
  * Run directly: node --import tsx bench/list.ts [--records N] [--duration S] [--connections C]
  */
@@ -12,26 +16,47 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ensureDataset } from "./list-data.js";
-import { formatListSection, type ListBenchmarkReport } from "./list-report.js";
+import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
+import { type Dataset, ensureGeneratedData, ensureSqliteDataset } from "./list-data.js";
+import {
+  BENCH_SCHEMA_NAME,
+  type CommitWatch,
+  DEFAULT_BENCH_SCHEMA,
+  ensurePostgresDataset,
+  type PostgresInfo,
+  watchTransferCommits,
+} from "./list-postgres.js";
+import { formatListSection, LIST_SECTIONS, type ListBenchmarkReport } from "./list-report.js";
 import { buildRequestSets, DEEP_OFFSET, listUrl } from "./list-requests.js";
 import type { CannedBodies } from "./list-server.js";
 import { finishBenchmark, getJson, type LoadResult, probeLatency, runLoad } from "./load.js";
 import { integerOption } from "./options.js";
-import { startServerProcess } from "./server-process.js";
+import { type ServerProcess, startAppServer, startServerProcess } from "./server-process.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const USAGE = `usage: bridge-oracle bench list [--records N] [--duration S] [--connections C]
                                  [--seed S] [--cache-dir DIR] [--results FILE] [--no-write]
+                                 [--store sqlite|postgres|both] [--database-url URL]
+                                 [--schema NAME]
 
-  --records N      records to generate and load (default 1000000; cached in --cache-dir)
-  --duration S     seconds per measured scenario (default 10)
-  --connections C  concurrent connections (default 10)
-  --cache-dir DIR  where the JSONL and the SQLite database are kept (default data/bench)
-  --results FILE   markdown file whose "## list" section is replaced (default bench/RESULTS.md)
-  --no-write       print the section instead of writing it
+  --records N         records to generate and load (default 1000000; cached in --cache-dir)
+  --duration S        seconds per measured scenario (default 10)
+  --connections C     concurrent connections (default 10)
+  --cache-dir DIR     where the JSONL and the SQLite database are kept (default data/bench)
+  --results FILE      markdown file whose "## list" (SQLite) or "## list (PostgreSQL)" section
+                      is replaced (default bench/RESULTS.md)
+  --no-write          print the section instead of writing it
+  --store S           sqlite (default): a SQLite file in --cache-dir; postgres: a schema of the
+                      PostgreSQL database at --database-url; both: one after the other, each
+                      against its own run of the baseline
+  --database-url URL  the PostgreSQL database (default DATABASE_URL); postgres and both only
+  --schema NAME       the benchmark's own schema there (default ${DEFAULT_BENCH_SCHEMA}; must start
+                      with bench_): loaded once, reused while it holds the same records, seed and
+                      JSONL, dropped and loaded again otherwise; nothing outside it is touched
 `;
+
+type StoreKind = ListBenchmarkReport["store"];
 
 interface ListBenchmarkOptions {
   records: number;
@@ -41,9 +66,21 @@ interface ListBenchmarkOptions {
   cacheDir: string;
   resultsPath: string;
   write: boolean;
+  stores: StoreKind[];
+  /** PostgreSQL runs: the database and the schema in it. */
+  postgres?: { databaseUrl: string; schema: string };
 }
 
-function parseOptions(args: string[]): ListBenchmarkOptions | "help" {
+const STORES: Record<string, StoreKind[]> = {
+  sqlite: ["sqlite"],
+  postgres: ["postgres"],
+  both: ["sqlite", "postgres"],
+};
+
+function parseOptions(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ListBenchmarkOptions | "help" {
   const { values } = parseArgs({
     args,
     options: {
@@ -54,10 +91,35 @@ function parseOptions(args: string[]): ListBenchmarkOptions | "help" {
       "cache-dir": { type: "string", default: join(ROOT, "data", "bench") },
       results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
       "no-write": { type: "boolean", default: false },
+      store: { type: "string", default: "sqlite" },
+      "database-url": { type: "string" },
+      schema: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return "help";
+  const stores = Object.hasOwn(STORES, values.store) ? STORES[values.store] : undefined;
+  if (stores === undefined) throw new Error("--store must be sqlite, postgres or both");
+  let postgres: ListBenchmarkOptions["postgres"];
+  if (stores.includes("postgres")) {
+    const databaseUrl = values["database-url"] ?? env.DATABASE_URL ?? "";
+    if (databaseKind(databaseUrl) !== "postgres") {
+      throw new Error(
+        `--store ${values.store} needs a postgres:// URL: set DATABASE_URL or pass --database-url` +
+          (databaseUrl === "" ? "" : ` (got ${redactDatabaseUrl(databaseUrl)})`),
+      );
+    }
+    const schema = values.schema ?? DEFAULT_BENCH_SCHEMA;
+    if (!BENCH_SCHEMA_NAME.test(schema)) {
+      throw new Error(
+        "--schema must start with bench_ and have only lowercase letters, digits and _" +
+          " (the benchmark drops and reloads it)",
+      );
+    }
+    postgres = { databaseUrl, schema };
+  } else if (values["database-url"] !== undefined || values.schema !== undefined) {
+    throw new Error("--database-url and --schema apply to --store postgres or both");
+  }
   return {
     records: integerOption("records", values.records, 1000, 100_000_000),
     durationSeconds: integerOption("duration", values.duration, 1, 600),
@@ -66,13 +128,30 @@ function parseOptions(args: string[]): ListBenchmarkOptions | "help" {
     cacheDir: values["cache-dir"],
     resultsPath: values.results,
     write: !values["no-write"],
+    stores,
+    ...(postgres !== undefined ? { postgres } : {}),
   };
 }
 
-export async function runListBenchmark(args: string[]): Promise<number> {
+/** The command as the report shows it: a database URL's password redacted. */
+function commandLine(args: readonly string[]): string {
+  const shown = args.map((arg, i) => {
+    if (args[i - 1] === "--database-url") return redactDatabaseUrl(arg);
+    if (arg.startsWith("--database-url=")) {
+      return `--database-url=${redactDatabaseUrl(arg.slice("--database-url=".length))}`;
+    }
+    return arg;
+  });
+  return shown.length > 0 ? `npm run bench:list -- ${shown.join(" ")}` : "npm run bench:list";
+}
+
+export async function runListBenchmark(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
   try {
-    options = parseOptions(args);
+    options = parseOptions(args, env);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
     return 1;
@@ -81,26 +160,60 @@ export async function runListBenchmark(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const log = (line: string) => process.stderr.write(`[bench list] ${line}\n`);
+  let code = 0;
+  for (const store of options.stores) {
+    const log = (line: string) =>
+      process.stderr.write(`[bench list${store === "postgres" ? " postgres" : ""}] ${line}\n`);
+    try {
+      code = Math.max(code, await runOnStore(store, options, commandLine(args), log));
+    } catch (error) {
+      log(`failed: ${(error as Error).message}`);
+      code = 1;
+    }
+  }
+  return code;
+}
+
+async function runOnStore(
+  store: StoreKind,
+  options: ListBenchmarkOptions,
+  command: string,
+  log: (line: string) => void,
+): Promise<number> {
   const started = performance.now();
   const loadAverage = os.loadavg();
   const loadAverageAtEnd = (): number[] => os.loadavg();
 
-  const dataset = await ensureDataset({ ...options, log });
+  let dataset: Dataset;
+  let postgresInfo: PostgresInfo | undefined;
+  if (store === "sqlite") {
+    dataset = await ensureSqliteDataset({ ...options, log });
+  } else {
+    const { databaseUrl, schema } = options.postgres!;
+    const generated = await ensureGeneratedData({ ...options, log });
+    const loaded = await ensurePostgresDataset({ databaseUrl, schema, generated, log });
+    ({ postgres: postgresInfo, ...dataset } = loaded);
+  }
   const sets = buildRequestSets(dataset.sample, options.seed);
   const scenario = { connections: options.connections, durationSeconds: options.durationSeconds };
+  const storeName = store === "sqlite" ? "SQLite" : "PostgreSQL";
 
   // Both servers stay up and each API scenario runs right next to its baseline, so a change in
   // the machine's load (it is shared) hits both sides of a ratio alike.
-  const app = await startServerProcess("app", dataset.databasePath);
-  // The same API without its response cache: every request queries SQLite. The database's own
-  // costs (deep pages, totals, unloaded latency) are measured here.
-  const uncached = await startServerProcess("app", dataset.databasePath, "no-cache");
-  let baseline: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  let app: ServerProcess | undefined;
+  let uncached: ServerProcess | undefined;
+  let baseline: ServerProcess | undefined;
+  // PostgreSQL: commits by anyone to this database's transfers empty the cache; counted.
+  let commits: CommitWatch | undefined;
   const results: Record<string, LoadResult> = {};
   let hotTotals: { address: string; total: number }[];
   let probes: ListBenchmarkReport["probes"];
   try {
+    app = await startAppServer(dataset.databaseUrl);
+    // The same API without its response cache: every request queries the database. The
+    // database's own costs (deep pages, totals, unloaded latency) are measured here.
+    uncached = await startAppServer(dataset.databaseUrl, "no-cache");
+    if (store === "postgres") commits = await watchTransferCommits(options.postgres!.databaseUrl);
     const hot = dataset.sample.hotAddresses;
     hotTotals = [];
     for (const address of hot) {
@@ -119,7 +232,7 @@ export async function runListBenchmark(args: string[]): Promise<number> {
     baseline = await startServerProcess("baseline", cannedPath);
     const base = baseline;
 
-    log("warming up the API and the baseline ...");
+    log(`warming up the API (${storeName}) and the baseline ...`);
     const warmup = { connections: options.connections, paths: sets.mix };
     await runLoad({
       name: "warmup",
@@ -139,7 +252,7 @@ export async function runListBenchmark(args: string[]): Promise<number> {
       ...warmup,
       durationSeconds: Math.min(2, options.durationSeconds),
     });
-    const runs: [name: string, server: typeof app, paths: readonly string[]][] = [
+    const runs: [name: string, server: ServerProcess, paths: readonly string[]][] = [
       ["mix", app, sets.mix],
       ["mix, cache off", uncached, sets.mix],
       ["canned: mix", base, sets.mix],
@@ -176,13 +289,18 @@ export async function runListBenchmark(args: string[]): Promise<number> {
       "hash lookup": await probeLatency(uncached.baseUrl, sets.hashes.slice(0, 100), 3),
     };
   } finally {
-    await app.stop();
-    await uncached.stop();
+    await app?.stop();
+    await uncached?.stop();
     await baseline?.stop();
+    await commits?.stop();
   }
 
   const report: ListBenchmarkReport = {
-    command: args.length > 0 ? `npm run bench:list -- ${args.join(" ")}` : "npm run bench:list",
+    store,
+    ...(postgresInfo !== undefined
+      ? { postgres: { ...postgresInfo, otherCommits: commits?.count() ?? 0 } }
+      : {}),
+    command,
     date: new Date().toISOString(),
     node: process.version,
     cpu: os.cpus()[0]?.model ?? "unknown",
@@ -200,7 +318,7 @@ export async function runListBenchmark(args: string[]): Promise<number> {
   };
   return finishBenchmark({
     section: formatListSection(report),
-    sectionName: "list",
+    sectionName: LIST_SECTIONS[store],
     resultsPath: options.resultsPath,
     write: options.write,
     results,

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { databaseKind } from "../src/store/database-url.js";
 
 export interface ServerProcess {
   baseUrl: string;
@@ -22,6 +23,22 @@ export async function startServerProcess(
   ...flags: string[]
 ): Promise<ServerProcess> {
   return startServerScript(SERVER_SCRIPT, [mode, path, ...flags], mode);
+}
+
+/**
+ * The API of list-server.ts on `databaseUrl` (a SQLite path or a postgres:// URL). A URL goes
+ * through the child's environment, as DATABASE_URL goes to `serve`: a password in it would show
+ * in `ps` as an argument.
+ */
+export async function startAppServer(
+  databaseUrl: string,
+  ...flags: string[]
+): Promise<ServerProcess> {
+  if (databaseKind(databaseUrl) === "sqlite")
+    return startServerProcess("app", databaseUrl, ...flags);
+  return startServerScript(SERVER_SCRIPT, ["app", "-", ...flags], "app", {
+    DATABASE_URL: databaseUrl,
+  });
 }
 
 /**

@@ -18,8 +18,8 @@ const BENCHMARKS: Record<string, string> = {
 
 const USAGE = `usage: bridge-oracle bench <${Object.keys(BENCHMARKS).join(" | ")}> [options]
 
-  list    the bridge-transactions endpoint on 1,000,000 records vs a bare Fastify baseline
-          (bridge-oracle bench list --help for its options)
+  list    the bridge-transactions endpoint on 1,000,000 records vs a bare Fastify baseline,
+          on SQLite or (--store postgres) PostgreSQL (bridge-oracle bench list --help)
   index   indexer backfill of >= 100,000 devnet transfers vs the bare eth_getLogs calls, and
           head-following latency (bridge-oracle bench index --help)
   router  route quotes (POST /api/oracle/router, 3 chains, >= 10 tokens each, direct and swap

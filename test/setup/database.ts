@@ -37,7 +37,7 @@ function withSearchPath(url: string, schema: string): string {
   return parsed.toString();
 }
 
-async function connectAdmin(url: string): Promise<pg.Client> {
+export async function connectAdmin(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
