@@ -86,4 +86,25 @@ describe("progressLine", () => {
     assert.equal(line.length, 29);
     assert.ok(line.endsWith("…"));
   });
+  it("behavior: a log line printed above takes the progress line off and draws it below", () => {
+    // `index` logs JSON on stdout; on a terminal it shares the screen with this stderr line,
+    // and a log line written after it started in the middle of the progress line.
+    const written: string[] = [];
+    const stream = {
+      isTTY: true,
+      columns: 200,
+      write: (s: string) => written.push(s),
+    } as unknown as NodeJS.WriteStream;
+    const reporter = createProgressReporter(stream);
+    reporter.printAbove(() => written.push("log 1\n"));
+    assert.deepEqual(written, ["log 1\n"]); // no progress line yet: nothing to take off
+    reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 100, targetBlock: 1000 });
+    const line = written.at(-1);
+    reporter.printAbove(() => written.push("log 2\n"));
+    assert.deepEqual(written.slice(-3), ["\r\x1b[2K", "log 2\n", line]);
+    reporter.done("alpha");
+    reporter.printAbove(() => written.push("log 3\n"));
+    assert.equal(written.at(-1), "log 3\n"); // the finished line stays, the log goes below it
+    assert.match(written.at(-2)!, /^\r\x1b\[2Kalpha .*\n$/);
+  });
 });

@@ -13,6 +13,12 @@ export interface ProgressReporter {
   update(sample: ProgressSample): void;
   /** Ends the line (when backfill finished or on shutdown). */
   done(chain: string): void;
+  /**
+   * Runs `print` (which writes a log line, to this stream or to another on the same terminal)
+   * with the progress line taken off the terminal first and drawn again below it, so a log
+   * line never starts in the middle of the progress line.
+   */
+  printAbove(print: () => void): void;
 }
 
 export function formatDuration(seconds: number): string {
@@ -88,12 +94,15 @@ export function createProgressReporter(
     string,
     { sample: ProgressSample; history: { at: number; cursor: number }[] }
   >();
+  // A progress line without its newline is on the terminal (the cursor is at its end).
+  let shown = false;
   function write(line: string, end = "") {
     // A line wider than the terminal wraps, and "\r" would then rewrite only its last row.
     const width = stream.columns;
     const fitted =
       width !== undefined && line.length >= width ? `${line.slice(0, width - 2)}…` : line;
     stream.write(`\r\x1b[2K${fitted}${end}`);
+    shown = end === "";
   }
   return {
     update(sample) {
@@ -111,6 +120,16 @@ export function createProgressReporter(
       chains.delete(chain);
       // The finished chain's last line stays; the others' line goes on below it.
       write(progressLine(entry.sample, entry.history), "\n");
+      if (chains.size > 0) write(progressSummary([...chains.values()]));
+    },
+    printAbove(print) {
+      if (!shown) {
+        print();
+        return;
+      }
+      stream.write("\r\x1b[2K");
+      shown = false;
+      print();
       if (chains.size > 0) write(progressSummary([...chains.values()]));
     },
   };
