@@ -3,20 +3,32 @@
  * SIGTERM (the current batch of each chain finishes first). The config defaults to the devnet
  * manifest ($DEVNET_DIR/manifest.json, DEVNET_DIR default .devnet); the database to
  * DATABASE_URL (default ./data/bridge-oracle.db), shared with `serve`.
+ *
+ * It logs as `serve` does: JSON lines on stdout at LOG_LEVEL (json-logger.ts). As with `serve`,
+ * a refusal to start (bad setting, unreadable config, database that does not open) is one plain
+ * line on stderr and exit 1, and `--status` prints its JSON on stdout and its errors on stderr.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
+import {
+  ConfigError,
+  type LogLevel,
+  loadDatabaseUrl,
+  loadLogLevel,
+  redactUrl,
+} from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { devnetDir } from "../devnet/write-manifest.js";
-import { isChainStop } from "../indexer/chain-indexer.js";
+import { type IndexerLogger, isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
-import { createProgressReporter } from "../indexer/progress.js";
+import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { databaseKind, sqlitePath } from "../store/database-url.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { openIndexerStore } from "../store/indexer-store.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
+import type { StoreLogger } from "../store/types.js";
+import { createJsonLogger, type LogDestination, stdoutDestination } from "./json-logger.js";
 
 /** How often `index` checks that its SQLite file is still the one it opened. */
 const DATABASE_FILE_CHECK_MS = 2000;
@@ -30,10 +42,20 @@ const USAGE = `usage: bridge-oracle index [--config FILE] [--database URL]
                     ./data/bridge-oracle.db
   --status          print each chain's indexed block, head, lag and state as JSON (from the
                     database, so it works while another process indexes); exit 0 when ready
+
+Logs JSON lines on stdout at LOG_LEVEL (default info), as serve does; a refusal to start is
+one line on stderr. On a terminal, a backfill progress line on stderr.
 `;
 
-function log(level: string, message: string): void {
-  process.stderr.write(`${new Date().toISOString()} index ${level}: ${message}\n`);
+/** A refusal before the indexer runs (or a --status failure): one plain line on stderr. */
+function refuse(message: string): 1 {
+  process.stderr.write(`${message}\n`);
+  return 1;
+}
+
+/** Writes through the progress line (on a terminal), so log lines never start inside it. */
+function aboveProgress(destination: LogDestination, progress: ProgressReporter): LogDestination {
+  return { write: (line) => progress.printAbove(() => destination.write(line)) };
 }
 
 /**
@@ -48,6 +70,10 @@ export const STOP_GRACE_MS = 30_000;
 export interface IndexRunOptions {
   /** See STOP_GRACE_MS (tests shorten it). */
   stopGraceMs?: number;
+  /** Where the JSON log lines go; default stdout (tests collect them here). */
+  logDestination?: LogDestination;
+  /** Resolves with a signal name to stop as on that signal; default: SIGINT and SIGTERM. */
+  stopSignal?: Promise<string>;
 }
 
 export async function run(
@@ -80,19 +106,15 @@ export async function run(
     databaseUrl = values.database?.trim() || loadDatabaseUrl(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`configuration error: ${error.message}\n`);
-    return 1;
+    return refuse(`configuration error: ${error.message}`);
   }
-  const openStore = async () => {
+  const openStore = async (logger?: StoreLogger) => {
     try {
-      return await openIndexerStore({ databaseUrl });
+      return await openIndexerStore({ databaseUrl, ...(logger !== undefined ? { logger } : {}) });
     } catch (error) {
       const message = (error as Error).message;
       const where = redactUrl(databaseUrl);
-      log(
-        "error",
-        message.includes(where) ? message : `cannot open the database ${where}: ${message}`,
-      );
+      refuse(message.includes(where) ? message : `cannot open the database ${where}: ${message}`);
       return undefined;
     }
   };
@@ -100,11 +122,9 @@ export async function run(
     // A status query only reads: a mistyped path must not leave a new, empty database behind.
     const file = databaseKind(databaseUrl) === "sqlite" ? sqlitePath(databaseUrl) : undefined;
     if (file !== undefined && !existsSync(file)) {
-      log(
-        "error",
+      return refuse(
         `no database at ${file} (DATABASE_URL or --database): nothing was indexed there`,
       );
-      return 1;
     }
     const store = await openStore();
     if (store === undefined) return 1;
@@ -116,33 +136,46 @@ export async function run(
       await store.close();
     }
   }
+  // LOG_LEVEL only here: --status logs nothing, so it does not refuse over it.
+  let logLevel: LogLevel;
+  try {
+    logLevel = loadLogLevel(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return refuse(`configuration error: ${error.message}`);
+  }
   const configPath = values.config ?? join(devnetDir(env), "manifest.json");
 
   let config: Awaited<ReturnType<typeof loadIndexerConfig>>;
   try {
     config = await loadIndexerConfig(configPath);
   } catch (error) {
-    log("error", (error as Error).message);
-    return 1;
+    return refuse((error as Error).message);
   }
-  const store = await openStore();
+  // The progress line (stderr, a terminal only) stays out of the log: lines go above it.
+  const progress = createProgressReporter();
+  const json = createJsonLogger(
+    logLevel,
+    aboveProgress(options.logDestination ?? stdoutDestination, progress),
+  );
+  const store = await openStore(json);
   if (store === undefined) return 1;
-  const logger = {
-    info: (m: string) => log("info", m),
-    warn: (m: string) => log("warn", m),
-    error: (m: string) => log("error", m),
+  const logger: IndexerLogger = {
+    info: (message, fields) => json.info(fields ?? {}, message),
+    warn: (message, fields) => json.warn(fields ?? {}, message),
+    error: (message, fields) => json.error(fields ?? {}, message),
   };
-  const indexer = createIndexer({ config, store, logger, progress: createProgressReporter() });
+  const indexer = createIndexer({ config, store, logger, progress });
   const controller = new AbortController();
   const graceMs = options.stopGraceMs ?? STOP_GRACE_MS;
   let grace: NodeJS.Timeout | undefined;
+  let finished = false;
   const stop = (signal: string) => {
-    if (controller.signal.aborted) return;
-    log("info", `${signal}: finishing the current batch, then stopping`);
+    if (finished || controller.signal.aborted) return;
+    json.info(`${signal}: finishing the current batch, then stopping`);
     controller.abort();
     grace = setTimeout(() => {
-      log(
-        "error",
+      json.error(
         `${signal}: a batch has not finished ${graceMs / 1000} s after the stop (a database or ` +
           "RPC connection may have gone silent); exiting without it (it was not committed, " +
           "the next run redoes it)",
@@ -151,8 +184,12 @@ export async function run(
     }, graceMs);
     grace.unref();
   };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  if (options.stopSignal !== undefined) void options.stopSignal.then(stop);
+  else {
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
   // SQLite: a database file deleted or replaced under the indexer is a stop, not a silent loss.
   let databaseGone: Error | undefined;
   const databaseFile =
@@ -163,22 +200,34 @@ export async function run(
     } catch (error) {
       if (databaseGone !== undefined) return;
       databaseGone = error as Error;
-      log("error", databaseGone.message);
+      json.error({ database: redactUrl(databaseUrl) }, databaseGone.message);
       stop("the database file is gone");
     }
   }, DATABASE_FILE_CHECK_MS);
   fileWatch.unref();
-  log("info", `indexing ${config.chains.map((c) => c.name).join(", ")} from ${configPath}`);
+  json.info(
+    {
+      chains: config.chains.map((c) => ({ chain: c.name, chainId: c.chainId })),
+      config: configPath,
+      database: redactUrl(databaseUrl),
+      store: store.kind,
+    },
+    `indexing ${config.chains.map((c) => c.name).join(", ")} from ${configPath}`,
+  );
   try {
     await indexer.run(controller.signal);
-    log("info", "stopped");
+    json.info("stopped");
     return databaseGone === undefined ? 0 : 1;
   } catch (error) {
     // A chain that stopped loudly has logged why already; say only that everything stopped.
-    if (isChainStop(error)) log("info", "stopped: a chain stopped loudly (its error is above)");
-    else log("error", (error as Error).message);
+    if (isChainStop(error)) json.info("stopped: a chain stopped loudly (its error is above)");
+    else json.error((error as Error).message);
     return 1;
   } finally {
+    // A later signal is not this run's (run() is called more than once in tests).
+    finished = true;
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     clearInterval(fileWatch);
     await store.close();
     clearTimeout(grace);

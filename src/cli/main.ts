@@ -42,7 +42,7 @@ export function usage(): string {
 let outputWatched = false;
 
 /**
- * Standard output or error closed by its reader (`bridge-oracle index 2>&1 | head -1`, a log
+ * Standard output or error closed by its reader (`bridge-oracle index | head -1`, a log
  * shipper that died): the next write fails with EPIPE, which Node emits as an 'error' event on
  * the stream, and unhandled it ended `index` or `devnet` at once, mid-batch, with nothing said
  * (the devnet's lock file left behind), while `serve` stayed up without ever listening. A

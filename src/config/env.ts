@@ -139,6 +139,14 @@ export function loadDatabaseUrl(env: Env = process.env): string {
   return readDatabaseUrl(env, "DATABASE_URL") ?? CONFIG_DEFAULTS.databaseUrl;
 }
 
+/**
+ * LOG_LEVEL alone, validated and defaulted as loadConfig does: for `index`, which logs like
+ * `serve` but reads no other setting of serve's.
+ */
+export function loadLogLevel(env: Env = process.env): LogLevel {
+  return readLogLevel(env);
+}
+
 /** Query parameters whose values are secrets (`?password=`, `sslpassword`, `apikey`, ...). */
 const SECRET_QUERY_PARAMETER = /pass|secret|key|token|auth|cred/i;
 

@@ -33,10 +33,21 @@ import { rederiveTransfers } from "./rederive-transfers.js";
 import type { TokenMetadataCache } from "./token-metadata.js";
 import { type IndexedBatch, writeBatch } from "./write-batch.js";
 
+/**
+ * Structured fields of a log line. A chain's lines carry `chain` (its name) and `chainId`, as
+ * JSON fields in `index`'s log; the message still names the chain, for text logs (`start`'s)
+ * that ignore the fields.
+ */
+export interface IndexerLogFields {
+  chain: string;
+  chainId: number;
+  [field: string]: unknown;
+}
+
 export interface IndexerLogger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
+  info(message: string, fields?: IndexerLogFields): void;
+  warn(message: string, fields?: IndexerLogFields): void;
+  error(message: string, fields?: IndexerLogFields): void;
 }
 
 export interface ChainIndexerDeps {
@@ -128,6 +139,7 @@ export class WrongChainError extends Error {
 
 export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
   const { chain, client, store, registry, logger } = deps;
+  const fields: IndexerLogFields = { chain: chain.name, chainId: chain.chainId };
   let chainIdChecked = false;
   const range: AdaptiveRange = createAdaptiveRange({
     initial: Math.min(deps.maxBlockRange, 500),
@@ -216,6 +228,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       `chain ${chain.name}: reorg: rolled back ${row.cursorBlock - ancestor.number} block(s) to ` +
         `${ancestor.number}; ${result.ids.length} message(s) re-derived ` +
         `(${result.derived.upserted} updated, ${result.derived.deleted} removed)`,
+      { ...fields, ancestorBlock: ancestor.number, messages: result.ids.length },
     );
     setStatus({ cursorBlock: ancestor.number, state: row.state }, head);
     return "reorg";
@@ -288,7 +301,10 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       toBlock: end,
       range,
       onShrink: (size) =>
-        logger.info(`chain ${chain.name}: eth_getLogs span refused, now ${size} blocks`),
+        logger.info(`chain ${chain.name}: eth_getLogs span refused, now ${size} blocks`, {
+          ...fields,
+          maxBlockRange: size,
+        }),
     });
     // Final blocks: a log's own blockTimestamp (when the node sends it) spares a header fetch.
     const needed = [
@@ -486,7 +502,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         const message =
           `a step has been running for ${seconds} s without finishing (a slow batch, or an RPC ` +
           "or database connection that went silent); the indexer log has the details";
-        if (!warned) logger.warn(`chain ${chain.name}: ${message}`);
+        if (!warned) logger.warn(`chain ${chain.name}: ${message}`, fields);
         warned = true;
         void recordFailure(message);
         return;
@@ -514,7 +530,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         if (isChainStop(error)) {
           status.state = "stopped";
           status.error = error.message;
-          logger.error(error.message);
+          logger.error(error.message, fields);
           await store
             .transaction(async (tx) => {
               // Stopped before this run read a head (the chain id check): the row keeps the
@@ -537,7 +553,10 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
         const message = (error as Error).message ?? String(error);
         // Logged once here, where it is handled; RPC errors are already credential-free.
-        logger.warn(`chain ${chain.name}: ${message}; retrying in ${delay} ms`);
+        logger.warn(`chain ${chain.name}: ${message}; retrying in ${delay} ms`, {
+          ...fields,
+          retryInMs: delay,
+        });
         // The row (shown by /readyz to anyone) gets what failed, not the node's or the
         // database's own text, which may quote hosts, paths or whatever an upstream echoes.
         await recordFailure(

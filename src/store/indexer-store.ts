@@ -25,6 +25,7 @@ import {
 import { createPostgresBackend } from "./postgres/postgres-backend.js";
 import { createSerialQueue } from "./scoped-store.js";
 import { createSqliteBackend } from "./sqlite/sqlite-backend.js";
+import type { StoreLogger } from "./types.js";
 
 export interface OpenIndexerStoreOptions {
   /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
@@ -42,6 +43,8 @@ export interface OpenIndexerStoreOptions {
    * `serve` reads the indexer status through this store and passes the API's.
    */
   timeouts?: PostgresTimeouts;
+  /** Where the migrations' start-up lines go (as `serve`'s store writes them); none if unset. */
+  logger?: StoreLogger;
 }
 
 export interface ClosableIndexerStore extends IndexerStore {
@@ -54,7 +57,11 @@ export async function openIndexerStore(
 ): Promise<ClosableIndexerStore> {
   // Runs the migrations (the store's and ours) exactly as `serve` would.
   const timeouts = options.timeouts ?? BACKGROUND_POSTGRES_TIMEOUTS;
-  const migrated = await createStore({ databaseUrl: options.databaseUrl, timeouts });
+  const migrated = await createStore({
+    databaseUrl: options.databaseUrl,
+    timeouts,
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
   await migrated.close();
   return databaseKind(options.databaseUrl) === "postgres"
     ? openPostgres(options.databaseUrl, timeouts)

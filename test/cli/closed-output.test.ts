@@ -1,5 +1,5 @@
 /**
- * A reader that closes the CLI's output (`bridge-oracle index 2>&1 | head -1`): the next log line
+ * A reader that closes the CLI's output (`bridge-oracle index | head -1`): the next log line
  * fails with EPIPE. Unhandled, that ended the process at once (exit 1, mid-batch, nothing said;
  * `devnet` left its lock file behind). It now stops as on SIGTERM.
  */
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 
 describe("CLI: output closed by its reader", () => {
-  it("behavior: index whose stderr reader went away stops as on SIGTERM (exit 0)", async () => {
+  it("behavior: index whose log reader (stdout) went away stops as on SIGTERM (exit 0)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-closed-output-"));
     try {
       const configPath = join(dir, "config.json");
@@ -42,17 +42,21 @@ describe("CLI: output closed by its reader", () => {
           "--database",
           join(dir, "db.sqlite"),
         ],
-        { stdio: ["ignore", "ignore", "pipe"] },
+        // The log is JSON lines on stdout (stderr has only the progress line, on a terminal).
+        { stdio: ["ignore", "pipe", "ignore"] },
       );
       const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
         child.once("exit", (code, signal) => resolve({ code, signal })),
       );
       try {
         // Read the first line, then close the pipe as `head -1` does.
-        await new Promise<void>((resolve) => {
-          child.stderr?.once("data", () => resolve());
-        });
-        child.stderr?.destroy();
+        const first = await Promise.race([
+          new Promise<"line">((resolve) => child.stdout?.once("data", () => resolve("line"))),
+          exit.then(() => "exited" as const),
+          new Promise<"silent">((r) => setTimeout(() => r("silent"), 30_000)),
+        ]);
+        assert.equal(first, "line", "index wrote nothing on stdout");
+        child.stdout?.destroy();
         const result = await Promise.race([
           exit,
           new Promise<"hung">((r) => setTimeout(() => r("hung"), 15_000)),

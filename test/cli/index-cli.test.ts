@@ -1,8 +1,10 @@
 /**
- * `bridge-oracle index` refuses bad settings as `serve` does (exit 1 and a message, no stack
- * trace, nothing created), and an empty variable counts as unset.
+ * `bridge-oracle index` refuses bad settings as `serve` does (exit 1 and a message on stderr, no
+ * stack trace, nothing created), and an empty variable counts as unset. Once running it logs as
+ * `serve` does: JSON lines (here collected through the run's logDestination) at LOG_LEVEL.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -10,14 +12,98 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { run } from "../../src/cli/index-chains.js";
+import { type IndexRunOptions, run } from "../../src/cli/index-chains.js";
 import { captureStderr } from "../setup/capture-stderr.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 
-/** Runs `index` with `env`, capturing stderr. */
-async function index(args: string[], env: NodeJS.ProcessEnv) {
-  const { value: code, stderr } = await captureStderr(() => run(args, env));
-  return { code, stderr };
+/** A line of the JSON log (pino's shape, as `serve` writes it). */
+interface LogLine {
+  level: number;
+  time: number;
+  pid: number;
+  hostname: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Runs `index` with `env`, capturing stderr and the log lines. One still running after
+ * `limitMs` is stopped (SIGTERM) and fails the test.
+ */
+async function index(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: IndexRunOptions = {},
+  limitMs = 20_000,
+) {
+  const written: string[] = [];
+  const running = captureStderr(() =>
+    run(args, env, { logDestination: { write: (line) => written.push(line) }, ...options }),
+  );
+  const outcome = await Promise.race([
+    running,
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), limitMs).unref()),
+  ]);
+  if (outcome === undefined) {
+    process.emit("SIGTERM");
+    await running;
+    assert.fail(`index still running after ${limitMs} ms`);
+  }
+  const { value: code, stderr } = outcome;
+  return { code, stderr, log: written.map((line) => JSON.parse(line) as LogLine), written };
+}
+
+/**
+ * Starts `index` in the background; `stop()` is its SIGTERM. `until` waits for a log line.
+ */
+function startIndex(args: string[], env: NodeJS.ProcessEnv) {
+  const written: string[] = [];
+  let stop: (signal: string) => void = () => {};
+  const stopSignal = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  const done = captureStderr(() =>
+    run(args, env, { logDestination: { write: (line) => written.push(line) }, stopSignal }),
+  );
+  const log = () => written.map((line) => JSON.parse(line) as LogLine);
+  const stopped = async () => {
+    stop("SIGTERM");
+    const outcome = await Promise.race([
+      done,
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 20_000).unref()),
+    ]);
+    if (outcome === undefined) {
+      process.emit("SIGTERM"); // a run that ignores stopSignal (the old code) stops too
+      await done;
+      throw new Error(`no stop within 20 s; log:\n${written.join("")}`);
+    }
+    return { code: outcome.value, stderr: outcome.stderr };
+  };
+  return {
+    log,
+    written,
+    async until(what: string, found: (line: LogLine) => boolean): Promise<LogLine> {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+        const line = log().find(found);
+        if (line !== undefined) return line;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await stopped();
+      throw new Error(`no ${what} within 30 s; log:\n${written.join("")}`);
+    },
+    stop: stopped,
+  };
+}
+
+/** A chain whose RPC refuses connections: the indexer logs a retry warning within seconds. */
+function refusedChain(rpcUrl = "http://127.0.0.1:1") {
+  return {
+    name: "alpha",
+    chainId: 71001,
+    rpcUrl,
+    bridges: { "0": "0x1111111111111111111111111111111111111111" },
+    bridgeChainIds: { "0": "71001" },
+  };
 }
 
 describe("bridge-oracle index: settings", () => {
@@ -49,7 +135,7 @@ describe("bridge-oracle index: settings", () => {
     assert.equal(code, 1);
     assert.match(
       stderr,
-      /index error: cannot prepare PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/db/,
+      /^cannot prepare PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/db/,
     );
     assert.doesNotMatch(stderr, /s3cret|\n\s+at /);
   });
@@ -60,7 +146,7 @@ describe("bridge-oracle index: settings", () => {
     assert.equal(code, 1);
     assert.match(
       stderr,
-      /index error: no database at .*index-status-missing-\d+\.sqlite \(DATABASE_URL or --database\): nothing was indexed there/,
+      /^no database at .*index-status-missing-\d+\.sqlite \(DATABASE_URL or --database\): nothing was indexed there\n$/,
     );
     assert.equal(existsSync(missing), false);
   });
@@ -131,11 +217,13 @@ describe("bridge-oracle index: settings", () => {
         await running;
         assert.fail("the indexer went on for 10 s after its database file was deleted");
       }
-      const { code, stderr } = outcome;
-      assert.equal(code, 1, stderr);
+      const { code, stderr, written, log } = outcome;
+      assert.equal(code, 1, stderr + written.join(""));
+      const gone = log.find((l) => l.msg.includes("was deleted after this process opened it"));
+      assert.equal(gone?.level, 50, written.join(""));
       assert.match(
-        stderr,
-        /index error: the SQLite database .*db\.sqlite was deleted after this process opened it; what it writes now is lost at the next start: restart the process/,
+        gone.msg,
+        /^the SQLite database .*db\.sqlite was deleted after this process opened it; what it writes now is lost at the next start: restart the process/,
       );
     } finally {
       rpc.close();
@@ -174,17 +262,163 @@ describe("bridge-oracle index: settings", () => {
         bridgeChainIds: { "2": "40101" },
       };
       await writeFile(configPath, JSON.stringify({ chains: [chain] }));
-      const { code, stderr } = await index(
+      const { code, stderr, log, written } = await index(
         ["--config", configPath, "--database", dir.databaseUrl],
         {},
       );
-      assert.equal(code, 1);
-      const stops = stderr.match(/rpcUrl serves chain id 1, not the configured 71001/g) ?? [];
-      assert.equal(stops.length, 1, stderr);
-      assert.match(stderr, /index info: stopped: a chain stopped loudly \(its error is above\)/);
+      assert.equal(code, 1, stderr);
+      const stops = log.filter((l) =>
+        /rpcUrl serves chain id 1, not the configured 71001/.test(l.msg),
+      );
+      assert.equal(stops.length, 1, written.join(""));
+      assert.equal(stops[0]?.level, 50);
+      assert.equal(stops[0]?.chain, "alpha");
+      assert.equal(stops[0]?.chainId, 71001);
+      assert.equal(log.at(-1)?.msg, "stopped: a chain stopped loudly (its error is above)");
+      assert.equal(log.at(-1)?.level, 30);
     } finally {
       rpc.close();
       await rm(configDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("bridge-oracle index: log", () => {
+  let workDir: string;
+  let configPath: string;
+  before(async () => {
+    workDir = await mkdtemp(join(tmpdir(), "index-cli-log-"));
+    configPath = join(workDir, "refused.json");
+    await writeFile(configPath, JSON.stringify({ chains: [refusedChain()] }));
+  });
+  after(async () => {
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("default: JSON lines on stdout in serve's shape, info and up, nothing on stderr", async () => {
+    // Regression: `index` wrote `<time> index <level>: <message>` text lines to stderr, for
+    // every level, beside `serve`'s JSON lines on stdout.
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(import.meta.dirname, "..", "start", "cli-entry.ts"),
+        "index",
+        "--config",
+        configPath,
+        "--database",
+        join(workDir, "shape.sqlite"),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "" } },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk) => {
+      stdout += String(chunk);
+    });
+    child.stderr?.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      for (let i = 0; i < 300 && !stdout.includes('"level":40'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      child.kill("SIGTERM");
+      assert.equal(await exit, 0, `stdout:\n${stdout}\nstderr:\n${stderr}`);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    assert.equal(stderr, "");
+    assert.ok(stdout.endsWith("\n"));
+    const lines = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as LogLine);
+    for (const line of lines) {
+      // pino's base fields first and `msg` last, as in serve's lines (docs/operations.md).
+      assert.deepEqual(Object.keys(line).slice(0, 4), ["level", "time", "pid", "hostname"]);
+      assert.equal(Object.keys(line).at(-1), "msg");
+      assert.equal(line.pid, child.pid);
+      assert.ok(Math.abs(line.time - Date.now()) < 60_000, `time ${line.time}`);
+      assert.ok(line.level >= 30, `a line below info: ${JSON.stringify(line)}`);
+    }
+    const indexing = lines.find((l) => l.msg.startsWith("indexing alpha from "));
+    assert.equal(indexing?.level, 30, stdout);
+    assert.deepEqual(indexing.chains, [{ chain: "alpha", chainId: 71001 }]);
+    assert.equal(indexing.store, "sqlite");
+    const retry = lines.find((l) => l.level === 40);
+    assert.match(retry?.msg ?? "", /^chain alpha: .*; retrying in \d+ ms$/);
+    assert.equal(retry?.chain, "alpha");
+    assert.equal(retry?.chainId, 71001);
+    assert.equal(typeof retry?.retryInMs, "number");
+    // The signal's line, then the last line (a retry in flight may log in between).
+    const signalled = lines.findIndex(
+      (l) => l.level === 30 && l.msg === "SIGTERM: finishing the current batch, then stopping",
+    );
+    assert.ok(signalled >= 0, JSON.stringify(lines));
+    assert.deepEqual([lines.at(-1)?.level, lines.at(-1)?.msg], [30, "stopped"]);
+    assert.ok(signalled < lines.length - 1);
+  });
+
+  it("behavior: LOG_LEVEL=warn leaves the info lines out", async () => {
+    const running = startIndex(["--config", configPath, "--database", join(workDir, "w.sqlite")], {
+      LOG_LEVEL: "WARN",
+    });
+    const retry = await running.until("retry warning", (l) => l.level === 40);
+    assert.match(retry.msg, /^chain alpha: .*; retrying in \d+ ms$/);
+    const { code, stderr } = await running.stop();
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, "");
+    assert.deepEqual(
+      running.log().filter((l) => l.level < 40),
+      [],
+    );
+  });
+
+  it("error: a bad LOG_LEVEL is refused as serve refuses it; --status does not read it", async () => {
+    const { code, stderr, written } = await index(
+      ["--config", configPath, "--database", join(workDir, "never.sqlite")],
+      { LOG_LEVEL: "verbose" },
+    );
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /^configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'verbose'\n$/,
+    );
+    assert.deepEqual(written, []);
+    assert.equal(existsSync(join(workDir, "never.sqlite")), false);
+    const status = await index(["--status", "--database", join(workDir, "never.sqlite")], {
+      LOG_LEVEL: "verbose",
+    });
+    assert.match(status.stderr, /^no database at /);
+  });
+
+  it("behavior: credentials of the RPC and database URLs appear in no line", async () => {
+    const db = await setupIsolatedDatabase("postgres");
+    try {
+      // Trust authentication (the test setup's) ignores a password; one set already is kept.
+      const url = new URL(db.databaseUrl);
+      if (url.password === "") url.password = "dbs3cret-pw";
+      const dbPassword = decodeURIComponent(url.password);
+      const key = "k3yK3yK3yK3yK3yK3yK3y";
+      const rpcUrl = `http://rpcuser:rpcs3cret@127.0.0.1:1/v3/${key}?apikey=qs3cret`;
+      const secretConfig = join(workDir, "secret.json");
+      await writeFile(secretConfig, JSON.stringify({ chains: [refusedChain(rpcUrl)] }));
+      const running = startIndex(["--config", secretConfig, "--database", url.toString()], {});
+      const retry = await running.until("retry warning", (l) => l.level === 40);
+      assert.match(retry.msg, /http:\/\/\*\*\*@127\.0\.0\.1:1\/v3\/\*\*\*\?apikey=\*\*\*/);
+      const { code, stderr } = await running.stop();
+      assert.equal(code, 0, stderr);
+      const indexing = running.log().find((l) => l.msg.startsWith("indexing alpha"));
+      assert.match(String(indexing?.database), /^postgres:\/\/[^:/@]+:\*\*\*@/);
+      const everything = running.written.join("") + stderr;
+      for (const secret of ["rpcuser", "rpcs3cret", key, "qs3cret", `:${dbPassword}@`]) {
+        assert.equal(everything.includes(secret), false, `${secret} in:\n${everything}`);
+      }
+    } finally {
+      await db.cleanup();
     }
   });
 });

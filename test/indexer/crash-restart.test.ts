@@ -48,7 +48,7 @@ function startChild(configPath: string, databaseUrl: string): ChildProcess {
       "--database",
       databaseUrl,
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
 }
 
@@ -140,19 +140,22 @@ describe("indexer: crashes and restarts", () => {
         }
         const heads = [await height(alpha), await height(beta)];
         const child = startChild(configPath, live.databaseUrl);
-        let stderr = "";
+        let output = "";
+        child.stdout?.on("data", (d) => {
+          output += String(d);
+        });
         child.stderr?.on("data", (d) => {
-          stderr += String(d);
+          output += String(d);
         });
         // Kill somewhere in the indexing that follows start-up (tsx start-up alone takes ~1 s).
         await waitFor(
-          () => stderr.includes("index info: indexing"),
-          () => stderr,
+          () => output.includes('"msg":"indexing '),
+          () => output,
         );
         await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
         child.kill("SIGKILL");
         const { signal, code } = await exited(child);
-        assert.ok(signal === "SIGKILL" || code === 0, `child ${i}: ${code} ${signal}\n${stderr}`);
+        assert.ok(signal === "SIGKILL" || code === 0, `child ${i}: ${code} ${signal}\n${output}`);
         const cursors = (await dumpDatabase(live.databaseUrl)).cursors as {
           cursor_block: string;
         }[];
@@ -179,21 +182,34 @@ describe("indexer: crashes and restarts", () => {
     const db = await setupIsolatedDatabase("sqlite");
     dbs.push(db);
     const child = startChild(configPath, db.databaseUrl);
+    let logOut = "";
     let stderr = "";
+    child.stdout?.on("data", (d) => {
+      logOut += String(d);
+    });
     child.stderr?.on("data", (d) => {
       stderr += String(d);
     });
     // Signal only once the CLI is indexing (its handlers are installed by then).
     await waitFor(
-      () => stderr.includes("index info: indexing"),
-      () => stderr,
+      () => logOut.includes('"msg":"indexing '),
+      () => logOut + stderr,
     );
     await new Promise((r) => setTimeout(r, 300));
     child.kill("SIGTERM");
     const { code } = await exited(child);
-    assert.equal(code, 0, stderr);
-    assert.match(stderr, /SIGTERM: finishing the current batch, then stopping/);
-    assert.match(stderr, /stopped/);
+    assert.equal(code, 0, logOut + stderr);
+    const log = logOut
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    // The signal's line, then the last line (a retry in flight may log in between).
+    const signalled = log.findIndex(
+      (l) => l.level === 30 && l.msg === "SIGTERM: finishing the current batch, then stopping",
+    );
+    assert.ok(signalled >= 0, JSON.stringify(log));
+    assert.deepEqual([log.at(-1)?.level, log.at(-1)?.msg], [30, "stopped"]);
+    assert.ok(signalled < log.length - 1);
 
     // --status reads what the stopped process left in the database.
     const status = spawn(

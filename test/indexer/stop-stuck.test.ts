@@ -57,20 +57,24 @@ describe("index CLI: a stop while the database does not answer", () => {
           db.databaseUrl,
         ],
         {
-          stdio: ["ignore", "ignore", "pipe"],
+          stdio: ["ignore", "pipe", "pipe"],
           env: { ...process.env, TEST_INDEX_STOP_GRACE_MS: "1000" },
         },
       );
+      let stdout = ""; // the JSON log
       let stderr = "";
+      child.stdout?.on("data", (chunk) => {
+        stdout += String(chunk);
+      });
       child.stderr?.on("data", (chunk) => {
         stderr += String(chunk);
       });
       const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
       try {
-        for (let i = 0; i < 100 && !stderr.includes("indexing alpha"); i++) {
+        for (let i = 0; i < 100 && !stdout.includes("indexing alpha"); i++) {
           await new Promise((r) => setTimeout(r, 100));
         }
-        assert.match(stderr, /indexing alpha/);
+        assert.match(stdout, /"msg":"indexing alpha/, stderr);
         // Its first step now waits on the locked table.
         await new Promise((r) => setTimeout(r, 1000));
         child.kill("SIGTERM");
@@ -78,8 +82,13 @@ describe("index CLI: a stop while the database does not answer", () => {
           exit,
           new Promise<"hung">((r) => setTimeout(() => r("hung"), 8000)),
         ]);
-        assert.equal(code, 1, `exit: ${code}; stderr:\n${stderr}`);
-        assert.match(stderr, /SIGTERM: a batch has not finished 1 s after the stop/);
+        assert.equal(code, 1, `exit: ${code}; stdout:\n${stdout}\nstderr:\n${stderr}`);
+        const last = JSON.parse(stdout.trimEnd().split("\n").at(-1) ?? "") as {
+          level: number;
+          msg: string;
+        };
+        assert.equal(last.level, 50);
+        assert.match(last.msg, /^SIGTERM: a batch has not finished 1 s after the stop/);
       } finally {
         child.kill("SIGKILL");
       }
