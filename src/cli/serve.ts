@@ -14,7 +14,8 @@ import { errorMessage } from "../errors.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
-import type { Store, StoreLogger } from "../store/types.js";
+import type { Store } from "../store/types.js";
+import { createJsonLogger } from "./json-logger.js";
 import { portInUse } from "./port-in-use.js";
 import { type RouterService, startRouterService } from "./router-service.js";
 
@@ -124,11 +125,14 @@ export async function startApiService(
   // Every PostgreSQL connection of the API fails within seconds rather than waiting for ever
   // (docs/store.md, "Timeouts"): a list read becomes a 503, and shutdown is never held up.
   const timeouts = options.databaseTimeouts ?? API_POSTGRES_TIMEOUTS;
+  // The store and the router start before the app and its pino logger exist; their lines go
+  // through the same pino setup (json-logger.ts), so start-up reads as one stream.
+  const startupLog = createJsonLogger(config.logLevel);
   let store: Store;
   try {
     store = await createStore({
       databaseUrl: config.databaseUrl,
-      logger: createStartupLogger(config),
+      logger: startupLog,
       ...(config.readDatabaseUrl !== undefined ? { readDatabaseUrl: config.readDatabaseUrl } : {}),
       timeouts,
     });
@@ -143,7 +147,7 @@ export async function startApiService(
     routerService = await startRouterService({
       config,
       env,
-      logger: createStartupLogger(config),
+      logger: startupLog,
     });
   } catch (error) {
     await store.close();
@@ -154,7 +158,7 @@ export async function startApiService(
   // in-memory database, ...) the API still serves; the indexer series are just absent.
   const indexerStatus = await openIndexerStore({ databaseUrl: config.databaseUrl, timeouts }).catch(
     (error: unknown): ClosableIndexerStore | undefined => {
-      createStartupLogger(config).warn(
+      startupLog.warn(
         { err: errorMessage(error) },
         "metrics: cannot read the indexer status; /metrics will not report indexer lag",
       );
@@ -253,21 +257,4 @@ export function listenForSignals(): { first: Promise<string>; remove(): void } {
       process.off("SIGTERM", onSignal);
     },
   };
-}
-
-/**
- * The store opens (and migrates) before the app and its pino logger exist; this writes the same
- * JSON line shape (pino levels: info 30, warn 40) so start-up logs read as one stream.
- */
-function createStartupLogger(config: Config): StoreLogger {
-  const threshold = { fatal: 60, error: 50, warn: 40, info: 30, debug: 20, trace: 10, silent: 99 }[
-    config.logLevel
-  ];
-  const write = (level: number) => (fields: object, msg: string) => {
-    if (level < threshold) return;
-    process.stdout.write(
-      `${JSON.stringify({ level, time: Date.now(), pid: process.pid, ...fields, msg })}\n`,
-    );
-  };
-  return { info: write(30), warn: write(40) };
 }
