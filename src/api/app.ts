@@ -64,15 +64,20 @@ export interface BuildAppOptions {
 /** How long a client may take to send a whole request (headers and body, at most 16 KB). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * The default log destination: process.stdout itself, not pino's own writer of file descriptor
+ * 1, which drops lines after EPIPE without a word: when the log reader goes away, the failed
+ * write then stops the process as SIGTERM does (stopOnClosedOutput, cli/main.ts), like `index`
+ * (cli/json-logger.ts).
+ */
+const stdoutLines = { write: (line: string) => process.stdout.write(line) };
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   let appLog: FastifyInstance["log"] | undefined;
   const app: FastifyInstance = Fastify({
-    logger: {
-      level: config.logLevel,
-      ...(options.logDestination !== undefined ? { stream: options.logDestination } : {}),
-    },
+    logger: { level: config.logLevel, stream: options.logDestination ?? stdoutLines },
     // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,
