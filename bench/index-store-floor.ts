@@ -15,8 +15,8 @@
  */
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
+import { openIndexerSqlite } from "../src/indexer/store/indexer-sqlite-transaction.js";
 import { createStore } from "../src/store/index.js";
-import { openIndexerSqlite } from "../src/store/indexer-sqlite-transaction.js";
 
 /** The tables the indexer writes (migrations 0001 and 0003); none has a foreign key. */
 export const INDEXER_TABLES = [

@@ -30,17 +30,17 @@ import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
 import { createChainClient } from "../src/chain/create-chain-client.js";
 import { fetchLogs } from "../src/chain/fetch-logs.js";
 import { type IndexerConfig, parseIndexerConfig } from "../src/config/indexer-config.js";
-import type { BridgeEvent } from "../src/indexer/bridge-event.js";
 import { createBridgeRegistry } from "../src/indexer/bridge-registry.js";
 import { createIndexer } from "../src/indexer/create-indexer.js";
 import { decodeBridgeLog } from "../src/indexer/decode-bridge-log.js";
 import { createMutex } from "../src/indexer/mutex.js";
-import { createStore } from "../src/store/index.js";
 import {
   openIndexerSqlite,
   runSqliteTransaction,
-} from "../src/store/indexer-sqlite-transaction.js";
-import { openIndexerStore } from "../src/store/indexer-store.js";
+} from "../src/indexer/store/indexer-sqlite-transaction.js";
+import { openIndexerStore } from "../src/indexer/store/open-indexer-store.js";
+import type { BridgeEvent } from "../src/store/bridge-event.js";
+import { createStore } from "../src/store/index.js";
 import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
 import { measureFollowLatency } from "./index-latency.js";

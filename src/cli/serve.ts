@@ -11,9 +11,12 @@ import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
+import {
+  type ClosableIndexerStore,
+  openIndexerStore,
+} from "../indexer/store/open-indexer-store.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
-import { type ClosableIndexerStore, openIndexerStore } from "../store/indexer-store.js";
 import type { Store } from "../store/types.js";
 import { createJsonLogger } from "./json-logger.js";
 import { portInUse } from "./port-in-use.js";

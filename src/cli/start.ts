@@ -30,12 +30,12 @@ import {
 import { devnetDir } from "../devnet/write-manifest.js";
 import { errorMessage } from "../errors.js";
 import { createIndexer } from "../indexer/create-indexer.js";
+import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { formatBanner } from "../start/banner.js";
 import { createDemoKey } from "../start/demo-key.js";
 import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
 import { indexerStopReport } from "../start/indexer-stop.js";
 import { createStore } from "../store/index.js";
-import { openIndexerStore } from "../store/indexer-store.js";
 import { portInUse, rpcPortsProblem } from "./port-in-use.js";
 import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
 

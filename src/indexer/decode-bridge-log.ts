@@ -18,7 +18,7 @@ import {
 import { createAddressChecksummer } from "../chain/checksum-address.js";
 import type { RawLog } from "../chain/create-chain-client.js";
 import type { BridgeKind } from "../devnet/manifest.js";
-import type { BridgeEvent, EventArgs } from "./bridge-event.js";
+import type { BridgeEvent, EventArgs } from "../store/bridge-event.js";
 
 type ArgType = "bytes32" | "address" | "uint256";
 

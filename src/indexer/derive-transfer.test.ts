@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
-import type { BridgeEvent } from "./bridge-event.js";
+import type { BridgeEvent } from "../store/bridge-event.js";
 import { createBridgeRegistry } from "./bridge-registry.js";
 import { type DeriveContext, deriveTransfer, formatUtc } from "./derive-transfer.js";
 

@@ -1,6 +1,6 @@
 /**
  * What the indexer needs from the store: its own repository and the transfers repository, both
- * bound to one transaction per batch. `openIndexerStore` (src/store/indexer-store.ts) provides it
+ * bound to one transaction per batch. `openIndexerStore` (src/indexer/store/open-indexer-store.ts) provides it
  * on a connection of its own.
  */
 import type { StoredTransfer } from "../store/backend.js";

@@ -3,7 +3,7 @@
  * caller's transaction: new or changed records are upserted, records whose send is gone are
  * deleted, unchanged ones are not touched (so a replay changes nothing, not even updated_at).
  */
-import type { BridgeEvent } from "./bridge-event.js";
+import type { BridgeEvent } from "../store/bridge-event.js";
 import { type DeriveContext, deriveTransfer } from "./derive-transfer.js";
 import type { IndexerTransaction } from "./indexer-store.js";
 

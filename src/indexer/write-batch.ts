@@ -5,12 +5,13 @@
  * a store may run it on another thread (the SQLite store's batch worker) or in-process
  * (PostgreSQL, or a store without `commitBatch`); the result is the same.
  */
+
+import type { BridgeEvent } from "../store/bridge-event.js";
 import type {
   IndexerChainRow,
   StoredBlock,
   TokenMetadataRow,
 } from "../store/indexer-repository.js";
-import type { BridgeEvent } from "./bridge-event.js";
 import type { DeriveContext } from "./derive-transfer.js";
 import type { IndexerTransaction } from "./indexer-store.js";
 import { rederiveTransfers } from "./rederive-transfers.js";

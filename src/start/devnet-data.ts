@@ -13,8 +13,8 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import type { DevnetManifest } from "../devnet/manifest.js";
+import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { databaseKind, sqlitePath } from "../store/database-url.js";
-import { openIndexerStore } from "../store/indexer-store.js";
 
 export class DevnetDataError extends Error {}
 

@@ -7,8 +7,8 @@
 import type { Hex } from "viem";
 import type { BridgeEventName } from "../chain/bridge-events-abi.js";
 import type { BridgeKind } from "../devnet/manifest.js";
-import type { BridgeEvent, EventArgs } from "../indexer/bridge-event.js";
 import type { SqlExecutor, StoredTransfer } from "./backend.js";
+import type { BridgeEvent, EventArgs } from "./bridge-event.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
 import type { BridgeTransaction } from "./types.js";

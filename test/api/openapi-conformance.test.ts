@@ -22,6 +22,10 @@ import {
 } from "../../src/api/routes/router-quote.js";
 import { ErrorCode } from "../../src/errors.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
+import {
+  type ClosableIndexerStore,
+  openIndexerStore,
+} from "../../src/indexer/store/open-indexer-store.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
@@ -32,7 +36,6 @@ import {
 import { createStore } from "../../src/store/index.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
 import { indexerReadinessCheck } from "../../src/store/indexer-status.js";
-import { type ClosableIndexerStore, openIndexerStore } from "../../src/store/indexer-store.js";
 import { NoAnswerError } from "../../src/store/store-unavailable.js";
 import type { Store } from "../../src/store/types.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";

@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import type { Hex } from "viem";
-import type { BridgeEvent } from "../../src/indexer/bridge-event.js";
 import { createBridgeRegistry } from "../../src/indexer/bridge-registry.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import type { IndexedBatch } from "../../src/indexer/write-batch.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
+import type { BridgeEvent } from "../../src/store/bridge-event.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 
 const BRIDGE = "0x1111111111111111111111111111111111111111" as const;

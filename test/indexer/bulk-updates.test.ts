@@ -9,7 +9,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { type ClosableIndexerStore, openIndexerStore } from "../../src/store/indexer-store.js";
+import {
+  type ClosableIndexerStore,
+  openIndexerStore,
+} from "../../src/indexer/store/open-indexer-store.js";
 import type { BridgeTransaction } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { evmAddress, hexHash, makeProcessingTransfer, timeAt } from "../setup/transfer-fixtures.js";

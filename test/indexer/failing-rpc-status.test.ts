@@ -11,8 +11,8 @@ import { describe, it } from "node:test";
 import { createChainClient } from "../../src/chain/create-chain-client.js";
 import { parseIndexerConfig } from "../../src/config/indexer-config.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { memoryLogger } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import {
   type ChainConnection,
   connectChain,

@@ -9,7 +9,10 @@ import { type IndexerConfig, parseIndexerConfig } from "../../src/config/indexer
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import type { ChainIndexer, IndexerLogger } from "../../src/indexer/chain-indexer.js";
 import { createIndexer, type Indexer } from "../../src/indexer/create-indexer.js";
-import { type ClosableIndexerStore, openIndexerStore } from "../../src/store/indexer-store.js";
+import {
+  type ClosableIndexerStore,
+  openIndexerStore,
+} from "../../src/indexer/store/open-indexer-store.js";
 import { TRANSFER_FIELDS } from "../../src/store/types.js";
 import { connectChain } from "../setup/anvil.js";
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { run as serve } from "../../src/cli/serve.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
 import { freePort } from "../setup/free-port.js";
 
 const nowUtc = () => formatUtc(Math.floor(Date.now() / 1000));

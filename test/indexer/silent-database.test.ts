@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import pg from "pg";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 
 describe("index CLI: a stop while the database does not answer", () => {

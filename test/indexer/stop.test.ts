@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseIndexerConfig } from "../../src/config/indexer-config.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { startFaultyRpcProxy } from "../setup/faulty-rpc-proxy.js";
 import { memoryLogger } from "./helpers.js";

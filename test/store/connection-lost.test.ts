@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { createStore } from "../../src/store/index.js";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 

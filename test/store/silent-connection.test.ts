@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
-import { openIndexerStore } from "../../src/store/indexer-store.js";
+import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { API_POSTGRES_TIMEOUTS, createPostgresPool } from "../../src/store/postgres/connections.js";
 import { uniqueApplicationName } from "../../src/store/postgres/silent-connection-watch.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";

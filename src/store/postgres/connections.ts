@@ -121,6 +121,31 @@ export function createPostgresPool(options: {
   };
 }
 
+/**
+ * Runs `work` between BEGIN and COMMIT on a connection of `pool`; ROLLBACK when it rejects. A
+ * connection whose ROLLBACK failed is in an unknown state and is destroyed, not reused.
+ */
+export async function runPostgresTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** pg.Client whose connections each carry a unique application_name, for `watch` to find. */
 function namedClient(watch: SilentConnectionWatch): typeof pg.Client {
   return class NamedClient extends pg.Client {

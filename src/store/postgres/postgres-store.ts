@@ -17,6 +17,7 @@ import {
   createPostgresPool,
   type PostgresPool,
   type PostgresTimeouts,
+  runPostgresTransaction,
 } from "./connections.js";
 import { migratePostgres } from "./migrate.js";
 import { createPostgresBackend } from "./postgres-backend.js";
@@ -182,29 +183,17 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   async function inTransaction<T>(
     work: (store: Store, backend: TransferBackend) => Promise<T>,
   ): Promise<T> {
-    const client = await pool.connect();
-    const connection: TransactionConnection = {
-      async exec(statement) {
-        await client.query(statement);
-      },
-      backend: (assertOpen) => createPostgresBackend(client, assertOpen),
-    };
-    let broken = false;
-    try {
-      await client.query("BEGIN");
-      const result = await runInScope({ kind: "postgres", connection, depth: 1, ping }, work);
-      await client.query("COMMIT");
-      changes?.bump();
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {
-        broken = true;
-      });
-      throw error;
-    } finally {
-      // A client whose rollback failed is in an unknown state: destroy it, not reuse it.
-      client.release(broken);
-    }
+    const result = await runPostgresTransaction(pool, (client) => {
+      const connection: TransactionConnection = {
+        async exec(statement) {
+          await client.query(statement);
+        },
+        backend: (assertOpen) => createPostgresBackend(client, assertOpen),
+      };
+      return runInScope({ kind: "postgres", connection, depth: 1, ping }, work);
+    });
+    changes?.bump();
+    return result;
   }
 
   return {

@@ -2,16 +2,16 @@
  * The SQLite indexer store's batch writes: batches that queue up while the previous group is
  * being written go out together (writeBatchGroup: one transaction; after a failure, one each),
  * either on the main thread's connection or on a worker thread
- * (src/store/indexer-batch-worker.ts) with a connection of its own, so that fetching and
+ * (src/indexer/store/indexer-batch-worker.ts) with a connection of its own, so that fetching and
  * decoding the next batches overlaps with writing.
  *
  * A worker that dies (an uncaught error, out of memory) fails its pending group and is replaced
  * on the next one; its open transaction, if any, was never committed, so nothing is lost.
  */
 import { Worker } from "node:worker_threads";
-import { errorMessage } from "../errors.js";
-import type { RegistrySource } from "../indexer/bridge-registry.js";
-import type { IndexedBatch } from "../indexer/write-batch.js";
+import { errorMessage } from "../../errors.js";
+import type { RegistrySource } from "../bridge-registry.js";
+import type { IndexedBatch } from "../write-batch.js";
 import type {
   BatchWorkerData,
   BatchWorkerReply,

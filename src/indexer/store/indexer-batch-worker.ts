@@ -1,17 +1,17 @@
 /**
  * The SQLite indexer store's batch worker (a worker thread, used on machines with more than two
- * cores, see src/store/indexer-store.ts): its own connection to the database file, on which
+ * cores, see src/indexer/store/open-indexer-store.ts): its own connection to the database file, on which
  * groups of batches are written (writeBatchGroup) while the main thread fetches and decodes the
- * next ones. Started by src/store/indexer-batch-writer.ts; one request at a time (the main thread
+ * next ones. Started by src/indexer/store/indexer-batch-writer.ts; one request at a time (the main thread
  * serialises all of the process's indexer transactions).
  *
  * workerData: { path, registry }. Requests: { id, batches } or { id, close: true }; replies:
  * { id, errors } (one entry per batch, undefined when committed) or { id, error }.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { errorMessage } from "../errors.js";
-import type { RegistrySource } from "../indexer/bridge-registry.js";
-import type { IndexedBatch } from "../indexer/write-batch.js";
+import { errorMessage } from "../../errors.js";
+import type { RegistrySource } from "../bridge-registry.js";
+import type { IndexedBatch } from "../write-batch.js";
 import {
   createBatchContext,
   openIndexerSqlite,

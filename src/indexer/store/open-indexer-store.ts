@@ -4,34 +4,37 @@
  * transfers in one transaction. Built from the store's own pieces (migrations via createStore,
  * createSqliteBackend / createPostgresBackend, createTransferRepository), because the Store
  * interface does not expose its SQL executor inside transaction(); once it does, this module
- * becomes a thin adapter over Store.transaction.
+ * becomes a thin adapter over Store.transaction. It lives in indexer/ with the batch writer and
+ * worker that run writeBatch, as the indexer's adapter onto store/: store/ never imports
+ * indexer/ (it holds the tables and their SQL; what a batch means is the indexer's).
  */
 import { availableParallelism } from "node:os";
-import type { IndexerStore } from "../indexer/indexer-store.js";
-import { databaseKind, sqlitePath } from "./database-url.js";
-import { createStore } from "./index.js";
+import { databaseKind, sqlitePath } from "../../store/database-url.js";
+import { createStore } from "../../store/index.js";
+import { createIndexerRepository } from "../../store/indexer-repository.js";
+import {
+  BACKGROUND_POSTGRES_TIMEOUTS,
+  createPostgresPool,
+  type PostgresTimeouts,
+  runPostgresTransaction,
+} from "../../store/postgres/connections.js";
+import { createPostgresBackend } from "../../store/postgres/postgres-backend.js";
+import { createSerialQueue } from "../../store/scoped-store.js";
+import { createSqliteBackend } from "../../store/sqlite/sqlite-backend.js";
+import type { StoreLogger } from "../../store/types.js";
+import type { IndexerStore } from "../indexer-store.js";
 import { type BatchWriter, createBatchWriter } from "./indexer-batch-writer.js";
-import { createIndexerRepository } from "./indexer-repository.js";
 import {
   openIndexerSqlite,
   runSqliteTransaction,
   transactionOn,
 } from "./indexer-sqlite-transaction.js";
-import {
-  BACKGROUND_POSTGRES_TIMEOUTS,
-  createPostgresPool,
-  type PostgresTimeouts,
-} from "./postgres/connections.js";
-import { createPostgresBackend } from "./postgres/postgres-backend.js";
-import { createSerialQueue } from "./scoped-store.js";
-import { createSqliteBackend } from "./sqlite/sqlite-backend.js";
-import type { StoreLogger } from "./types.js";
 
 export interface OpenIndexerStoreOptions {
   /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
   databaseUrl: string;
   /**
-   * SQLite: write batches on a worker thread (src/store/indexer-batch-worker.ts) instead of the
+   * SQLite: write batches on a worker thread (src/indexer/store/indexer-batch-worker.ts) instead of the
    * main thread. Default: only with more than 2 cores. On the 2-core bench machine, where the
    * node and other processes already take the second core, the thread's overhead (its own
    * start-up, copying each batch to it) made backfills slower (docs/indexer.md).
@@ -102,28 +105,18 @@ function openPostgres(databaseUrl: string, timeouts: PostgresTimeouts): Closable
   return {
     kind: "postgres",
     indexer: createIndexerRepository(createPostgresBackend(pool).sql, "postgres"),
-    async transaction(work) {
-      const client = await pool.connect();
-      let open = true;
-      let broken = false;
-      const backend = createPostgresBackend(client, () => {
-        if (!open) throw new Error("indexer transaction has ended");
-      });
-      try {
-        await client.query("BEGIN");
-        const result = await work(transactionOn(backend, "postgres"));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {
-          broken = true;
+    transaction: (work) =>
+      runPostgresTransaction(pool, async (client) => {
+        let open = true;
+        const backend = createPostgresBackend(client, () => {
+          if (!open) throw new Error("indexer transaction has ended");
         });
-        throw error;
-      } finally {
-        open = false;
-        client.release(broken);
-      }
-    },
+        try {
+          return await work(transactionOn(backend, "postgres"));
+        } finally {
+          open = false;
+        }
+      }),
     close: () => pooled.end(),
   };
 }

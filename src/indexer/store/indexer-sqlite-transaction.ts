@@ -1,24 +1,24 @@
 /**
  * The indexer's SQLite connection and transactions, shared by the main thread's store
- * (src/store/indexer-store.ts) and the batch worker (src/store/indexer-batch-worker.ts): the
+ * (src/indexer/store/open-indexer-store.ts) and the batch worker (src/indexer/store/indexer-batch-worker.ts): the
  * same pragmas, one BEGIN IMMEDIATE ... COMMIT per transaction with repositories bound to it,
  * and the grouped batch writes of either.
  */
 import type Database from "better-sqlite3";
-import { errorMessage } from "../errors.js";
-import { createBridgeRegistry, type RegistrySource } from "../indexer/bridge-registry.js";
-import type { DeriveContext, TokenMetadata } from "../indexer/derive-transfer.js";
-import type { IndexerTransaction } from "../indexer/indexer-store.js";
-import { type IndexedBatch, writeBatch } from "../indexer/write-batch.js";
-import type { TransferBackend } from "./backend.js";
-import { createIndexerRepository, type TokenMetadataRow } from "./indexer-repository.js";
+import { errorMessage } from "../../errors.js";
+import type { TransferBackend } from "../../store/backend.js";
+import { createIndexerRepository, type TokenMetadataRow } from "../../store/indexer-repository.js";
 import {
   createSqliteBackend,
   createStatementCache,
   type StatementCache,
-} from "./sqlite/sqlite-backend.js";
-import { openSqliteConnection } from "./sqlite/sqlite-store.js";
-import { createTransferWrites } from "./transfer-writes.js";
+} from "../../store/sqlite/sqlite-backend.js";
+import { openSqliteConnection } from "../../store/sqlite/sqlite-store.js";
+import { createTransferWrites } from "../../store/transfer-writes.js";
+import { createBridgeRegistry, type RegistrySource } from "../bridge-registry.js";
+import type { DeriveContext, TokenMetadata } from "../derive-transfer.js";
+import type { IndexerTransaction } from "../indexer-store.js";
+import { type IndexedBatch, writeBatch } from "../write-batch.js";
 
 export interface IndexerSqliteConnection {
   db: Database.Database;

@@ -1,0 +1,72 @@
+/**
+ * The layering conventions.md sets, checked on every relative import under src/: the API and
+ * the indexer share only the store ("api/ never imports indexer/; both go through store/"), the
+ * store holds tables and their SQL and knows neither of its users, and the router is pure (its
+ * state comes in through provider interfaces). Entry points (cli/) import anything; nothing
+ * imports them.
+ */
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, it } from "node:test";
+
+const SRC = resolve(import.meta.dirname, "..", "..", "src");
+
+/** Folder under src/ -> folders under src/ it must never import. */
+const FORBIDDEN: Record<string, readonly string[]> = {
+  api: ["indexer", "cli"],
+  store: ["indexer", "api", "cli", "router"],
+  router: ["api", "store", "indexer", "cli"],
+  indexer: ["api", "cli"],
+  chain: ["api", "store", "indexer", "router", "cli"],
+};
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const files = await Promise.all(
+    entries.map((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(path);
+      return Promise.resolve(/\.ts$/.test(entry.name) ? [path] : []);
+    }),
+  );
+  return files.flat();
+}
+
+/** The top-level src/ folder of each relative import in `file` (static and dynamic). */
+function importedFolders(file: string, text: string): { spec: string; folder: string }[] {
+  const found: { spec: string; folder: string }[] = [];
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+    const spec = match[1]!;
+    const target = relative(SRC, resolve(dirname(file), spec));
+    const folder = target.split("/")[0]!;
+    if (!target.startsWith("..")) found.push({ spec, folder });
+  }
+  return found;
+}
+
+describe("layering (conventions.md)", () => {
+  it("behavior: no folder imports one it must not", async () => {
+    const violations: string[] = [];
+    for (const file of await sourceFiles(SRC)) {
+      const own = relative(SRC, file).split("/")[0]!;
+      const forbidden = own === "cli" ? [] : [...(FORBIDDEN[own] ?? []), "cli"];
+      const text = await readFile(file, "utf8");
+      for (const { spec, folder } of importedFolders(file, text)) {
+        if (folder !== own && forbidden.includes(folder)) {
+          violations.push(
+            `${relative(SRC, file)} imports ${spec} (${own}/ must not import ${folder}/)`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(violations, []);
+  });
+
+  it("error: the check sees a forbidden import (store/ importing indexer/)", () => {
+    const file = join(SRC, "store", "example.ts");
+    assert.deepEqual(importedFolders(file, 'import type { X } from "../indexer/x.js";'), [
+      { spec: "../indexer/x.js", folder: "indexer" },
+    ]);
+  });
+});
