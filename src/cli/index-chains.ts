@@ -62,8 +62,9 @@ function aboveProgress(destination: LogDestination, progress: ProgressReporter):
  * How long a stop (SIGINT / SIGTERM) waits for the batches in flight. A batch on a database
  * connection that went silent finishes only when the silence check drops the connection (30 s
  * or more: docs/store.md, "Timeouts"), or never when that check gets no verdict, and the process
- * would say "finishing the current batch" for that long; past this it exits 1 instead. Safe: a batch is one transaction, and an uncommitted one is redone at the
- * next start (as after kill -9).
+ * would say "finishing the current batch" for that long; past this it exits 1 instead. Safe: a
+ * batch is one transaction, and an uncommitted one is redone at the next start (as after
+ * kill -9).
  */
 export const STOP_GRACE_MS = 30_000;
 

@@ -43,8 +43,8 @@ export interface SilentConnectionWatch {
   stop(): Promise<void>;
 }
 
-/** What the server shows for a watched connection (exported for the tests). */
-export type ServerView =
+/** What the server shows for a watched connection. */
+type ServerView =
   | { verdict: "working" }
   | { verdict: "undecided"; why: string }
   | { verdict: "lost"; why: string };
@@ -121,9 +121,11 @@ export function createSilentConnectionWatch(
     // slow link): the server shows the session idle until all of it has arrived. Not silence.
     if (client.connection.stream.writableLength > 0) return;
     const name = applicationName(client);
+    const asked = watched.get(client)?.since;
     const view = await askServer(options, name, Math.floor(options.checkAfterMs / 3));
     const state = watched.get(client);
-    if (view.verdict !== "lost" || state === undefined || state.outstanding === 0) return;
+    // Answered meanwhile (progress moved `since`): the verdict is about a statement now done.
+    if (view.verdict !== "lost" || state === undefined || state.since !== asked) return;
     const error = new Error(
       `the database connection went silent: a statement had no answer for ` +
         `${seconds(waitedMs)} and ${view.why}; dropped the connection, failing the statement ` +
@@ -220,7 +222,7 @@ async function withProbe<T>(
  * `target`. Idle counts as lost only after `idleEvidenceMs` (the answer to a statement that just
  * ended may still be on its way).
  */
-export async function askServer(
+async function askServer(
   options: Pick<SilentConnectionWatchOptions, "clientConfig" | "probeMs">,
   target: string,
   idleEvidenceMs: number,
