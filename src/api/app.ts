@@ -9,6 +9,7 @@ import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Config, TrustProxy } from "../config/env.js";
 import { ApiError } from "../errors.js";
+import { stdoutDestination } from "../json-logger.js";
 import type { Store } from "../store/types.js";
 import { createClientErrorHandler } from "./client-error.js";
 import { lazyChildLogger } from "./lazy-logger.js";
@@ -38,7 +39,10 @@ export type AppPlugin = (app: FastifyInstance) => void | Promise<void>;
 export interface BuildAppOptions {
   config: Config;
   store: Store;
-  /** Where the logger (at config.logLevel) writes its JSON lines; stdout when undefined. */
+  /**
+   * Where the logger (at config.logLevel) writes its JSON lines. Default: process.stdout itself
+   * (stdoutDestination, src/json-logger.ts), so a reader that goes away stops the process.
+   */
   logDestination?: { write(line: string): void };
   plugins?: readonly AppPlugin[];
   /** Extra /readyz checks (the indexer's chain lag, ...), after the database ping. */
@@ -64,20 +68,12 @@ export interface BuildAppOptions {
 /** How long a client may take to send a whole request (headers and body, at most 16 KB). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-/**
- * The default log destination: process.stdout itself, not pino's own writer of file descriptor
- * 1, which drops lines after EPIPE without a word: when the log reader goes away, the failed
- * write then stops the process as SIGTERM does (stopOnClosedOutput, cli/main.ts), like `index`
- * (cli/json-logger.ts).
- */
-const stdoutLines = { write: (line: string) => process.stdout.write(line) };
-
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, store } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   let appLog: FastifyInstance["log"] | undefined;
   const app: FastifyInstance = Fastify({
-    logger: { level: config.logLevel, stream: options.logDestination ?? stdoutLines },
+    logger: { level: config.logLevel, stream: options.logDestination ?? stdoutDestination },
     // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,

@@ -24,11 +24,11 @@ import { type IndexerLogger, isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
+import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
 import { databaseKind, sqlitePath } from "../store/database-url.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
 import type { StoreLogger } from "../store/types.js";
-import { createJsonLogger, type LogDestination, stdoutDestination } from "./json-logger.js";
 
 /** How often `index` checks that its SQLite file is still the one it opened. */
 const DATABASE_FILE_CHECK_MS = 2000;

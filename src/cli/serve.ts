@@ -15,10 +15,10 @@ import {
   type ClosableIndexerStore,
   openIndexerStore,
 } from "../indexer/store/open-indexer-store.js";
+import { createJsonLogger } from "../json-logger.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import type { Store } from "../store/types.js";
-import { createJsonLogger } from "./json-logger.js";
 import { portInUse } from "./port-in-use.js";
 import { type RouterService, startRouterService } from "./router-service.js";
 

@@ -2,6 +2,17 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createProgressReporter, formatDuration, progressLine } from "./progress.js";
 
+/** A stderr stand-in that records what is written: a terminal unless told otherwise. */
+function fakeTerminal(options: { isTTY?: boolean; columns?: number } = {}) {
+  const written: string[] = [];
+  const stream = {
+    isTTY: options.isTTY ?? true,
+    ...(options.columns !== undefined ? { columns: options.columns } : {}),
+    write: (s: string) => written.push(s),
+  } as unknown as NodeJS.WriteStream;
+  return { stream, written };
+}
+
 describe("progressLine", () => {
   it("default: percentage, blocks/s over the samples and ETA", () => {
     const line = progressLine(
@@ -24,22 +35,14 @@ describe("progressLine", () => {
     );
   });
   it("behavior: writes nothing when the stream is not a terminal", () => {
-    const written: string[] = [];
-    const stream = {
-      isTTY: false,
-      write: (s: string) => written.push(s),
-    } as unknown as NodeJS.WriteStream;
+    const { stream, written } = fakeTerminal({ isTTY: false });
     const reporter = createProgressReporter(stream);
     reporter.update({ chain: "a", startBlock: 0, cursorBlock: 5, targetBlock: 10 });
     reporter.done("a");
     assert.deepEqual(written, []);
   });
   it("behavior: rewrites one line on a terminal and ends it when done", () => {
-    const written: string[] = [];
-    const stream = {
-      isTTY: true,
-      write: (s: string) => written.push(s),
-    } as unknown as NodeJS.WriteStream;
+    const { stream, written } = fakeTerminal();
     let t = 0;
     const reporter = createProgressReporter(stream, () => (t += 1000));
     reporter.update({ chain: "a", startBlock: 0, cursorBlock: 5, targetBlock: 10 });
@@ -53,12 +56,7 @@ describe("progressLine", () => {
   it("behavior: chains backfilling together share one line; a finished chain's line stays", () => {
     // Regression: each chain rewrote the one line with its own progress, so the line flickered
     // between chains and never showed the whole backfill.
-    const written: string[] = [];
-    const stream = {
-      isTTY: true,
-      columns: 200,
-      write: (s: string) => written.push(s),
-    } as unknown as NodeJS.WriteStream;
+    const { stream, written } = fakeTerminal({ columns: 200 });
     let t = 0;
     const reporter = createProgressReporter(stream, () => (t += 1000));
     reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 100, targetBlock: 1000 });
@@ -74,12 +72,7 @@ describe("progressLine", () => {
     assert.match(written.at(-1)!, /^\r\x1b\[2Kbeta \[/);
   });
   it("behavior: a line wider than the terminal is cut, so it never wraps", () => {
-    const written: string[] = [];
-    const stream = {
-      isTTY: true,
-      columns: 30,
-      write: (s: string) => written.push(s),
-    } as unknown as NodeJS.WriteStream;
+    const { stream, written } = fakeTerminal({ columns: 30 });
     const reporter = createProgressReporter(stream);
     reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 100, targetBlock: 1000 });
     const line = written[0]!.replace("\r\x1b[2K", "");
@@ -89,12 +82,7 @@ describe("progressLine", () => {
   it("behavior: a log line printed above takes the progress line off and draws it below", () => {
     // `index` logs JSON on stdout; on a terminal it shares the screen with this stderr line,
     // and a log line written after it started in the middle of the progress line.
-    const written: string[] = [];
-    const stream = {
-      isTTY: true,
-      columns: 200,
-      write: (s: string) => written.push(s),
-    } as unknown as NodeJS.WriteStream;
+    const { stream, written } = fakeTerminal({ columns: 200 });
     const reporter = createProgressReporter(stream);
     reporter.printAbove(() => written.push("log 1\n"));
     assert.deepEqual(written, ["log 1\n"]); // no progress line yet: nothing to take off

@@ -5,32 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { freePort } from "../setup/free-port.js";
+import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
 describe("CLI: output closed by its reader", () => {
   it("behavior: index whose log reader (stdout) went away stops as on SIGTERM (exit 0)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-closed-output-"));
     try {
-      const configPath = join(dir, "config.json");
       // An RPC that refuses: the indexer logs a retry warning within a few seconds.
-      await writeFile(
-        configPath,
-        JSON.stringify({
-          chains: [
-            {
-              name: "alpha",
-              chainId: 71001,
-              rpcUrl: "http://127.0.0.1:1",
-              bridges: { "0": "0x1111111111111111111111111111111111111111" },
-              bridgeChainIds: { "0": "71001" },
-            },
-          ],
-        }),
-      );
+      const configPath = await writeRefusedChainConfig(join(dir, "config.json"));
       const child = spawn(
         process.execPath,
         [

@@ -15,6 +15,7 @@ import { after, before, describe, it } from "node:test";
 import { type IndexRunOptions, run } from "../../src/cli/index-chains.js";
 import { captureStderr } from "../setup/capture-stderr.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
 /** A line of the JSON log (pino's shape, as `serve` writes it). */
 interface LogLine {
@@ -92,17 +93,6 @@ function startIndex(args: string[], env: NodeJS.ProcessEnv) {
       throw new Error(`no ${what} within 30 s; log:\n${written.join("")}`);
     },
     stop: stopped,
-  };
-}
-
-/** A chain whose RPC refuses connections: the indexer logs a retry warning within seconds. */
-function refusedChain(rpcUrl = "http://127.0.0.1:1") {
-  return {
-    name: "alpha",
-    chainId: 71001,
-    rpcUrl,
-    bridges: { "0": "0x1111111111111111111111111111111111111111" },
-    bridgeChainIds: { "0": "71001" },
   };
 }
 
@@ -288,8 +278,7 @@ describe("bridge-oracle index: log", () => {
   let configPath: string;
   before(async () => {
     workDir = await mkdtemp(join(tmpdir(), "index-cli-log-"));
-    configPath = join(workDir, "refused.json");
-    await writeFile(configPath, JSON.stringify({ chains: [refusedChain()] }));
+    configPath = await writeRefusedChainConfig(join(workDir, "refused.json"));
   });
   after(async () => {
     await rm(workDir, { recursive: true, force: true });
@@ -404,8 +393,7 @@ describe("bridge-oracle index: log", () => {
       const dbPassword = decodeURIComponent(url.password);
       const key = "k3yK3yK3yK3yK3yK3yK3y";
       const rpcUrl = `http://rpcuser:rpcs3cret@127.0.0.1:1/v3/${key}?apikey=qs3cret`;
-      const secretConfig = join(workDir, "secret.json");
-      await writeFile(secretConfig, JSON.stringify({ chains: [refusedChain(rpcUrl)] }));
+      const secretConfig = await writeRefusedChainConfig(join(workDir, "secret.json"), rpcUrl);
       const running = startIndex(["--config", secretConfig, "--database", url.toString()], {});
       const retry = await running.until("retry warning", (l) => l.level === 40);
       assert.match(retry.msg, /http:\/\/\*\*\*@127\.0\.0\.1:1\/v3\/\*\*\*\?apikey=\*\*\*/);

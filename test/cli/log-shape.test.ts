@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { freePort } from "../setup/free-port.js";
+import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
 const ENTRY = join(import.meta.dirname, "..", "start", "cli-entry.ts");
 
@@ -90,21 +91,8 @@ describe("serve and index: one log shape", () => {
     assert.ok(messages.includes("sqlite store open"), messages.join("\n")); // before Fastify
     assert.ok(messages.includes("request completed"), messages.join("\n")); // Fastify's pino
 
-    const configPath = join(dir, "index.json");
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        chains: [
-          {
-            name: "alpha",
-            chainId: 71001,
-            rpcUrl: "http://127.0.0.1:1",
-            bridges: { "0": "0x1111111111111111111111111111111111111111" },
-            bridgeChainIds: { "0": "71001" },
-          },
-        ],
-      }),
-    );
+    // An RPC that refuses: the indexer logs a retry warning within a few seconds.
+    const configPath = await writeRefusedChainConfig(join(dir, "index.json"));
     const index = startCli(["index", "--config", configPath], { DATABASE_URL: databaseUrl });
     await waitFor(index, '"msg":"indexing alpha');
     const indexLines = await stopAndRead(index);

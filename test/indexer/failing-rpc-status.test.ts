@@ -91,17 +91,35 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
   return value;
 }
 
+/** A stub chain, an isolated SQLite store and an abort controller for `test`; all closed after. */
+async function withStubIndexer(
+  test: (fixture: {
+    stub: Awaited<ReturnType<typeof startStubChain>>;
+    store: Awaited<ReturnType<typeof openIndexerStore>>;
+    controller: AbortController;
+  }) => Promise<void>,
+): Promise<void> {
+  const stub = await startStubChain();
+  const db = await setupIsolatedDatabase("sqlite");
+  const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+  const controller = new AbortController();
+  try {
+    await test({ stub, store, controller });
+  } finally {
+    controller.abort();
+    await store.close();
+    await db.cleanup();
+    await stub.close();
+  }
+}
+
 describe("indexer: a failing RPC in the chain's status", () => {
   it("behavior: a step that runs long (a slow or retried RPC) keeps the row's updated_at moving", async () => {
     // Regression: a step retrying an RPC that never answered took about 65 s without writing
     // the row, so status alternated between "retrying" and "has not been updated for 63 s"
     // (not running) for a live indexer.
-    const stub = await startStubChain();
-    stub.state.failing = false;
-    const db = await setupIsolatedDatabase("sqlite");
-    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
-    const controller = new AbortController();
-    try {
+    await withStubIndexer(async ({ stub, store, controller }) => {
+      stub.state.failing = false;
       const config = stubChainConfig(stub.url);
       const indexer = createIndexer({ config, store, logger: memoryLogger(), heartbeatMs: 100 });
       const running = indexer.run(controller.signal);
@@ -123,26 +141,18 @@ describe("indexer: a failing RPC in the chain's status", () => {
       stub.state.delayMs = 0;
       controller.abort();
       await running;
-    } finally {
-      controller.abort();
-      await store.close();
-      await db.cleanup();
-      await stub.close();
-    }
+    });
   });
 
   it("error: a step that does not finish is reported as stuck, not kept ready by the heartbeat", async () => {
-    // Regression: a step waiting on a connection that went silent (a PostgreSQL proxy that
-    // stalled: the indexer has no query bound) never finished, and the heartbeat kept the row
-    // fresh, so --status and /readyz showed the chain "following, lag 0" and ready for good.
-    // Here the wait is a slow RPC; the stuck bound is shortened to 500 ms.
-    const stub = await startStubChain();
-    stub.state.failing = false;
-    const db = await setupIsolatedDatabase("sqlite");
-    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
-    const controller = new AbortController();
-    const logger = memoryLogger();
-    try {
+    // Regression: a step waiting on a connection that went silent (then: a stalled PostgreSQL
+    // proxy, before the silence check; still: whatever has no verdict or bound) never finished,
+    // and the heartbeat kept the row fresh, so --status and /readyz showed the chain
+    // "following, lag 0" and ready for good. Here the wait is a slow RPC; the stuck bound is
+    // shortened to 500 ms.
+    await withStubIndexer(async ({ stub, store, controller }) => {
+      stub.state.failing = false;
+      const logger = memoryLogger();
       const config = stubChainConfig(stub.url);
       const indexer = createIndexer({ config, store, logger, heartbeatMs: 100, stuckStepMs: 500 });
       const running = indexer.run(controller.signal);
@@ -161,22 +171,13 @@ describe("indexer: a failing RPC in the chain's status", () => {
       assert.equal(summariseIndexerStatus(cleared).ready, true);
       controller.abort();
       await running;
-    } finally {
-      controller.abort();
-      await store.close();
-      await db.cleanup();
-      await stub.close();
-    }
+    });
   });
 
   it("error: a chain whose RPC has not answered is not ready and names the RPC error; the first good step clears it", async () => {
     // Regression: the row stayed "starting" with lag 0 and no error, so /readyz answered ready
     // for a chain that had indexed nothing.
-    const stub = await startStubChain();
-    const db = await setupIsolatedDatabase("sqlite");
-    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
-    const controller = new AbortController();
-    try {
+    await withStubIndexer(async ({ stub, store, controller }) => {
       const config = stubChainConfig(stub.url);
       const client = createChainClient({
         rpcUrl: stub.url,
@@ -222,11 +223,6 @@ describe("indexer: a failing RPC in the chain's status", () => {
       assert.doesNotMatch(JSON.stringify(retrying), /127\.0\.0\.1|unavailable/);
       controller.abort();
       await running;
-    } finally {
-      controller.abort();
-      await store.close();
-      await db.cleanup();
-      await stub.close();
-    }
+    });
   });
 });

@@ -7,13 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import pg from "pg";
 import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
+import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
 describe("index CLI: a stop while the database does not answer", () => {
   it("error: SIGTERM during a batch stuck on PostgreSQL exits 1 after the stop grace", async () => {
@@ -30,21 +31,8 @@ describe("index CLI: a stop while the database does not answer", () => {
       await locker.query(
         "LOCK TABLE indexer_chains, token_metadata, raw_events IN ACCESS EXCLUSIVE MODE",
       );
-      const configPath = join(dir, "config.json");
-      await writeFile(
-        configPath,
-        JSON.stringify({
-          chains: [
-            {
-              name: "alpha",
-              chainId: 71001,
-              rpcUrl: "http://127.0.0.1:1",
-              bridges: { "0": "0x1111111111111111111111111111111111111111" },
-              bridgeChainIds: { "0": "71001" },
-            },
-          ],
-        }),
-      );
+      // An RPC that refuses: the indexer logs a retry warning within a few seconds.
+      const configPath = await writeRefusedChainConfig(join(dir, "config.json"));
       const child = spawn(
         process.execPath,
         [

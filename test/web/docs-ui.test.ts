@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Locator, Page } from "playwright-core";
+import { PARAMS_FIELDS } from "../router/quote-relations.js";
 import { evmAddress, makeTransfer } from "../setup/transfer-fixtures.js";
 import {
   type Browser,
@@ -117,22 +118,7 @@ describe("/docs (Swagger UI): Authorize and Try it out", () => {
       const model = page.locator("#model-RouteQuoteParams");
       await model.locator(".model-box-control").first().click();
       await model.locator("tr.property-row").first().waitFor();
-      assert.deepEqual(await propertyNames(model), [
-        "destChainId",
-        "sourceToken",
-        "destToken",
-        "amount",
-        "fee",
-        "to",
-        "sourceSwap",
-        "sourceSwapFee",
-        "sourceBridgeToken",
-        "sourceMinAmount",
-        "destSwap",
-        "destSwapFee",
-        "destBridgeToken",
-        "destMinAmount",
-      ]);
+      assert.deepEqual(await propertyNames(model), PARAMS_FIELDS);
       // /readyz's 200 schema: data with the router's and the indexer's keys.
       const readyz = page.locator("#operations-health-get_readyz");
       await readyz.locator(".opblock-summary").click();

@@ -62,6 +62,40 @@ const canonicalAmount = (description: string) =>
     examples: ["1.5"],
   }) as const;
 
+/** The fourteen fields, in the order interface.md 2.4 lists them (also `required`'s order). */
+const routeQuoteParamsProperties = {
+  destChainId: {
+    type: "string",
+    pattern: "^(0|[1-9][0-9]*)$",
+    description:
+      "The destination in the chosen kind's chain-id scheme, a decimal string: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id",
+    examples: ["102"],
+  },
+  sourceToken: address("The request's sourceToken, exactly as sent", NATIVE_EXAMPLE),
+  destToken: address("The request's destToken, exactly as sent", TOKEN_EXAMPLE),
+  amount: canonicalAmount("= signData.amount: the request amount (source token)"),
+  fee: canonicalAmount("= fee: bridge fee + messaging fee (source bridge token)"),
+  to: address("The request's to, exactly as sent", RECIPIENT_EXAMPLE),
+  sourceSwap: {
+    type: "boolean",
+    description: "Whether the source token is swapped into the bridge token first",
+  },
+  sourceSwapFee: canonicalAmount('DEX fee of the source swap, "0" without one (source token)'),
+  sourceBridgeToken: address("The bridge token on the source chain (EIP-55)", TOKEN_EXAMPLE),
+  sourceMinAmount: canonicalAmount(
+    "Minimum output of the source swap; amount without a swap (source bridge token)",
+  ),
+  destSwap: {
+    type: "boolean",
+    description: "Whether the bridge token is swapped into the destination token on delivery",
+  },
+  destSwapFee: canonicalAmount(
+    'DEX fee of the destination swap, "0" without one (destination bridge token)',
+  ),
+  destBridgeToken: address("The bridge token on the destination chain (EIP-55)", TOKEN_EXAMPLE),
+  destMinAmount: canonicalAmount("= destMinAmount: the guaranteed minimum (destination token)"),
+} as const;
+
 /**
  * The object `signData.params` encodes (interface.md 2.4, decisions.md 4; QuoteParams in
  * router/quote-response.ts), a shared schema so it becomes the OpenAPI component
@@ -76,55 +110,9 @@ export const routeQuoteParamsSchema = {
   description:
     "The object JSON-encoded in `signData.params` (the fourteen fields, in this order). Amounts are canonical human-unit decimal strings, each in its own token; convert them to base units with that token's decimals to call `bridge(params)`.",
   type: "object",
-  required: [
-    "destChainId",
-    "sourceToken",
-    "destToken",
-    "amount",
-    "fee",
-    "to",
-    "sourceSwap",
-    "sourceSwapFee",
-    "sourceBridgeToken",
-    "sourceMinAmount",
-    "destSwap",
-    "destSwapFee",
-    "destBridgeToken",
-    "destMinAmount",
-  ],
+  required: Object.keys(routeQuoteParamsProperties),
   additionalProperties: false,
-  properties: {
-    destChainId: {
-      type: "string",
-      pattern: "^(0|[1-9][0-9]*)$",
-      description:
-        "The destination in the chosen kind's chain-id scheme, a decimal string: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id",
-      examples: ["102"],
-    },
-    sourceToken: address("The request's sourceToken, exactly as sent", NATIVE_EXAMPLE),
-    destToken: address("The request's destToken, exactly as sent", TOKEN_EXAMPLE),
-    amount: canonicalAmount("= signData.amount: the request amount (source token)"),
-    fee: canonicalAmount("= fee: bridge fee + messaging fee (source bridge token)"),
-    to: address("The request's to, exactly as sent", RECIPIENT_EXAMPLE),
-    sourceSwap: {
-      type: "boolean",
-      description: "Whether the source token is swapped into the bridge token first",
-    },
-    sourceSwapFee: canonicalAmount('DEX fee of the source swap, "0" without one (source token)'),
-    sourceBridgeToken: address("The bridge token on the source chain (EIP-55)", TOKEN_EXAMPLE),
-    sourceMinAmount: canonicalAmount(
-      "Minimum output of the source swap; amount without a swap (source bridge token)",
-    ),
-    destSwap: {
-      type: "boolean",
-      description: "Whether the bridge token is swapped into the destination token on delivery",
-    },
-    destSwapFee: canonicalAmount(
-      'DEX fee of the destination swap, "0" without one (destination bridge token)',
-    ),
-    destBridgeToken: address("The bridge token on the destination chain (EIP-55)", TOKEN_EXAMPLE),
-    destMinAmount: canonicalAmount("= destMinAmount: the guaranteed minimum (destination token)"),
-  },
+  properties: routeQuoteParamsProperties,
 } as const;
 
 export const routeQuoteParamsRef = { $ref: "RouteQuoteParams#" } as const;

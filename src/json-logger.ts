@@ -1,12 +1,12 @@
 /**
  * The JSON log lines of the long-running commands: pino with the options Fastify gives it for
- * `serve`'s API (only the level), so `serve` and `index` write one shape: `level` as pino's
- * number (trace 10 ... fatal 60), `time` in epoch milliseconds, `pid`, `hostname`, the
- * line's own fields, then `msg`. Messages and fields are written as they are: whatever names a
+ * `serve`'s API (only the level; the API's own logger writes to the same stdoutDestination), so
+ * `serve` and `index` write one shape: `level` as pino's number (trace 10 ... fatal 60), `time`
+ * in epoch milliseconds, `pid`, `hostname`, the line's own fields, then `msg`. Messages and fields are written as they are: whatever names a
  * database or RPC URL is redacted before it gets here (redactUrl, redactRpcUrl).
  */
 import { type Logger, pino } from "pino";
-import type { LogLevel } from "../config/env.js";
+import type { LogLevel } from "./config/env.js";
 
 /** Where the lines go; each call is one whole line with its "\n". */
 export interface LogDestination {
@@ -16,7 +16,7 @@ export interface LogDestination {
 /**
  * Default destination: process.stdout itself (looked up at each line), not pino's own writer
  * of file descriptor 1. A reader that goes away then fails a write on process.stdout, which
- * stopOnClosedOutput (main.ts) turns into SIGTERM; pino's writer drops lines after EPIPE
+ * stopOnClosedOutput (cli/main.ts) turns into SIGTERM; pino's writer drops lines after EPIPE
  * without a word, and the process would run on logging into nothing.
  */
 export const stdoutDestination: LogDestination = { write: (line) => process.stdout.write(line) };
