@@ -348,9 +348,14 @@ export function createTransferWrites(backend: TransferBackend) {
       if (group === undefined) groups.set(key, [plan]);
       else group.push(plan);
     }
+    const many = [...groups.values()].filter((group) => group.length > 1);
     for (const group of groups.values()) {
       if (group.length === 1) await updateOne(group[0]!);
-      else await updateMany(group);
+    }
+    if (many.length > 0) {
+      await bulk.withIndexedJoins(async () => {
+        for (const group of many) await updateMany(group);
+      });
     }
     return added;
   }

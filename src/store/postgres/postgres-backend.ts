@@ -61,6 +61,18 @@ const WRITE_STATS_SQL =
   " AS v(address_id, total, last_created_at, last_id) WHERE s.address_id = v.address_id";
 
 /**
+ * Hash and merge joins off for the rest of the transaction (set_config(..., true) is SET LOCAL),
+ * returning the values they had; the OFFSET 0 fence reads them before they change.
+ */
+const INDEXED_JOINS_SQL =
+  "SELECT hash, merge, set_config('enable_hashjoin', 'off', true)," +
+  " set_config('enable_mergejoin', 'off', true) FROM (SELECT" +
+  " current_setting('enable_hashjoin') AS hash, current_setting('enable_mergejoin') AS merge" +
+  " OFFSET 0) AS previous";
+const RESTORE_JOINS_SQL =
+  "SELECT set_config('enable_hashjoin', ?, true), set_config('enable_mergejoin', ?, true)";
+
+/**
  * `failure` turns a query's error into the one to throw (the read replica's reader names the
  * replica); default: the error as it is.
  */
@@ -132,6 +144,13 @@ export function createPostgresBackend(
           stats.map((s) => s.lastCreatedAt),
           stats.map((s) => s.lastId),
         ]);
+      },
+      async withIndexedJoins(work) {
+        const { rows } = await query(INDEXED_JOINS_SQL, []);
+        // A failure ends the transaction in a rollback, which undoes the settings too.
+        const result = await work();
+        await query(RESTORE_JOINS_SQL, [rows[0]?.hash ?? "on", rows[0]?.merge ?? "on"]);
+        return result;
       },
     },
   };

@@ -182,6 +182,7 @@ export function createSqliteBackend(
         const update = prepare(WRITE_STATS_SQL);
         for (const s of stats) update.run(s.total, s.lastCreatedAt, s.lastId, s.addressId);
       },
+      withIndexedJoins: (work) => work(),
     },
   };
 }

@@ -1,0 +1,136 @@
+/**
+ * PostgreSQL: the bulk update of derived records (transfer-writes updateMany, one UPDATE ...
+ * FROM (VALUES ...) per 200 records: a backfill's deliveries) probes address_transfers through
+ * its transfer_id index even when the table has no statistics, as during a backfill that
+ * outruns autovacuum's first ANALYZE. Without statistics the planner takes transfer_id to have
+ * 200 distinct values and joins by hashing a sequential scan of the whole table, once per
+ * statement: a 100,000-transfer backfill spent 15.5 s of its 46 s in that UPDATE. The scans are
+ * counted in the transaction's own statistics (pg_stat_xact_user_tables); the same update
+ * without the backend's withIndexedJoins shows the scans this test guards against.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import pg from "pg";
+import type { TransferBackend } from "../../src/store/backend.js";
+import { createStore } from "../../src/store/index.js";
+import { createPostgresBackend } from "../../src/store/postgres/postgres-backend.js";
+import { createTransferWrites } from "../../src/store/transfer-writes.js";
+import type { BridgeTransaction } from "../../src/store/types.js";
+import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { evmAddress, hexHash, makeProcessingTransfer, timeAt } from "../setup/transfer-fixtures.js";
+
+const RECORDS = 3000;
+
+const sent: BridgeTransaction[] = Array.from({ length: RECORDS }, (_, i) =>
+  makeProcessingTransfer({
+    from_address: evmAddress(`sender:${i % 11}`),
+    created_at: timeAt(1000 + i),
+    updated_at: timeAt(1000 + i),
+  }),
+);
+/** Each record delivered: the same columns change in all of them (the bulk path's case). */
+const delivered = sent.map((r, i) => ({
+  ...r,
+  status: "Success" as const,
+  dest_tx_hash: hexHash(`delivery:${i}`),
+  receive_amount: `${90 + (i % 9)}.25`,
+  end_time: timeAt(5000 + i),
+  updated_at: timeAt(9000),
+}));
+
+describe("store: bulk updates on PostgreSQL without table statistics", () => {
+  let db: IsolatedDatabase;
+  let client: pg.Client;
+
+  before(async () => {
+    db = await setupIsolatedDatabase("postgres");
+    await (await createStore({ databaseUrl: db.databaseUrl })).close();
+    client = new pg.Client({ connectionString: db.databaseUrl });
+    await client.connect();
+    // No ANALYZE may run while the test does: the tables stay without statistics, as a
+    // backfill's tables are until autovacuum's first pass.
+    for (const table of ["transfers", "address_transfers"]) {
+      await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    }
+    await inTransaction(createPostgresBackend(client), (writes) => writes.upsertTransfers(sent));
+  });
+  after(async () => {
+    await client?.end();
+    await db?.cleanup();
+  });
+
+  async function inTransaction<T>(
+    backend: TransferBackend,
+    work: (writes: ReturnType<typeof createTransferWrites>) => Promise<T>,
+  ): Promise<T> {
+    await client.query("BEGIN");
+    try {
+      const result = await work(createTransferWrites(backend));
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /**
+   * Delivers every record in one call on a connection of its own (a statement's plan, once
+   * cached, is its connection's: each case must plan afresh), then reads the transaction's
+   * scans of address_transfers and the planner settings, and rolls back: every case starts
+   * from the same undelivered records.
+   */
+  async function deliver(backendOn: (connection: pg.Client) => TransferBackend) {
+    const connection = new pg.Client({ connectionString: db.databaseUrl });
+    await connection.connect();
+    try {
+      await connection.query("BEGIN");
+      const result = await createTransferWrites(backendOn(connection)).upsertTransfers(delivered);
+      const scans = await connection.query(
+        "SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables" +
+          " WHERE relid = 'address_transfers'::regclass",
+      );
+      const settings = await connection.query(
+        "SELECT current_setting('enable_hashjoin') AS hash," +
+          " current_setting('enable_mergejoin') AS merge",
+      );
+      await connection.query("ROLLBACK");
+      return {
+        result,
+        seqScans: Number(scans.rows[0].seq_scan),
+        indexScans: Number(scans.rows[0].idx_scan),
+        settings: settings.rows[0] as { hash: string; merge: string },
+      };
+    } finally {
+      await connection.end();
+    }
+  }
+
+  it("default: the deliveries' update probes the index, never scans the table", async () => {
+    const { rows } = await client.query(
+      "SELECT count(*) AS n FROM pg_stats WHERE tablename = 'address_transfers'" +
+        " AND schemaname = current_schema()",
+    );
+    assert.equal(Number(rows[0].n), 0, "address_transfers must have no statistics here");
+
+    const delivery = await deliver((connection) => createPostgresBackend(connection));
+    assert.deepEqual(delivery.result, { inserted: 0, updated: RECORDS, unchanged: 0 });
+    assert.equal(delivery.seqScans, 0);
+    assert.ok(delivery.indexScans > 0);
+  });
+
+  it("behavior: the planner settings are the transaction's again after the update", async () => {
+    const delivery = await deliver((connection) => createPostgresBackend(connection));
+    assert.deepEqual(delivery.settings, { hash: "on", merge: "on" });
+  });
+
+  it("behavior: without withIndexedJoins the same update scans the whole table", async () => {
+    // The premise of the test above: on this table the planner does choose the scans.
+    const delivery = await deliver((connection): TransferBackend => {
+      const backend = createPostgresBackend(connection);
+      return { ...backend, bulk: { ...backend.bulk, withIndexedJoins: (work) => work() } };
+    });
+    assert.deepEqual(delivery.result, { inserted: 0, updated: RECORDS, unchanged: 0 });
+    assert.ok(delivery.seqScans > 0, `expected sequential scans, saw ${delivery.seqScans}`);
+  });
+});
