@@ -7,7 +7,7 @@
  */
 import type { Hex } from "viem";
 import type { GeneratedDevnet } from "./index-generate.js";
-import { startServerProcess } from "./server-process.js";
+import { startAppServer } from "./server-process.js";
 
 export interface LatencyResult {
   samples: number;
@@ -32,13 +32,14 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function measureFollowLatency(parameters: {
   generated: GeneratedDevnet;
-  databasePath: string;
+  /** A SQLite path or a postgres:// URL: the API reads the indexer's database there. */
+  databaseUrl: string;
   samples: number;
   log: (line: string) => void;
 }): Promise<LatencyResult> {
   const { generated, samples } = parameters;
   if (samples === 0) return { samples: 0, sortedMs: [], missing: 0 };
-  const server = await startServerProcess("app", parameters.databasePath);
+  const server = await startAppServer(parameters.databaseUrl);
   try {
     for (const chain of generated.manifest.chains) {
       await rpc(chain.rpcUrl, "evm_setIntervalMining", [1]);

@@ -13,8 +13,12 @@
  *   6. follows the head with 1 s blocks behind the real API (a separate process) and measures,
  *      per new transfer, the time from its receipt being available to the list endpoint
  *      returning it.
- * Writes the "index" section of bench/RESULTS.md. Nothing is cached between runs: every run
- * generates its own chains and indexes into an empty database.
+ * With `--store postgres` the backfill (3) goes into the benchmark's own schema of a PostgreSQL
+ * database (bench/index-postgres.ts) and the floors (2, 4), which measure SQLite, are not run;
+ * `--store both` runs the SQLite steps and the PostgreSQL backfill against the same chains and
+ * ceiling, then follows the head on each store in turn.
+ * Writes the "index" (SQLite) and "index (PostgreSQL)" sections of bench/RESULTS.md. Nothing is
+ * cached between runs: every run generates its own chains and indexes into an empty database.
  *
  * Run directly: node --import tsx bench/index.ts [--transfers N] [--per-block N] ...
  */
@@ -40,12 +44,26 @@ import {
 } from "../src/indexer/store/indexer-sqlite-transaction.js";
 import { openIndexerStore } from "../src/indexer/store/open-indexer-store.js";
 import type { BridgeEvent } from "../src/store/bridge-event.js";
+import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
 import { createStore } from "../src/store/index.js";
-import { readCpuTimes, stealShare } from "./cpu-steal.js";
+import { type CpuTimes, readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
-import { measureFollowLatency } from "./index-latency.js";
-import { formatIndexSection, type IndexBenchmarkReport } from "./index-report.js";
-import { measureStoreFloor } from "./index-store-floor.js";
+import { type LatencyResult, measureFollowLatency } from "./index-latency.js";
+import {
+  countStoredEvents,
+  freshIndexSchema,
+  type IndexSchema,
+  readPostgresCpuMs,
+} from "./index-postgres.js";
+import {
+  formatIndexPostgresSection,
+  formatIndexSection,
+  INDEX_SECTIONS,
+  type IndexBenchmarkReport,
+  type IndexPostgresReport,
+  type IndexRunReport,
+} from "./index-report.js";
+import { measureStoreFloor, type StoreFloorResult } from "./index-store-floor.js";
 import { writeResultsSection } from "./list-report.js";
 import { integerOption } from "./options.js";
 
@@ -53,6 +71,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] [--max-block-range N]
                                   [--latency-samples N] [--seed S] [--results FILE] [--no-write]
+                                  [--store sqlite|postgres|both] [--database-url URL]
 
   --transfers N        transfers to generate (default 100000); events are about 2x this
   --per-block N        transactions per generated block (default 100)
@@ -63,7 +82,19 @@ const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] 
   --seed S             seed of the transfer mix (default 1)
   --results FILE       markdown file whose "## index" section is replaced (default bench/RESULTS.md)
   --no-write           print the section instead of writing it
+  --store S            sqlite (default): backfill into a fresh SQLite file, with the raw-events
+                       and store floors; postgres: backfill into the schema bench_index of the
+                       PostgreSQL database at --database-url (created empty, dropped after);
+                       both: the two against the same chains and ceiling
+  --database-url URL   the PostgreSQL database (default DATABASE_URL); postgres and both only
 `;
+
+type StoreKind = "sqlite" | "postgres";
+const STORES: Record<string, StoreKind[]> = {
+  sqlite: ["sqlite"],
+  postgres: ["postgres"],
+  both: ["sqlite", "postgres"],
+};
 
 interface Options {
   transfers: number;
@@ -73,6 +104,9 @@ interface Options {
   seed: number;
   resultsPath: string;
   write: boolean;
+  stores: StoreKind[];
+  /** PostgreSQL runs: the database the benchmark's schema goes into. */
+  databaseUrl?: string;
 }
 
 function parseOptions(args: string[]): Options | "help" {
@@ -86,11 +120,26 @@ function parseOptions(args: string[]): Options | "help" {
       seed: { type: "string", default: "1" },
       results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
       "no-write": { type: "boolean", default: false },
+      store: { type: "string", default: "sqlite" },
+      "database-url": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return "help";
+  const stores = Object.hasOwn(STORES, values.store) ? STORES[values.store] : undefined;
+  if (stores === undefined) throw new Error("--store must be sqlite, postgres or both");
+  const databaseUrl = values["database-url"] ?? process.env.DATABASE_URL ?? "";
+  if (stores.includes("postgres") && databaseKind(databaseUrl) !== "postgres") {
+    throw new Error(
+      `--store ${values.store} needs a postgres:// URL: set DATABASE_URL or pass --database-url`,
+    );
+  }
+  if (!stores.includes("postgres") && values["database-url"] !== undefined) {
+    throw new Error("--database-url applies to --store postgres or both");
+  }
   return {
+    stores,
+    ...(stores.includes("postgres") ? { databaseUrl } : {}),
     transfers: integerOption("transfers", values.transfers, 10, 10_000_000),
     perBlock: integerOption("per-block", values["per-block"], 1, 5000),
     maxBlockRange: integerOption("max-block-range", values["max-block-range"], 1, 100_000),
@@ -149,12 +198,18 @@ async function bareGetLogs(
  * the real schema. No block hashes, no records, no address lists: what the indexer does on top
  * of this is the derivation and the read model.
  */
+interface FloorResult {
+  ms: number;
+  events: number;
+  insertMs: number;
+}
+
 async function rawEventsFloor(
   config: IndexerConfig,
   heads: Map<number, number>,
   span: number,
   databasePath: string,
-): Promise<{ ms: number; events: number; insertMs: number }> {
+): Promise<FloorResult> {
   await (await createStore({ databaseUrl: databasePath })).close();
   const connection = openIndexerSqlite(databasePath);
   const registry = createBridgeRegistry(config.chains, config.bridges);
@@ -221,6 +276,101 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
   return ((await response.json()) as { result?: unknown }).result;
 }
 
+interface Backfill {
+  ms: number;
+  events: number;
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  /** Share of the machine's CPU time stolen during the backfill. */
+  steal: number | undefined;
+  /** CPU time of this machine's PostgreSQL processes during the backfill (PostgreSQL only). */
+  serverCpuMs: number | undefined;
+}
+
+const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * A full backfill by `createIndexer` (as `bridge-oracle index` runs it, all chains concurrently)
+ * into the empty database at `databaseUrl`, timed until every chain's cursor reaches the head
+ * the ceiling read; the indexer is stopped after it.
+ */
+async function timeBackfill(
+  config: IndexerConfig,
+  heads: Map<number, number>,
+  databaseUrl: string,
+  countEvents: () => Promise<number>,
+): Promise<Backfill> {
+  const postgres = databaseKind(databaseUrl) === "postgres";
+  const store = await openIndexerStore({ databaseUrl });
+  const indexer = createIndexer({ config, store, logger: quietLogger });
+  const controller = new AbortController();
+  const serverBefore = postgres ? readPostgresCpuMs() : undefined;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const ticks: CpuTimes | undefined = readCpuTimes();
+  const running = indexer.run(controller.signal);
+  let failed: unknown;
+  running.catch((error) => {
+    failed = error;
+  });
+  while (
+    failed === undefined &&
+    !indexer.status().every((s) => s.cursorBlock >= heads.get(s.chainId)!)
+  ) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const steal = stealShare(ticks, readCpuTimes());
+  const serverAfter = postgres ? readPostgresCpuMs() : undefined;
+  controller.abort();
+  await running.catch(() => undefined);
+  await store.close();
+  if (failed !== undefined) throw failed;
+  return {
+    ms,
+    events: await countEvents(),
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    steal,
+    serverCpuMs:
+      serverBefore !== undefined && serverAfter !== undefined
+        ? serverAfter - serverBefore
+        : undefined,
+  };
+}
+
+/** Follows the head on `databaseUrl` (an indexer resuming there) while new transfers are timed. */
+async function timeFollowing(
+  config: IndexerConfig,
+  generated: GeneratedDevnet,
+  databaseUrl: string,
+  samples: number,
+  log: (line: string) => void,
+): Promise<LatencyResult> {
+  const store = await openIndexerStore({ databaseUrl });
+  const indexer = createIndexer({ config, store, logger: quietLogger });
+  const controller = new AbortController();
+  const running = indexer.run(controller.signal);
+  try {
+    return await measureFollowLatency({ generated, databaseUrl, samples, log });
+  } finally {
+    controller.abort();
+    await running.catch(() => undefined);
+    await store.close();
+  }
+}
+
+function countSqliteEvents(path: string): Promise<number> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const row = db.prepare("SELECT count(*) AS n FROM raw_events").get() as { n: number };
+    return Promise.resolve(Number(row.n));
+  } finally {
+    db.close();
+  }
+}
+
 export async function runIndexBenchmark(args: string[]): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
   try {
@@ -233,6 +383,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  const { stores } = options;
   const log = (line: string) => process.stderr.write(`bench index: ${line}\n`);
   const runStarted = Date.now();
   const loadBefore = os.loadavg();
@@ -246,6 +397,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     seed: options.seed,
     log,
   });
+  let schema: IndexSchema | undefined;
   try {
     log(
       `generated in ${(generated.generationMs / 1000).toFixed(1)} s: ${generated.sends} sends, ` +
@@ -264,92 +416,79 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     log(
       `bare eth_getLogs: ${ceilingFirst.events} events in ${(ceilingFirst.ms / 1000).toFixed(2)} s`,
     );
-
-    const databasePath = join(dir, "index.db");
     const config = parseIndexerConfig({
       chains: generated.manifest.chains,
       indexer: { pollIntervalMs: 1000, maxBlockRange: options.maxBlockRange, rpcTimeoutMs: 30_000 },
     });
-    const floorFirst = await rawEventsFloor(
-      config,
-      heads,
-      options.maxBlockRange,
-      join(dir, "floor-1.db"),
-    );
-    log(`raw-events floor: ${floorFirst.events} events in ${(floorFirst.ms / 1000).toFixed(2)} s`);
-    const store = await openIndexerStore({ databaseUrl: databasePath });
-    const lines: string[] = [];
-    const logger = {
-      info: (m: string) => lines.push(m),
-      warn: (m: string) => lines.push(m),
-      error: (m: string) => lines.push(m),
-    };
-    const indexer = createIndexer({ config, store, logger });
-    const controller = new AbortController();
-    const backfillStarted = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const backfillTicks = readCpuTimes();
-    const running = indexer.run(controller.signal);
-    let failed: unknown;
-    running.catch((error) => {
-      failed = error;
-    });
-    while (
-      failed === undefined &&
-      !indexer.status().every((s) => s.cursorBlock >= heads.get(s.chainId)!)
-    ) {
-      await new Promise((r) => setTimeout(r, 10));
+    const floorRun = (name: string) =>
+      rawEventsFloor(config, heads, options.maxBlockRange, join(dir, name));
+
+    const sqlitePath = join(dir, "index.db");
+    let sqlite:
+      | { floorFirst: FloorResult; backfill: Backfill; storeFloor: StoreFloorResult }
+      | undefined;
+    if (stores.includes("sqlite")) {
+      const floorFirst = await floorRun("floor-1.db");
+      log(
+        `raw-events floor: ${floorFirst.events} events in ${(floorFirst.ms / 1000).toFixed(2)} s`,
+      );
+      const backfill = await timeBackfill(config, heads, sqlitePath, () =>
+        countSqliteEvents(sqlitePath),
+      );
+      log(
+        `indexer backfill (SQLite): ${backfill.events} events in ${(backfill.ms / 1000).toFixed(2)} s`,
+      );
+      const storeFloor = await measureStoreFloor(sqlitePath, join(dir, "store-floor.db"));
+      log(
+        `store floor: ${storeFloor.rows} rows in ${(storeFloor.indexesInPlaceMs / 1000).toFixed(2)} s` +
+          ` (indexes built after: ${(storeFloor.indexesAfterMs / 1000).toFixed(2)} s)`,
+      );
+      sqlite = { floorFirst, backfill, storeFloor };
     }
-    const backfillMs = performance.now() - backfillStarted;
-    const cpu = process.cpuUsage(cpuBefore);
-    const backfillSteal = stealShare(backfillTicks, readCpuTimes());
-    if (failed !== undefined) throw failed;
-    const indexedEvents = Number(
-      (
-        new Database(databasePath, { readonly: true })
-          .prepare("SELECT count(*) AS n FROM raw_events")
-          .get() as { n: number }
-      ).n,
-    );
-    log(`indexer backfill: ${indexedEvents} events in ${(backfillMs / 1000).toFixed(2)} s`);
-    const storeFloor = await measureStoreFloor(databasePath, join(dir, "store-floor.db"));
-    log(
-      `store floor: ${storeFloor.rows} rows in ${(storeFloor.indexesInPlaceMs / 1000).toFixed(2)} s` +
-        ` (indexes built after: ${(storeFloor.indexesAfterMs / 1000).toFixed(2)} s)`,
-    );
+    let postgresBackfill: Backfill | undefined;
+    if (stores.includes("postgres")) {
+      const fresh = await freshIndexSchema(options.databaseUrl!);
+      schema = fresh;
+      postgresBackfill = await timeBackfill(config, heads, fresh.url, () =>
+        countStoredEvents(fresh.url),
+      );
+      log(
+        `indexer backfill (PostgreSQL): ${postgresBackfill.events} events in ` +
+          `${(postgresBackfill.ms / 1000).toFixed(2)} s`,
+      );
+    }
 
     const ceilingSecond = await bareGetLogs(generated, heads, options.maxBlockRange);
     log(`bare eth_getLogs again: ${(ceilingSecond.ms / 1000).toFixed(2)} s`);
     const ceiling = ceilingSecond.ms < ceilingFirst.ms ? ceilingSecond : ceilingFirst;
-    const floorSecond = await rawEventsFloor(
-      config,
-      heads,
-      options.maxBlockRange,
-      join(dir, "floor-2.db"),
-    );
-    log(`raw-events floor again: ${(floorSecond.ms / 1000).toFixed(2)} s`);
+    const floorSecond = stores.includes("sqlite") ? await floorRun("floor-2.db") : undefined;
+    if (floorSecond !== undefined) {
+      log(`raw-events floor again: ${(floorSecond.ms / 1000).toFixed(2)} s`);
+    }
     const measurementsSteal = stealShare(measurementsStarted, readCpuTimes());
-    const floor = floorSecond.ms < floorFirst.ms ? floorSecond : floorFirst;
 
-    const latency = await measureFollowLatency({
-      generated,
-      databasePath,
-      samples: options.latencySamples,
-      log,
-    });
-    controller.abort();
-    await running.catch(() => undefined);
-    await store.close();
+    // Following the head on each store in turn: an indexer resumes there, the API reads it.
+    const latency: Partial<Record<StoreKind, LatencyResult>> = {};
+    for (const store of stores) {
+      log(`following the head on ${store}`);
+      latency[store] = await timeFollowing(
+        config,
+        generated,
+        store === "sqlite" ? sqlitePath : schema!.url,
+        options.latencySamples,
+        log,
+      );
+    }
 
-    const report: IndexBenchmarkReport = {
-      command: `npm run bench:index${args.length > 0 ? ` -- ${args.join(" ")}` : ""}`,
+    const base = (backfill: Backfill, store: StoreKind): IndexRunReport => ({
+      command: commandOf(args),
       date: new Date().toISOString(),
       cpu: os.cpus()[0]?.model ?? "unknown",
       cores: os.cpus().length,
       node: process.version,
       loadBefore,
       loadAfter: os.loadavg(),
-      steal: { backfill: backfillSteal, measurements: measurementsSteal },
+      steal: { backfill: backfill.steal, measurements: measurementsSteal },
       options,
       generated: {
         sends: generated.sends,
@@ -367,39 +506,62 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
         firstMs: ceilingFirst.ms,
         secondMs: ceilingSecond.ms,
       },
-      floor: {
-        ms: floor.ms,
-        events: floor.events,
-        insertMs: floor.insertMs,
-        firstMs: floorFirst.ms,
-        secondMs: floorSecond.ms,
-      },
-      storeFloor,
       indexer: {
-        ms: backfillMs,
-        events: indexedEvents,
-        cpuUserMs: cpu.user / 1000,
-        cpuSystemMs: cpu.system / 1000,
+        ms: backfill.ms,
+        events: backfill.events,
+        cpuUserMs: backfill.cpuUserMs,
+        cpuSystemMs: backfill.cpuSystemMs,
       },
-      latency,
+      latency: latency[store]!,
       runMs: Date.now() - runStarted,
-    };
-    if (indexedEvents !== ceiling.events) {
-      log(
-        `WARNING: the indexer stored ${indexedEvents} events, eth_getLogs returned ${ceiling.events}`,
-      );
+    });
+    const sections: [string, string][] = [];
+    if (sqlite !== undefined) {
+      const { floorFirst, backfill, storeFloor } = sqlite;
+      const floor = floorSecond!.ms < floorFirst.ms ? floorSecond! : floorFirst;
+      const report: IndexBenchmarkReport = {
+        ...base(backfill, "sqlite"),
+        floor: { ...floor, firstMs: floorFirst.ms, secondMs: floorSecond!.ms },
+        storeFloor,
+      };
+      sections.push([INDEX_SECTIONS.sqlite, formatIndexSection(report)]);
     }
-    const section = formatIndexSection(report);
-    if (options.write) {
-      await writeResultsSection(options.resultsPath, "index", section);
-      log(`written to ${options.resultsPath}`);
+    if (postgresBackfill !== undefined) {
+      const report: IndexPostgresReport = {
+        ...base(postgresBackfill, "postgres"),
+        postgres: await schema!.describe(),
+        serverCpuMs: postgresBackfill.serverCpuMs,
+      };
+      sections.push([INDEX_SECTIONS.postgres, formatIndexPostgresSection(report)]);
     }
-    process.stdout.write(`${section}\n`);
+    for (const backfill of [sqlite?.backfill, postgresBackfill]) {
+      if (backfill !== undefined && backfill.events !== ceiling.events) {
+        log(
+          `WARNING: the indexer stored ${backfill.events} events, eth_getLogs returned ${ceiling.events}`,
+        );
+      }
+    }
+    for (const [name, section] of sections) {
+      if (options.write) {
+        await writeResultsSection(options.resultsPath, name, section);
+        log(`"${name}" written to ${options.resultsPath}`);
+      }
+      process.stdout.write(`${section}\n`);
+    }
     return 0;
   } finally {
     await generated.devnet.stop();
     await rm(dir, { recursive: true, force: true });
+    await schema?.drop();
   }
+}
+
+/** The command as run, with any password in a --database-url argument masked. */
+function commandOf(args: readonly string[]): string {
+  const shown = args.map((arg, i) =>
+    args[i - 1] === "--database-url" ? redactDatabaseUrl(arg) : arg,
+  );
+  return `npm run bench:index${shown.length > 0 ? ` -- ${shown.join(" ")}` : ""}`;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -89,7 +89,7 @@ export function withSearchPath(url: string, schema: string): string {
   return parsed.toString();
 }
 
-async function connect(url: string): Promise<pg.Client> {
+export async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client(postgresClientConfig(url, BACKGROUND_POSTGRES_TIMEOUTS));
   try {
     await client.connect();
@@ -216,7 +216,7 @@ export async function ensurePostgresDataset(
   }
 }
 
-async function describePostgres(client: pg.Client, schema: string): Promise<PostgresInfo> {
+export async function describePostgres(client: pg.Client, schema: string): Promise<PostgresInfo> {
   const version = await client.query<{ server_version: string }>("SHOW server_version");
   const settings = await client.query<{ name: string; value: string }>(
     "SELECT name, current_setting(name) AS value FROM unnest($1::text[]) WITH ORDINALITY AS s(name, o) ORDER BY o",

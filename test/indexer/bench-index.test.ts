@@ -2,7 +2,8 @@
  * A miniature run of the indexer benchmark (a few dozen transfers, two latency samples) so that
  * it cannot rot unnoticed: the devnet is generated, the ceiling, the raw-events floor and the
  * indexer each see every event, the store floor copies what the indexer stored, and the "index"
- * section is written with all its rows.
+ * section is written with all its rows; with `--store both`, the PostgreSQL backfill too, into
+ * the benchmark's own schema, which is gone afterwards.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -10,6 +11,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runIndexBenchmark } from "../../bench/index.js";
+import { INDEX_BENCH_SCHEMA } from "../../bench/index-postgres.js";
+import { connectAdmin, postgresTestUrl } from "../setup/database.js";
+
+/** The events column of a results table row starting with `row`, in `section`. */
+function eventsOf(section: string, row: string): string {
+  const line = section.split("\n").find((l) => l.startsWith(`| ${row}`));
+  assert.ok(line !== undefined, row);
+  return line.split("|")[2]!.trim();
+}
 
 describe("bench index", () => {
   it("a short run writes the index section with equal event counts in every row", async () => {
@@ -59,6 +69,66 @@ describe("bench index", () => {
       assert.match(text, /2 of 2 samples/);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("--store both: the PostgreSQL backfill sees every event and its schema is dropped", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bench-index-test-"));
+    try {
+      const results = join(dir, "RESULTS.md");
+      const code = await runIndexBenchmark([
+        "--transfers",
+        "40",
+        "--per-block",
+        "20",
+        "--latency-samples",
+        "1",
+        "--store",
+        "both",
+        "--database-url",
+        postgresTestUrl(),
+        "--results",
+        results,
+      ]);
+      assert.equal(code, 0);
+      const text = await readFile(results, "utf8");
+      const [sqlite, postgres] = text.split(/^## index \(PostgreSQL\)$/m);
+      assert.ok(postgres !== undefined, "no PostgreSQL section");
+      assert.match(sqlite!, /## index\n/);
+      const ceiling = eventsOf(sqlite!, "bare eth_getLogs (ceiling)");
+      assert.ok(Number(ceiling.replace(/,/g, "")) > 40, ceiling);
+      assert.equal(eventsOf(sqlite!, "indexer backfill"), ceiling);
+      assert.equal(eventsOf(postgres, "bare eth_getLogs (ceiling)"), ceiling);
+      assert.equal(eventsOf(postgres, "indexer backfill into PostgreSQL"), ceiling);
+      assert.match(postgres, /Indexer \/ ceiling: \*\*\d+\.\d %\*\*/);
+      assert.match(postgres, /- PostgreSQL \d+[.\d]* .*schema `bench_index`/);
+      assert.match(postgres, /The database server's processes used \d+\.\d\d s of CPU/);
+      assert.match(postgres, /1 of 1 samples/);
+      assert.doesNotMatch(postgres, /raw-events floor|store floor/);
+      // Nothing is left in the database.
+      const admin = await connectAdmin(postgresTestUrl());
+      try {
+        const { rows } = await admin.query(
+          "SELECT count(*) AS n FROM pg_namespace WHERE nspname = $1",
+          [INDEX_BENCH_SCHEMA],
+        );
+        assert.equal(Number(rows[0].n), 0);
+      } finally {
+        await admin.end();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("error: --store postgres without a PostgreSQL URL is refused before any work", async () => {
+    const saved = process.env.DATABASE_URL;
+    delete process.env.DATABASE_URL;
+    try {
+      const code = await runIndexBenchmark(["--store", "postgres", "--no-write"]);
+      assert.equal(code, 1);
+    } finally {
+      if (saved !== undefined) process.env.DATABASE_URL = saved;
     }
   });
 });

@@ -1,0 +1,124 @@
+/**
+ * The index benchmark on PostgreSQL (`bench index --store postgres|both`): the indexer backfills
+ * into the benchmark's own schema of the database at DATABASE_URL (or --database-url), selected
+ * by the connection's search_path as the tests and the list benchmark do. The schema is
+ * `bench_index`, dropped and created anew by every run (nothing is cached between runs, as on
+ * SQLite) and dropped again at the end; nothing else in the database is touched. A schema of
+ * that name holding anything but the indexer's tables is refused.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { endClient } from "../src/store/postgres/connections.js";
+import { connect, describePostgres, type PostgresInfo, withSearchPath } from "./list-postgres.js";
+
+export const INDEX_BENCH_SCHEMA = "bench_index";
+
+/** The tables a previous run leaves (the store's migrations), so a rerun may drop them. */
+const OWN_TABLES = new Set([
+  "schema_migrations",
+  "transfers",
+  "address_stats",
+  "address_transfers",
+  "api_keys",
+  "api_key_set_version",
+  "indexer_chains",
+  "indexer_blocks",
+  "raw_events",
+  "token_metadata",
+]);
+
+export interface IndexSchema {
+  /** databaseUrl with its search_path set to the schema. */
+  url: string;
+  describe(): Promise<PostgresInfo>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty `bench_index` schema in the database at `databaseUrl`. */
+export async function freshIndexSchema(databaseUrl: string): Promise<IndexSchema> {
+  const schema = INDEX_BENCH_SCHEMA;
+  const admin = await connect(databaseUrl);
+  try {
+    const { rows } = await admin.query<{ relname: string }>(
+      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace" +
+        " WHERE n.nspname = $1 AND c.relkind IN ('r', 'v', 'm', 'f', 'p')",
+      [schema],
+    );
+    const foreign = rows.map((r) => r.relname).filter((name) => !OWN_TABLES.has(name));
+    if (foreign.length > 0) {
+      throw new Error(
+        `schema ${schema} holds tables that are not the indexer's (${foreign.join(", ")}); ` +
+          "the benchmark drops its schema at every run, so it will not use this one",
+      );
+    }
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await endClient(admin);
+  }
+  return {
+    url: withSearchPath(databaseUrl, schema),
+    async describe() {
+      const client = await connect(databaseUrl);
+      try {
+        return await describePostgres(client, schema);
+      } finally {
+        await endClient(client);
+      }
+    },
+    async drop() {
+      const client = await connect(databaseUrl);
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await endClient(client);
+      }
+    },
+  };
+}
+
+/** Rows of raw_events in the schema: the events the backfill stored. */
+export async function countStoredEvents(schemaUrl: string): Promise<number> {
+  const client = await connect(schemaUrl);
+  try {
+    const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM raw_events");
+    return Number(rows[0]!.n);
+  } finally {
+    await endClient(client);
+  }
+}
+
+/** Linux's USER_HZ: /proc's CPU times are in these ticks (100 on every Linux architecture). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (ms) of this machine's PostgreSQL processes so far: each `postgres` process's user
+ * and system time plus that of its children already reaped (the postmaster's counts the
+ * backends that exited), from /proc/<pid>/stat. Two readings' difference is what the server
+ * did in between. Undefined where /proc cannot be read or no such process is visible.
+ */
+export function readPostgresCpuMs(): number | undefined {
+  let ticks = 0;
+  let seen = false;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ...": comm may hold spaces, so split after its closing parenthesis.
+    const close = stat.lastIndexOf(")");
+    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
+    // Fields after comm, from state (field 3): utime 14, stime 15, cutime 16, cstime 17.
+    const fields = stat.slice(close + 2).split(" ");
+    ticks += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+    seen = true;
+  }
+  return seen ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
+}
