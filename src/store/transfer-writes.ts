@@ -160,20 +160,26 @@ export function createTransferWrites(backend: TransferBackend) {
       });
     }
     await bulk.insertAddressRows(rows);
-    for (const first of renumberFrom) {
-      const predecessor = await sql.all<{ seq: unknown }>(PREDECESSOR_SEQ_SQL, [
-        first.addressId,
-        first.createdAt,
-        first.transferId,
-      ]);
-      const base = Number(predecessor[0]?.seq ?? 0);
-      await sql.run(RENUMBER_SQL, [
-        base,
-        first.addressId,
-        first.createdAt,
-        first.transferId,
-        first.addressId,
-      ]);
+    if (renumberFrom.length > 0) {
+      // RENUMBER_SQL joins the address's tail to address_transfers on transfer_id, as the bulk
+      // updates do: index probes, not a scan of the table (TransferBulkOps.withIndexedJoins).
+      await bulk.withIndexedJoins(async () => {
+        for (const first of renumberFrom) {
+          const predecessor = await sql.all<{ seq: unknown }>(PREDECESSOR_SEQ_SQL, [
+            first.addressId,
+            first.createdAt,
+            first.transferId,
+          ]);
+          const base = Number(predecessor[0]?.seq ?? 0);
+          await sql.run(RENUMBER_SQL, [
+            base,
+            first.addressId,
+            first.createdAt,
+            first.transferId,
+            first.addressId,
+          ]);
+        }
+      });
     }
     await bulk.writeAddressStats(newStats);
   }

@@ -1,7 +1,8 @@
 /**
  * PostgreSQL: the bulk update of derived records (transfer-writes updateMany, one UPDATE ...
- * FROM (VALUES ...) per 200 records: a backfill's deliveries) probes address_transfers through
- * its transfer_id index even when the table has no statistics, as during a backfill that
+ * FROM (VALUES ...) per 200 records: a backfill's deliveries) and the renumbering of an
+ * address's list probe address_transfers through its transfer_id index even when the table has
+ * no statistics, as during a backfill that
  * outruns autovacuum's first ANALYZE. Without statistics the planner takes transfer_id to have
  * 200 distinct values and joins by hashing a sequential scan of the whole table, once per
  * statement: a 100,000-transfer backfill spent 15.5 s of its 46 s in that UPDATE. The scans are
@@ -37,6 +38,22 @@ const delivered = sent.map((r, i) => ({
   end_time: timeAt(5000 + i),
   updated_at: timeAt(9000),
 }));
+
+/** The PostgreSQL backend without withIndexedJoins: the planner left to its estimates. */
+function unguarded(connection: pg.Client): TransferBackend {
+  const backend = createPostgresBackend(connection);
+  return { ...backend, bulk: { ...backend.bulk, withIndexedJoins: (work) => work() } };
+}
+
+/**
+ * A send of sender:0 created before that sender's latest transfers: its address list is
+ * renumbered from there on (RENUMBER_SQL joins the list's tail to address_transfers).
+ */
+const late: BridgeTransaction = makeProcessingTransfer({
+  from_address: evmAddress("sender:0"),
+  created_at: timeAt(1000 + RECORDS - 40),
+  updated_at: timeAt(1000 + RECORDS - 40),
+});
 
 describe("store: bulk updates on PostgreSQL without table statistics", () => {
   let db: IsolatedDatabase;
@@ -75,31 +92,34 @@ describe("store: bulk updates on PostgreSQL without table statistics", () => {
   }
 
   /**
-   * Delivers every record in one call on a connection of its own (a statement's plan, once
-   * cached, is its connection's: each case must plan afresh), then reads the transaction's
-   * scans of address_transfers and the planner settings, and rolls back: every case starts
-   * from the same undelivered records.
+   * Upserts `records` in one call on a connection of its own (a statement's plan, once cached,
+   * is its connection's: each case must plan afresh), then reads the transaction's scans of
+   * address_transfers and the planner settings, and rolls back: every case starts from the
+   * same undelivered records.
    */
-  async function deliver(backendOn: (connection: pg.Client) => TransferBackend) {
+  async function upsert(
+    records: readonly BridgeTransaction[],
+    backendOn: (connection: pg.Client) => TransferBackend,
+  ) {
     const connection = new pg.Client({ connectionString: db.databaseUrl });
     await connection.connect();
     try {
       await connection.query("BEGIN");
-      const result = await createTransferWrites(backendOn(connection)).upsertTransfers(delivered);
+      const result = await createTransferWrites(backendOn(connection)).upsertTransfers(records);
       const scans = await connection.query(
         "SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables" +
           " WHERE relid = 'address_transfers'::regclass",
       );
       const settings = await connection.query(
         "SELECT current_setting('enable_hashjoin') AS hash," +
-          " current_setting('enable_mergejoin') AS merge",
+          " current_setting('enable_mergejoin') AS merge, current_setting('enable_seqscan') AS seq",
       );
       await connection.query("ROLLBACK");
       return {
         result,
         seqScans: Number(scans.rows[0].seq_scan),
         indexScans: Number(scans.rows[0].idx_scan),
-        settings: settings.rows[0] as { hash: string; merge: string },
+        settings: settings.rows[0] as { hash: string; merge: string; seq: string },
       };
     } finally {
       await connection.end();
@@ -113,23 +133,29 @@ describe("store: bulk updates on PostgreSQL without table statistics", () => {
     );
     assert.equal(Number(rows[0].n), 0, "address_transfers must have no statistics here");
 
-    const delivery = await deliver((connection) => createPostgresBackend(connection));
+    const delivery = await upsert(delivered, (connection) => createPostgresBackend(connection));
     assert.deepEqual(delivery.result, { inserted: 0, updated: RECORDS, unchanged: 0 });
     assert.equal(delivery.seqScans, 0);
     assert.ok(delivery.indexScans > 0);
   });
 
   it("behavior: the planner settings are the transaction's again after the update", async () => {
-    const delivery = await deliver((connection) => createPostgresBackend(connection));
-    assert.deepEqual(delivery.settings, { hash: "on", merge: "on" });
+    const delivery = await upsert(delivered, (connection) => createPostgresBackend(connection));
+    assert.deepEqual(delivery.settings, { hash: "on", merge: "on", seq: "on" });
+  });
+
+  it("behavior: renumbering an address's tail probes the index too", async () => {
+    const guarded = await upsert([late], (connection) => createPostgresBackend(connection));
+    assert.deepEqual(guarded.result, { inserted: 1, updated: 0, unchanged: 0 });
+    assert.equal(guarded.seqScans, 0);
+    // The premise: left to its estimates, the planner scans the table for it.
+    const plain = await upsert([late], unguarded);
+    assert.ok(plain.seqScans > 0, `expected sequential scans, saw ${plain.seqScans}`);
   });
 
   it("behavior: without withIndexedJoins the same update scans the whole table", async () => {
     // The premise of the test above: on this table the planner does choose the scans.
-    const delivery = await deliver((connection): TransferBackend => {
-      const backend = createPostgresBackend(connection);
-      return { ...backend, bulk: { ...backend.bulk, withIndexedJoins: (work) => work() } };
-    });
+    const delivery = await upsert(delivered, unguarded);
     assert.deepEqual(delivery.result, { inserted: 0, updated: RECORDS, unchanged: 0 });
     assert.ok(delivery.seqScans > 0, `expected sequential scans, saw ${delivery.seqScans}`);
   });

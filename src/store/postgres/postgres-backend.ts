@@ -61,16 +61,20 @@ const WRITE_STATS_SQL =
   " AS v(address_id, total, last_created_at, last_id) WHERE s.address_id = v.address_id";
 
 /**
- * Hash and merge joins off for the rest of the transaction (set_config(..., true) is SET LOCAL),
- * returning the values they had; the OFFSET 0 fence reads them before they change.
+ * Hash joins, merge joins and sequential scans off for the rest of the transaction
+ * (set_config(..., true) is SET LOCAL), returning the values they had; the OFFSET 0 fence reads
+ * them before they change. Joins alone are not enough: with nested loops only, the planner may
+ * still put a sequential scan of the big table on the outer side (the renumbering did).
  */
 const INDEXED_JOINS_SQL =
-  "SELECT hash, merge, set_config('enable_hashjoin', 'off', true)," +
-  " set_config('enable_mergejoin', 'off', true) FROM (SELECT" +
-  " current_setting('enable_hashjoin') AS hash, current_setting('enable_mergejoin') AS merge" +
+  "SELECT hash, merge, seq, set_config('enable_hashjoin', 'off', true)," +
+  " set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true)" +
+  " FROM (SELECT current_setting('enable_hashjoin') AS hash," +
+  " current_setting('enable_mergejoin') AS merge, current_setting('enable_seqscan') AS seq" +
   " OFFSET 0) AS previous";
 const RESTORE_JOINS_SQL =
-  "SELECT set_config('enable_hashjoin', ?, true), set_config('enable_mergejoin', ?, true)";
+  "SELECT set_config('enable_hashjoin', ?, true), set_config('enable_mergejoin', ?, true)," +
+  " set_config('enable_seqscan', ?, true)";
 
 /**
  * `failure` turns a query's error into the one to throw (the read replica's reader names the
@@ -149,7 +153,12 @@ export function createPostgresBackend(
         const { rows } = await query(INDEXED_JOINS_SQL, []);
         // A failure ends the transaction in a rollback, which undoes the settings too.
         const result = await work();
-        await query(RESTORE_JOINS_SQL, [rows[0]?.hash ?? "on", rows[0]?.merge ?? "on"]);
+        const previous = rows[0] ?? {};
+        await query(RESTORE_JOINS_SQL, [
+          previous.hash ?? "on",
+          previous.merge ?? "on",
+          previous.seq ?? "on",
+        ]);
         return result;
       },
     },
