@@ -10,7 +10,7 @@
  * those are refunded on the source; ~3 % are never delivered (stay Processing). Every send,
  * delivery and refund is counted back from the chain's logs, so a reverted transaction shows.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -380,7 +380,14 @@ export async function generateTransfers(options: GenerateOptions): Promise<Gener
   );
   const count = (m: Map<number, Call[]>) => [...m.values()].reduce((n, l) => n + l.length, 0);
   return {
-    devnet,
+    // Stopping it also removes its manifest directory, which is this run's alone.
+    devnet: {
+      ...devnet,
+      async stop() {
+        await devnet.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    },
     manifest,
     sends: sent.length,
     deliveries: count(deliveries),

@@ -21,7 +21,8 @@ export interface IndexRunReport {
   loadAfter: number[];
   /**
    * Share of the machine's CPU time the hypervisor gave to other guests (bench/cpu-steal.ts):
-   * during the backfill, and from the first ceiling run to the second raw-events floor run (the store floor between).
+   * during the section's backfill, and over all measured runs (from the first ceiling run to the
+   * last one, or to the second raw-events floor run when the SQLite floors are measured).
    */
   steal: { backfill: number | undefined; measurements: number | undefined };
   options: { transfers: number; perBlock: number; maxBlockRange: number; seed: number };

@@ -78,14 +78,13 @@ export interface TransferBulkOps {
   /**
    * Runs `work`, whose statements join a few rows (at most a few hundred VALUES rows, or an
    * address's renumbered tail) to a large table on an indexed key (transfer-writes' bulk
-   * updates and renumbering), with the planner held to index lookups, inside
-   * the caller's transaction (on PostgreSQL: hash joins, merge joins and sequential scans off,
-   * then back to what they were). PostgreSQL plans such a join from the table's statistics; a table
-   * that grew without any (a backfill outruns autovacuum's first ANALYZE) is taken to hold 200
-   * distinct keys, so each statement became a hash join over a sequential scan of the whole
-   * table, and a backfill's delivery updates grew with the table: quadratic (15.5 s of a
-   * 100,000-transfer backfill's 46 s went to one such UPDATE). SQLite's planner probes the
-   * index already.
+   * updates and renumbering), with the planner held to index lookups, inside the caller's
+   * transaction. On PostgreSQL: hash joins, merge joins and sequential scans off, then back to
+   * what they were. PostgreSQL plans such a join from the table's statistics; a table that grew
+   * without any (a backfill outruns autovacuum's first ANALYZE) is taken to hold 200 distinct
+   * keys, so each statement became a hash join over a sequential scan of the whole table, and a
+   * backfill's delivery updates grew with the table: quadratic (15.5 s of a 100,000-transfer
+   * backfill's 46 s went to one such UPDATE). SQLite's planner probes the index already.
    */
   withIndexedJoins<T>(work: () => Promise<T>): Promise<T>;
 }

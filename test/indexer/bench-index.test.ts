@@ -6,13 +6,18 @@
  * the benchmark's own schema, which is gone afterwards.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runIndexBenchmark } from "../../bench/index.js";
 import { INDEX_BENCH_SCHEMA } from "../../bench/index-postgres.js";
 import { connectAdmin, postgresTestUrl } from "../setup/database.js";
+
+/** The devnets' manifest directories in the temporary folder (the benchmark's own prefix). */
+async function devnetDirs(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((name) => name.startsWith("bridge-oracle-bench-index-"));
+}
 
 /** The events column of a results table row starting with `row`, in `section`. */
 function eventsOf(section: string, row: string): string {
@@ -27,6 +32,7 @@ describe("bench index", () => {
     try {
       const results = join(dir, "RESULTS.md");
       await writeFile(results, "# Benchmark results\n\n## list\n\nkept\n");
+      const dirsBefore = await devnetDirs();
       const code = await runIndexBenchmark([
         "--transfers",
         "60",
@@ -67,6 +73,8 @@ describe("bench index", () => {
         /CPU steal \(time given to other guests, \/proc\/stat\) \d+\.\d % during the backfill/,
       );
       assert.match(text, /2 of 2 samples/);
+      // The run's devnet left nothing behind in the temporary folder.
+      assert.deepEqual(await devnetDirs(), dirsBefore);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
