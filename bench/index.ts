@@ -27,7 +27,6 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import Database from "better-sqlite3";
 import type { Hex } from "viem";
 import { createAdaptiveRange } from "../src/chain/adaptive-range.js";
 import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
@@ -35,26 +34,20 @@ import { createChainClient } from "../src/chain/create-chain-client.js";
 import { fetchLogs } from "../src/chain/fetch-logs.js";
 import { type IndexerConfig, parseIndexerConfig } from "../src/config/indexer-config.js";
 import { createBridgeRegistry } from "../src/indexer/bridge-registry.js";
-import { createIndexer } from "../src/indexer/create-indexer.js";
 import { decodeBridgeLog } from "../src/indexer/decode-bridge-log.js";
 import { createMutex } from "../src/indexer/mutex.js";
 import {
   openIndexerSqlite,
   runSqliteTransaction,
 } from "../src/indexer/store/indexer-sqlite-transaction.js";
-import { openIndexerStore } from "../src/indexer/store/open-indexer-store.js";
 import type { BridgeEvent } from "../src/store/bridge-event.js";
 import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
 import { createStore } from "../src/store/index.js";
-import { type CpuTimes, readCpuTimes, stealShare } from "./cpu-steal.js";
+import { readCpuTimes, stealShare } from "./cpu-steal.js";
+import { type Backfill, countSqliteEvents, timeBackfill, timeFollowing } from "./index-backfill.js";
 import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
-import { type LatencyResult, measureFollowLatency } from "./index-latency.js";
-import {
-  countStoredEvents,
-  freshIndexSchema,
-  type IndexSchema,
-  readPostgresCpuMs,
-} from "./index-postgres.js";
+import type { LatencyResult } from "./index-latency.js";
+import { countStoredEvents, freshIndexSchema, type IndexSchema } from "./index-postgres.js";
 import {
   formatIndexPostgresSection,
   formatIndexSection,
@@ -274,101 +267,6 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   return ((await response.json()) as { result?: unknown }).result;
-}
-
-interface Backfill {
-  ms: number;
-  events: number;
-  cpuUserMs: number;
-  cpuSystemMs: number;
-  /** Share of the machine's CPU time stolen during the backfill. */
-  steal: number | undefined;
-  /** CPU time of this machine's PostgreSQL processes during the backfill (PostgreSQL only). */
-  serverCpuMs: number | undefined;
-}
-
-const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
-
-/**
- * A full backfill by `createIndexer` (as `bridge-oracle index` runs it, all chains concurrently)
- * into the empty database at `databaseUrl`, timed until every chain's cursor reaches the head
- * the ceiling read; the indexer is stopped after it.
- */
-async function timeBackfill(
-  config: IndexerConfig,
-  heads: Map<number, number>,
-  databaseUrl: string,
-  countEvents: () => Promise<number>,
-): Promise<Backfill> {
-  const postgres = databaseKind(databaseUrl) === "postgres";
-  const store = await openIndexerStore({ databaseUrl });
-  const indexer = createIndexer({ config, store, logger: quietLogger });
-  const controller = new AbortController();
-  const serverBefore = postgres ? readPostgresCpuMs() : undefined;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const ticks: CpuTimes | undefined = readCpuTimes();
-  const running = indexer.run(controller.signal);
-  let failed: unknown;
-  running.catch((error) => {
-    failed = error;
-  });
-  while (
-    failed === undefined &&
-    !indexer.status().every((s) => s.cursorBlock >= heads.get(s.chainId)!)
-  ) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  const ms = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  const steal = stealShare(ticks, readCpuTimes());
-  const serverAfter = postgres ? readPostgresCpuMs() : undefined;
-  controller.abort();
-  await running.catch(() => undefined);
-  await store.close();
-  if (failed !== undefined) throw failed;
-  return {
-    ms,
-    events: await countEvents(),
-    cpuUserMs: cpu.user / 1000,
-    cpuSystemMs: cpu.system / 1000,
-    steal,
-    serverCpuMs:
-      serverBefore !== undefined && serverAfter !== undefined
-        ? serverAfter - serverBefore
-        : undefined,
-  };
-}
-
-/** Follows the head on `databaseUrl` (an indexer resuming there) while new transfers are timed. */
-async function timeFollowing(
-  config: IndexerConfig,
-  generated: GeneratedDevnet,
-  databaseUrl: string,
-  samples: number,
-  log: (line: string) => void,
-): Promise<LatencyResult> {
-  const store = await openIndexerStore({ databaseUrl });
-  const indexer = createIndexer({ config, store, logger: quietLogger });
-  const controller = new AbortController();
-  const running = indexer.run(controller.signal);
-  try {
-    return await measureFollowLatency({ generated, databaseUrl, samples, log });
-  } finally {
-    controller.abort();
-    await running.catch(() => undefined);
-    await store.close();
-  }
-}
-
-function countSqliteEvents(path: string): Promise<number> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const row = db.prepare("SELECT count(*) AS n FROM raw_events").get() as { n: number };
-    return Promise.resolve(Number(row.n));
-  } finally {
-    db.close();
-  }
 }
 
 export async function runIndexBenchmark(args: string[]): Promise<number> {
