@@ -4,27 +4,13 @@
  * by the connection's search_path as the tests and the list benchmark do. The schema is
  * `bench_index`, dropped and created anew by every run (nothing is cached between runs, as on
  * SQLite) and dropped again at the end; nothing else in the database is touched. A schema of
- * that name holding anything but the indexer's tables is refused.
+ * that name holding tables without the store's migration table is refused.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { endClient } from "../src/store/postgres/connections.js";
 import { connect, describePostgres, type PostgresInfo, withSearchPath } from "./list-postgres.js";
 
 export const INDEX_BENCH_SCHEMA = "bench_index";
-
-/** The tables a previous run leaves (the store's migrations), so a rerun may drop them. */
-const OWN_TABLES = new Set([
-  "schema_migrations",
-  "transfers",
-  "address_stats",
-  "address_transfers",
-  "api_keys",
-  "api_key_set_version",
-  "indexer_chains",
-  "indexer_blocks",
-  "raw_events",
-  "token_metadata",
-]);
 
 export interface IndexSchema {
   /** databaseUrl with its search_path set to the schema. */
@@ -38,16 +24,19 @@ export async function freshIndexSchema(databaseUrl: string): Promise<IndexSchema
   const schema = INDEX_BENCH_SCHEMA;
   const admin = await connect(databaseUrl);
   try {
-    const { rows } = await admin.query<{ relname: string }>(
-      "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace" +
-        " WHERE n.nspname = $1 AND c.relkind IN ('r', 'v', 'm', 'f', 'p')",
+    // A schema left by a run that did not finish holds the store's migration table; one that
+    // holds relations without it is someone else's.
+    const { rows } = await admin.query<{ relations: string; migrated: boolean }>(
+      "SELECT (SELECT count(*) FROM pg_class c WHERE c.relnamespace = n.oid) AS relations," +
+        " to_regclass(format('%I.schema_migrations', n.nspname)) IS NOT NULL AS migrated" +
+        " FROM pg_namespace n WHERE n.nspname = $1",
       [schema],
     );
-    const foreign = rows.map((r) => r.relname).filter((name) => !OWN_TABLES.has(name));
-    if (foreign.length > 0) {
+    const existing = rows[0];
+    if (existing !== undefined && Number(existing.relations) > 0 && !existing.migrated) {
       throw new Error(
-        `schema ${schema} holds tables that are not the indexer's (${foreign.join(", ")}); ` +
-          "the benchmark drops its schema at every run, so it will not use this one",
+        `schema ${schema} holds tables that are not this service's; the benchmark drops its ` +
+          "schema at every run, so it will not use this one",
       );
     }
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

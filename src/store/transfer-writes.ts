@@ -354,9 +354,10 @@ export function createTransferWrites(backend: TransferBackend) {
       if (group === undefined) groups.set(key, [plan]);
       else group.push(plan);
     }
-    const many = [...groups.values()].filter((group) => group.length > 1);
+    const many: UpdatePlan[][] = [];
     for (const group of groups.values()) {
       if (group.length === 1) await updateOne(group[0]!);
+      else many.push(group);
     }
     if (many.length > 0) {
       await bulk.withIndexedJoins(async () => {

@@ -129,6 +129,29 @@ describe("bench index", () => {
     }
   });
 
+  it("error: a bench_index schema holding someone else's tables is refused and kept", async () => {
+    const admin = await connectAdmin(postgresTestUrl());
+    try {
+      await admin.query(`DROP SCHEMA IF EXISTS ${INDEX_BENCH_SCHEMA} CASCADE`);
+      await admin.query(`CREATE SCHEMA ${INDEX_BENCH_SCHEMA}`);
+      await admin.query(`CREATE TABLE ${INDEX_BENCH_SCHEMA}.theirs (id int)`);
+      await assert.rejects(
+        runIndexBenchmark([
+          ...["--transfers", "10", "--per-block", "10", "--latency-samples", "0"],
+          ...["--store", "postgres", "--database-url", postgresTestUrl(), "--no-write"],
+        ]),
+        /schema bench_index holds tables that are not this service's/,
+      );
+      const { rows } = await admin.query("SELECT to_regclass($1) IS NOT NULL AS kept", [
+        `${INDEX_BENCH_SCHEMA}.theirs`,
+      ]);
+      assert.equal(rows[0].kept, true);
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${INDEX_BENCH_SCHEMA} CASCADE`);
+      await admin.end();
+    }
+  });
+
   it("error: --store postgres without a PostgreSQL URL is refused before any work", async () => {
     const saved = process.env.DATABASE_URL;
     delete process.env.DATABASE_URL;

@@ -2,8 +2,7 @@
  * PostgreSQL: the bulk update of derived records (transfer-writes updateMany, one UPDATE ...
  * FROM (VALUES ...) per 200 records: a backfill's deliveries) and the renumbering of an
  * address's list probe address_transfers through its transfer_id index even when the table has
- * no statistics, as during a backfill that
- * outruns autovacuum's first ANALYZE. Without statistics the planner takes transfer_id to have
+ * no statistics, as during a backfill that outruns autovacuum's first ANALYZE. Without statistics the planner takes transfer_id to have
  * 200 distinct values and joins by hashing a sequential scan of the whole table, once per
  * statement: a 100,000-transfer backfill spent 15.5 s of its 46 s in that UPDATE. The scans are
  * counted in the transaction's own statistics (pg_stat_xact_user_tables); the same update
@@ -69,27 +68,14 @@ describe("store: bulk updates on PostgreSQL without table statistics", () => {
     for (const table of ["transfers", "address_transfers"]) {
       await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
     }
-    await inTransaction(createPostgresBackend(client), (writes) => writes.upsertTransfers(sent));
+    await client.query("BEGIN");
+    await createTransferWrites(createPostgresBackend(client)).upsertTransfers(sent);
+    await client.query("COMMIT");
   });
   after(async () => {
     await client?.end();
     await db?.cleanup();
   });
-
-  async function inTransaction<T>(
-    backend: TransferBackend,
-    work: (writes: ReturnType<typeof createTransferWrites>) => Promise<T>,
-  ): Promise<T> {
-    await client.query("BEGIN");
-    try {
-      const result = await work(createTransferWrites(backend));
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    }
-  }
 
   /**
    * Upserts `records` in one call on a connection of its own (a statement's plan, once cached,
