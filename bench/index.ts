@@ -3,18 +3,23 @@
  * N transfers (bench/index-generate.ts), then in the same run
  *   1. times the bare eth_getLogs calls the indexer needs (same chains, addresses, topics and
  *      block spans; fetch + JSON.parse only) - the ceiling the node allows;
- *   2. times the raw-events floor: the indexer's own fetching, decoding and raw_events insert,
- *      nothing else (rawEventsFloor) - what any indexer that keeps raw events must do;
- *   3. times a full backfill by the real indexer (createIndexer, all chains concurrently, as
+ *   2. times the raw-log floor: the same bare calls with each span's logs stored undecoded,
+ *      keyed as the issue requires, with the cursor, one transaction per span
+ *      (bench/index-bare-logs.ts) - the least any indexer meeting the issue's storage rule
+ *      must do, whatever its code and read model;
+ *   3. times the raw-events floor: the indexer's own fetching, decoding and raw_events insert,
+ *      nothing else (rawEventsFloor) - what this indexer's code does before deriving anything;
+ *   4. times a full backfill by the real indexer (createIndexer, all chains concurrently, as
  *      `bridge-oracle index` runs them) into a fresh SQLite database;
- *   4. times the store floor: SQLite alone writing the rows the backfill left, by INSERT ...
+ *   5. times the store floor: SQLite alone writing the rows the backfill left, by INSERT ...
  *      SELECT from its database into a fresh one (bench/index-store-floor.ts);
- *   5. repeats the ceiling and the floor (the node may have warmed up), keeping the faster ones;
- *   6. follows the head with 1 s blocks behind the real API (a separate process) and measures,
+ *   6. repeats the ceiling and the two fetching floors (the node may have warmed up), keeping
+ *      the faster ones;
+ *   7. follows the head with 1 s blocks behind the real API (a separate process) and measures,
  *      per new transfer, the time from its receipt being available to the list endpoint
  *      returning it.
- * With `--store postgres` the backfill (3) goes into the benchmark's own schema of a PostgreSQL
- * database (bench/index-postgres.ts) and the floors (2, 4), which measure SQLite, are not run;
+ * With `--store postgres` the backfill (4) goes into the benchmark's own schema of a PostgreSQL
+ * database (bench/index-postgres.ts) and the floors (2, 3, 5), which measure SQLite, are not run;
  * `--store both` runs the SQLite steps and the PostgreSQL backfill against the same chains and
  * ceiling, then follows the head on each store in turn.
  * Writes the "index" (SQLite) and "index (PostgreSQL)" sections of bench/RESULTS.md. Nothing is
@@ -45,7 +50,8 @@ import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
 import { createStore } from "../src/store/index.js";
 import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type Backfill, countSqliteEvents, timeBackfill, timeFollowing } from "./index-backfill.js";
-import { type GeneratedDevnet, generateTransfers } from "./index-generate.js";
+import { type BareLogsResult, bareGetLogs, rawLogFloor } from "./index-bare-logs.js";
+import { generateTransfers } from "./index-generate.js";
 import type { LatencyResult } from "./index-latency.js";
 import { countStoredEvents, freshIndexSchema, type IndexSchema } from "./index-postgres.js";
 import {
@@ -141,47 +147,6 @@ function parseOptions(args: string[]): Options | "help" {
     resultsPath: values.results,
     write: !values["no-write"],
   };
-}
-
-/** The ceiling: the indexer's eth_getLogs calls, bare (chains concurrently, spans in turn). */
-async function bareGetLogs(
-  generated: GeneratedDevnet,
-  heads: Map<number, number>,
-  span: number,
-): Promise<{ ms: number; events: number; calls: number }> {
-  const started = performance.now();
-  let events = 0;
-  let calls = 0;
-  await Promise.all(
-    generated.manifest.chains.map(async (chain) => {
-      const address = Object.values(chain.bridges);
-      const head = heads.get(chain.chainId)!;
-      for (let from = chain.deployBlock; from <= head; from += span) {
-        const response = await fetch(chain.rpcUrl, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "eth_getLogs",
-            params: [
-              {
-                address,
-                topics: [BRIDGE_EVENT_TOPICS],
-                fromBlock: `0x${from.toString(16)}`,
-                toBlock: `0x${Math.min(head, from + span - 1).toString(16)}`,
-              },
-            ],
-          }),
-        });
-        const body = (await response.json()) as { result?: unknown[]; error?: { message: string } };
-        if (body.result === undefined) throw new Error(`eth_getLogs: ${body.error?.message}`);
-        events += body.result.length;
-        calls++;
-      }
-    }),
-  );
-  return { ms: performance.now() - started, events, calls };
 }
 
 /**
@@ -320,12 +285,21 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     });
     const floorRun = (name: string) =>
       rawEventsFloor(config, heads, options.maxBlockRange, join(dir, name));
+    const rawLogRun = (name: string) =>
+      rawLogFloor(generated, heads, options.maxBlockRange, join(dir, name));
 
     const sqlitePath = join(dir, "index.db");
     let sqlite:
-      | { floorFirst: FloorResult; backfill: Backfill; storeFloor: StoreFloorResult }
+      | {
+          rawLogFirst: BareLogsResult;
+          floorFirst: FloorResult;
+          backfill: Backfill;
+          storeFloor: StoreFloorResult;
+        }
       | undefined;
     if (stores.includes("sqlite")) {
+      const rawLogFirst = await rawLogRun("raw-log-1.db");
+      log(`raw-log floor: ${rawLogFirst.events} events in ${(rawLogFirst.ms / 1000).toFixed(2)} s`);
       const floorFirst = await floorRun("floor-1.db");
       log(
         `raw-events floor: ${floorFirst.events} events in ${(floorFirst.ms / 1000).toFixed(2)} s`,
@@ -341,7 +315,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
         `store floor: ${storeFloor.rows} rows in ${(storeFloor.indexesInPlaceMs / 1000).toFixed(2)} s` +
           ` (indexes built after: ${(storeFloor.indexesAfterMs / 1000).toFixed(2)} s)`,
       );
-      sqlite = { floorFirst, backfill, storeFloor };
+      sqlite = { rawLogFirst, floorFirst, backfill, storeFloor };
     }
     let postgresBackfill: Backfill | undefined;
     if (stores.includes("postgres")) {
@@ -359,9 +333,13 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     const ceilingSecond = await bareGetLogs(generated, heads, options.maxBlockRange);
     log(`bare eth_getLogs again: ${(ceilingSecond.ms / 1000).toFixed(2)} s`);
     const ceiling = ceilingSecond.ms < ceilingFirst.ms ? ceilingSecond : ceilingFirst;
+    const rawLogSecond = stores.includes("sqlite") ? await rawLogRun("raw-log-2.db") : undefined;
     const floorSecond = stores.includes("sqlite") ? await floorRun("floor-2.db") : undefined;
-    if (floorSecond !== undefined) {
-      log(`raw-events floor again: ${(floorSecond.ms / 1000).toFixed(2)} s`);
+    if (rawLogSecond !== undefined && floorSecond !== undefined) {
+      log(
+        `raw-log floor again: ${(rawLogSecond.ms / 1000).toFixed(2)} s; ` +
+          `raw-events floor again: ${(floorSecond.ms / 1000).toFixed(2)} s`,
+      );
     }
     const measurementsSteal = stealShare(measurementsStarted, readCpuTimes());
 
@@ -415,10 +393,12 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     });
     const sections: [string, string][] = [];
     if (sqlite !== undefined) {
-      const { floorFirst, backfill, storeFloor } = sqlite;
+      const { rawLogFirst, floorFirst, backfill, storeFloor } = sqlite;
       const floor = floorSecond!.ms < floorFirst.ms ? floorSecond! : floorFirst;
+      const rawLog = rawLogSecond!.ms < rawLogFirst.ms ? rawLogSecond! : rawLogFirst;
       const report: IndexBenchmarkReport = {
         ...base(backfill, "sqlite"),
+        rawLogFloor: { ...rawLog, firstMs: rawLogFirst.ms, secondMs: rawLogSecond!.ms },
         floor: { ...floor, firstMs: floorFirst.ms, secondMs: floorSecond!.ms },
         storeFloor,
       };
