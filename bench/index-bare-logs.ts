@@ -9,7 +9,7 @@
  *     the indexer does). It is the least any indexer that meets the issue's storage rule must
  *     do, whatever its code and read model: no decoding, block hashes, pairing, records or
  *     address lists. Table form: a rowid table with a UNIQUE key (a WITHOUT ROWID table keyed by
- *     the same columns was slower: its rows of about 800 bytes move on every page split).
+ *     the same columns was slower: its rows of about 900 bytes move on every page split).
  */
 import type Database from "better-sqlite3";
 import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";

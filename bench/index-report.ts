@@ -148,7 +148,7 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
     "",
     `${ratioLine(r)}`,
     "",
-    `Raw-log floor / ceiling: **${share(rawLogRate)}**. The 50 % target allows the whole backfill ${seconds(budgetMs)} (twice the ceiling's time); storing what eth_getLogs returned, with the cursor and nothing else, took ${seconds(r.rawLogFloor.ms)} of it, ${leftMs >= 0 ? `leaving ${seconds(leftMs)}` : `${seconds(-leftMs)} more than all of it`} for decoding, reorganisation checks, pairing and the records.`,
+    `Raw-log floor / ceiling: **${share(rawLogRate)}**. The 50 % target allows the whole backfill ${seconds(budgetMs)} (twice the ceiling's time); storing what eth_getLogs returned, with the cursor and nothing else, took ${seconds(r.rawLogFloor.ms)}, ${leftMs >= 0 ? `leaving ${seconds(leftMs)}` : `${seconds(-leftMs)} more than all of it, leaving nothing`} for decoding, reorganisation checks, pairing and the records.`,
     "",
     `Raw-events floor / ceiling: ${share(floorRate)}; indexer / raw-events floor: ${(100 * (indexerRate / floorRate)).toFixed(1)} %.`,
     "",
