@@ -146,7 +146,7 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
     "",
     `Of the floor's ${seconds(r.floor.ms)}, ${seconds(r.floor.insertMs)} were spent inside the raw_events insert transactions (synchronous, on the one thread); the rest is fetching and decoding.`,
     "",
-    `${ratioLine(r)}`,
+    ratioLine(r),
     "",
     `Raw-log floor / ceiling: **${share(rawLogRate)}**. The 50 % target allows the whole backfill ${seconds(budgetMs)} (twice the ceiling's time); storing what eth_getLogs returned, with the cursor and nothing else, took ${seconds(r.rawLogFloor.ms)}, ${leftMs >= 0 ? `leaving ${seconds(leftMs)}` : `${seconds(-leftMs)} more than all of it, leaving nothing`} for decoding, reorganisation checks, pairing and the records.`,
     "",

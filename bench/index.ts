@@ -150,8 +150,8 @@ function parseOptions(args: string[]): Options | "help" {
 }
 
 /**
- * The floor of any indexer that keeps raw events (as the issue requires): per span, the
- * indexer's own client fetches the logs (viem), decodeBridgeLog decodes them and the indexer
+ * The raw-events floor, this indexer's own code up to its raw events: per span, the
+ * indexer's client fetches the logs (viem), decodeBridgeLog decodes them and the indexer
  * repository inserts them into raw_events, one transaction per span, into a fresh database with
  * the real schema. No block hashes, no records, no address lists: what the indexer does on top
  * of this is the derivation and the read model.
