@@ -52,9 +52,9 @@ async function getLogs(url: string, address: string[], from: number, to: number)
 }
 
 /**
- * Every chain's spans from its deploy block to its head, chains concurrently, spans in turn.
- * `store` (when given) receives each span's logs while the next span's request is in flight;
- * without it, the next span is requested once a span's response is parsed.
+ * Every chain's spans from its deploy block to its head, chains concurrently, spans in turn:
+ * a span's request is sent once the previous span's response is parsed, and `store` (when
+ * given) receives each span's logs while the next span's request is in flight.
  */
 async function eachSpan(
   generated: GeneratedDevnet,
@@ -74,13 +74,9 @@ async function eachSpan(
         getLogs(chain.rpcUrl, address, from, Math.min(head, from + span - 1));
       for (let from = chain.deployBlock, next = request(from); from <= head; from += span) {
         const logs = await next;
-        if (store !== undefined) {
-          // Request the next span first, so it is in flight while this one is written.
-          if (from + span <= head) next = request(from + span);
-          store(chain.chainId, logs, Math.min(head, from + span - 1));
-        } else if (from + span <= head) {
-          next = request(from + span);
-        }
+        // The next span is requested first, so it is in flight while this one is stored.
+        if (from + span <= head) next = request(from + span);
+        store?.(chain.chainId, logs, Math.min(head, from + span - 1));
         events += logs.length;
         calls++;
       }
