@@ -6,8 +6,6 @@
 import type { StoredTransfer } from "../store/backend.js";
 import type { IndexerRepository } from "../store/indexer-repository.js";
 import type { BridgeTransaction, UpsertResult } from "../store/types.js";
-import type { RegistrySource } from "./bridge-registry.js";
-import type { IndexedBatch } from "./write-batch.js";
 
 /** The transfer write path inside the batch's transaction (src/store/transfer-writes.ts). */
 export interface IndexerTransferWrites {
@@ -29,11 +27,4 @@ export interface IndexerStore {
   readonly indexer: IndexerRepository;
   /** Runs `work` in one database transaction: all of it is committed, or none. */
   transaction<T>(work: (tx: IndexerTransaction) => Promise<T>): Promise<T>;
-  /**
-   * Commits one batch: writeBatch (src/indexer/write-batch.ts) in one transaction, serialised
-   * with transaction(). A store may run it on another thread (the SQLite store does, so that
-   * fetching and decoding the next batches overlaps with writing this one); without it, the
-   * indexer runs writeBatch in transaction(). `registry` is the same for every call.
-   */
-  commitBatch?(batch: IndexedBatch, registry: RegistrySource): Promise<void>;
 }

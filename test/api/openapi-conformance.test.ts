@@ -194,7 +194,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
       now: () => clock,
     });
     await provider.start();
-    indexerStore = await openIndexerStore({ databaseUrl: db.databaseUrl, batchWorker: false });
+    indexerStore = await openIndexerStore({ databaseUrl: db.databaseUrl });
     ({ app } = await buildTestApp(store, {
       logLevel: "silent",
       plugins: [

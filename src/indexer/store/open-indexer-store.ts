@@ -4,11 +4,10 @@
  * transfers in one transaction. Built from the store's own pieces (migrations via createStore,
  * createSqliteBackend / createPostgresBackend, createTransferRepository), because the Store
  * interface does not expose its SQL executor inside transaction(); once it does, this module
- * becomes a thin adapter over Store.transaction. It lives in indexer/ with the batch writer and
- * worker that run writeBatch, as the indexer's adapter onto store/: store/ never imports
+ * becomes a thin adapter over Store.transaction. It lives in indexer/ as the indexer's adapter
+ * onto store/: store/ never imports
  * indexer/ (it holds the tables and their SQL; what a batch means is the indexer's).
  */
-import { availableParallelism } from "node:os";
 import { databaseKind, sqlitePath } from "../../store/database-url.js";
 import { createStore } from "../../store/index.js";
 import { createIndexerRepository } from "../../store/indexer-repository.js";
@@ -23,7 +22,6 @@ import { createSerialQueue } from "../../store/scoped-store.js";
 import { createSqliteBackend } from "../../store/sqlite/sqlite-backend.js";
 import type { StoreLogger } from "../../store/types.js";
 import type { IndexerStore } from "../indexer-store.js";
-import { type BatchWriter, createBatchWriter } from "./indexer-batch-writer.js";
 import {
   openIndexerSqlite,
   runSqliteTransaction,
@@ -33,13 +31,6 @@ import {
 export interface OpenIndexerStoreOptions {
   /** Same as DATABASE_URL: postgres://... or a SQLite file path. */
   databaseUrl: string;
-  /**
-   * SQLite: write batches on a worker thread (src/indexer/store/indexer-batch-worker.ts) instead of the
-   * main thread. Default: only with more than 2 cores. On the 2-core bench machine, where the
-   * node and other processes already take the second core, the thread's overhead (its own
-   * start-up, copying each batch to it) made backfills slower (docs/indexer.md).
-   */
-  batchWorker?: boolean;
   /**
    * PostgreSQL: bounds of the pool (postgres/connections.ts). Default
    * BACKGROUND_POSTGRES_TIMEOUTS: an indexer batch may run long statements, so no query bound.
@@ -68,31 +59,24 @@ export async function openIndexerStore(
   await migrated.close();
   return databaseKind(options.databaseUrl) === "postgres"
     ? openPostgres(options.databaseUrl, timeouts)
-    : openSqlite(options.databaseUrl, options.batchWorker ?? availableParallelism() > 2);
+    : openSqlite(options.databaseUrl);
 }
 
-function openSqlite(databaseUrl: string, worker: boolean): ClosableIndexerStore {
+function openSqlite(databaseUrl: string): ClosableIndexerStore {
   const path = sqlitePath(databaseUrl);
   if (path === ":memory:" || path === "") {
     throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
   }
   const connection = openIndexerSqlite(path);
   const root = createSqliteBackend(connection.prepare);
-  // Every indexer transaction of the process, on this connection or the batch worker's, runs
-  // in turn: one SQLite writer at a time, and no thread ever waits on the other's lock.
+  // Every indexer transaction of the process runs in turn: one SQLite writer at a time.
   const queue = createSerialQueue();
-  let batches: BatchWriter | undefined;
   return {
     kind: "sqlite",
     indexer: createIndexerRepository(root.sql, "sqlite"),
     transaction: (work) => queue(() => runSqliteTransaction(connection, work)),
-    commitBatch(batch, registry) {
-      batches ??= createBatchWriter({ path, connection, registry, serialise: queue, worker });
-      return batches.write(batch);
-    },
     async close() {
       await queue(async () => undefined);
-      await batches?.close();
       connection.db.close();
     },
   };
