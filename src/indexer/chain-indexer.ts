@@ -29,7 +29,6 @@ import type { IndexerStore } from "./indexer-store.js";
 import { mapLimit } from "./map-limit.js";
 import type { Mutex } from "./mutex.js";
 import type { ProgressReporter } from "./progress.js";
-import { rederiveTransfers } from "./rederive-transfers.js";
 import type { TokenMetadataCache } from "./token-metadata.js";
 import { type IndexedBatch, writeBatch } from "./write-batch.js";
 
@@ -220,7 +219,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           updatedAt: stamp(),
         });
         if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
-        const derived = await rederiveTransfers(tx, ids, deriveContext(), stamp());
+        const derived = await tx.records.derive(ids, registry.source, stamp());
         return { ids, derived };
       }),
     );
@@ -246,10 +245,6 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     const canonical = await client.getBlockHeader(stored.number);
     if (canonical === undefined) return "lagging"; // it shrank further meanwhile: look again
     return canonical.hash === stored.hash ? "lagging" : "replaced";
-  }
-
-  function deriveContext() {
-    return { registry, token: (id: number, address: string) => deps.tokens.get(id, address) };
   }
 
   async function headers(
@@ -439,7 +434,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       now,
     };
     const committed = deps.commitLock.runExclusive(() =>
-      store.transaction((tx) => writeBatch(tx, batch, deriveContext())),
+      store.transaction((tx) => writeBatch(tx, batch, registry.source)),
     );
     // Backfilling final blocks: fetch the next span while this one is written. It is checked
     // exactly as a fresh fetch would be (the next step compares its first block's parent hash

@@ -4,6 +4,7 @@
  * on a connection of its own.
  */
 import type { StoredTransfer } from "../store/backend.js";
+import type { TransferDerivation } from "../store/derive-transfers.js";
 import type { IndexerRepository } from "../store/indexer-repository.js";
 import type { BridgeTransaction, UpsertResult } from "../store/types.js";
 
@@ -20,6 +21,8 @@ export interface IndexerTransferWrites {
 export interface IndexerTransaction {
   indexer: IndexerRepository;
   transfers: IndexerTransferWrites;
+  /** The records derived from the stored raw events, set-based (src/store/derive-transfers.ts). */
+  records: TransferDerivation;
 }
 
 export interface IndexerStore {

@@ -10,9 +10,8 @@ import type {
   StoredBlock,
   TokenMetadataRow,
 } from "../store/indexer-repository.js";
-import type { DeriveContext } from "./derive-transfer.js";
+import type { RegistrySource } from "./bridge-registry.js";
 import type { IndexerTransaction } from "./indexer-store.js";
-import { rederiveTransfers } from "./rederive-transfers.js";
 
 export interface IndexedBatch {
   chainId: number;
@@ -39,7 +38,7 @@ export interface IndexedBatch {
 export async function writeBatch(
   tx: IndexerTransaction,
   batch: IndexedBatch,
-  context: DeriveContext,
+  registry: RegistrySource,
 ): Promise<void> {
   await tx.indexer.lockForIndexing();
   await tx.indexer.saveTokenMetadata(batch.tokens);
@@ -48,16 +47,9 @@ export async function writeBatch(
   await tx.indexer.deleteBlocksBelow(batch.chainId, batch.pruneBelow);
   const moved = await tx.indexer.moveCursor(batch.chainId, batch.fromCursor, batch.next);
   if (!moved) throw new Error(`chain ${batch.chainName}: cursor moved by another writer`);
-  await rederiveTransfers(
-    tx,
+  await tx.records.derive(
     batch.events.map((e) => e.messageId),
-    context,
+    registry,
     batch.now,
-    {
-      chainId: batch.chainId,
-      fromBlock: batch.fromCursor + 1,
-      toBlock: batch.next.cursorBlock,
-      events: batch.events,
-    },
   );
 }

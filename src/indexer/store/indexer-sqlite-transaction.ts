@@ -5,6 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { TransferBackend } from "../../store/backend.js";
+import { createTransferDerivation } from "../../store/derive-transfers.js";
 import { createIndexerRepository } from "../../store/indexer-repository.js";
 import {
   createSqliteBackend,
@@ -39,6 +40,7 @@ export function transactionOn(
     indexer: createIndexerRepository(backend.sql, kind),
     // Already inside the batch's transaction: the writes are atomic with everything else.
     transfers: createTransferWrites(backend),
+    records: createTransferDerivation(backend, kind),
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * The few places where the set-based derivation's SQL (src/store/derive-transfers-sql.ts,
+ * src/store/derive-transfers.ts) differs between SQLite and PostgreSQL: JSON access, left
+ * padding, UTC formatting, list parameters and the temporary tables.
+ */
+
+export interface Dialect {
+  kind: "sqlite" | "postgres";
+  /** The stored arguments' JSON as a value `field` reads (parsed once on PostgreSQL). */
+  json(column: string): string;
+  /** A string argument of that JSON, as text. */
+  field(json: string, name: string): string;
+  /** `text` left-padded with zeros to `width` characters (only called when shorter). */
+  zeroPad(text: string, width: string): string;
+  /** Two-digit, zero-padded text of a small integer. */
+  twoDigits(n: string): string;
+  /** `YYYY-MM-DD HH:MM:SS` (UTC) of unix seconds, as formatUtc (derive-transfer.ts). */
+  utc(seconds: string): string;
+  /** Rows (chain_id, name, native_symbol) of a JSON array parameter. */
+  chainsFromJson(param: string): string;
+  /** Rows (chain_id, kind, address, address_key, scheme_id) of a JSON array parameter. */
+  bridgesFromJson(param: string): string;
+  /** Rows (value) of a list parameter (see listParam). */
+  listRows(param: string): string;
+  listParam(values: readonly string[]): unknown;
+  /** The type of a byte-wise compared text column (COLLATE "C" on PostgreSQL, as migration 1). */
+  text: string;
+  /** A temporary table, emptied for each use (`CREATE ... IF NOT EXISTS`). */
+  tempTable(name: string, columns: string): string;
+  /** Locks the upserted address_stats rows in key order (PostgreSQL) or only inserts them. */
+  statsUpsertTail: string;
+}
+
+/** Zeros for SQLite's padding: decimals are at most 255 (ERC-20's uint8). */
+const ZEROS = "0".repeat(256);
+
+export const SQLITE_DIALECT: Dialect = {
+  kind: "sqlite",
+  json: (column) => column,
+  field: (json, name) => `json_extract(${json}, '$.${name}')`,
+  zeroPad: (text, width) => `substr('${ZEROS}' || ${text}, -(${width}))`,
+  twoDigits: (n) => `printf('%02d', ${n})`,
+  utc: (seconds) => `datetime(${seconds}, 'unixepoch')`,
+  chainsFromJson: (param) =>
+    "SELECT json_extract(value, '$.chain_id') AS chain_id, json_extract(value, '$.name') AS name," +
+    ` json_extract(value, '$.native_symbol') AS native_symbol FROM json_each(${param})`,
+  bridgesFromJson: (param) =>
+    "SELECT json_extract(value, '$.chain_id') AS chain_id, json_extract(value, '$.kind') AS kind," +
+    " json_extract(value, '$.address') AS address, json_extract(value, '$.address_key') AS address_key," +
+    ` json_extract(value, '$.scheme_id') AS scheme_id FROM json_each(${param})`,
+  listRows: (param) => `SELECT value FROM json_each(${param})`,
+  listParam: (values) => JSON.stringify(values),
+  text: "TEXT",
+  tempTable: (name, columns) => `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns})`,
+  statsUpsertTail: "ON CONFLICT (address_key) DO NOTHING",
+};
+
+export const POSTGRES_DIALECT: Dialect = {
+  kind: "postgres",
+  json: (column) => `${column}::jsonb`,
+  field: (json, name) => `(${json} ->> '${name}')`,
+  zeroPad: (text, width) => `lpad(${text}, ${width}, '0')`,
+  twoDigits: (n) => `lpad((${n})::text, 2, '0')`,
+  utc: (seconds) => `to_char(to_timestamp(${seconds}) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`,
+  chainsFromJson: (param) =>
+    `SELECT * FROM json_to_recordset(${param}::json) AS x(chain_id bigint, name text, native_symbol text)`,
+  bridgesFromJson: (param) =>
+    `SELECT * FROM json_to_recordset(${param}::json) AS x(chain_id bigint, kind integer,` +
+    " address text, address_key text, scheme_id text)",
+  listRows: (param) => `SELECT unnest(${param}::text[]) AS value`,
+  listParam: (values) => values,
+  text: 'TEXT COLLATE "C"',
+  // Emptied at every commit (a temporary table is never vacuumed: deleted rows would pile up).
+  tempTable: (name, columns) =>
+    `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns}) ON COMMIT DELETE ROWS`,
+  // DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too,
+  // in the SELECT's key order, so two writers cannot deadlock (transfer-writes.ts does the same).
+  statsUpsertTail: "ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total",
+};
+
+export function dialectOf(kind: "sqlite" | "postgres"): Dialect {
+  return kind === "sqlite" ? SQLITE_DIALECT : POSTGRES_DIALECT;
+}

@@ -1,0 +1,224 @@
+/**
+ * The indexer's records derived from its raw events in SQL: the SELECT that builds each
+ * message's bridge transaction record from the stored `raw_events`, the registry (chain names,
+ * bridges, each kind's chain-id scheme) and `token_metadata`. It states in SQL what
+ * `deriveTransfer` (src/indexer/derive-transfer.ts, the specification) states in TypeScript, and
+ * test/indexer/derive-sql.test.ts checks that both agree on random event histories.
+ *
+ * Its rows feed src/store/derive-transfers.ts, which writes them. Amounts stay decimal text end
+ * to end (base-unit digits from the events' JSON, cut at the token's decimals by string
+ * functions): no number type ever holds one.
+ */
+import { getAddress } from "viem";
+import type { Dialect } from "./derive-dialect.js";
+import { isNumberField } from "./transfer-row.js";
+import { TRANSFER_FIELDS } from "./types.js";
+
+/** The registry as the derivation needs it (structurally the indexer's RegistrySource). */
+export interface DerivationRegistry {
+  chains: readonly { chainId: number; name: string; nativeSymbol: string }[];
+  bridges: readonly { kind: number; chainId: number; address: string; bridgeChainId: string }[];
+}
+
+/** Fields a record takes from its outcome events; all others come from the send. */
+export const OUTCOME_COLUMNS = [
+  "dest_tx_hash",
+  "dest_tx_key",
+  "receive_amount",
+  "receive_amount_key",
+  "status",
+  "end_time",
+] as const;
+
+/** Columns of a derived row (besides message_key), in the order the SELECT produces them. */
+export const DERIVED_COLUMNS = [
+  ...TRANSFER_FIELDS.filter((f) => f !== "created_at" && f !== "updated_at"),
+  "source_tx_key",
+  "dest_tx_key",
+  "send_amount_key",
+  "receive_amount_key",
+] as const;
+
+export const SEND_COLUMNS = DERIVED_COLUMNS.filter(
+  (c) => !(OUTCOME_COLUMNS as readonly string[]).includes(c),
+);
+
+/** The temporary tables' columns (message_key first). */
+export function derivedTableColumns(d: Dialect): string {
+  return [
+    `message_key ${d.text} PRIMARY KEY`,
+    ...DERIVED_COLUMNS.map((c) => `${c} ${isNumberField(c) ? "INTEGER" : d.text} NOT NULL`),
+  ].join(", ");
+}
+
+const registryParams = new WeakMap<DerivationRegistry, [string, string]>();
+
+/** The registry as two JSON parameters (chains, bridges), built once per registry object. */
+export function registryJson(registry: DerivationRegistry): [string, string] {
+  let params = registryParams.get(registry);
+  if (params === undefined) {
+    params = [
+      JSON.stringify(
+        registry.chains.map((c) => ({
+          chain_id: c.chainId,
+          name: c.name,
+          native_symbol: c.nativeSymbol,
+        })),
+      ),
+      JSON.stringify(
+        registry.bridges.map((b) => ({
+          chain_id: b.chainId,
+          kind: b.kind,
+          address: getAddress(b.address),
+          address_key: b.address.toLowerCase(),
+          // Events spell the scheme id as a canonical decimal (a uint256's digits).
+          scheme_id: BigInt(b.bridgeChainId).toString(),
+        })),
+      ),
+    ];
+    registryParams.set(registry, params);
+  }
+  return params;
+}
+
+const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
+
+/**
+ * `formatBaseUnitDigits(units, decimals)` (src/amount.ts) in SQL, as its integer and fraction
+ * parts: the digits without leading zeros, left-padded to decimals + 1, cut at the point, the
+ * fraction without trailing zeros.
+ */
+function amountParts(
+  d: Dialect,
+  units: string,
+  decimals: string,
+): { whole: string; fraction: string } {
+  const stripped = `CASE WHEN ltrim(${units}, '0') = '' THEN '0' ELSE ltrim(${units}, '0') END`;
+  const padded =
+    `(CASE WHEN ${decimals} = 0 OR length(${stripped}) > ${decimals} THEN ${stripped}` +
+    ` ELSE ${d.zeroPad(stripped, `${decimals} + 1`)} END)`;
+  const point = `(length(${padded}) - ${decimals})`;
+  return {
+    whole: `substr(${padded}, 1, ${point})`,
+    fraction: `rtrim(substr(${padded}, ${point} + 1), '0')`,
+  };
+}
+
+/** The amount text and, with `key`, its amountSortKey (src/store/transfer-keys.ts). */
+function amount(d: Dialect, units: string, decimals: string): { text: string; key: string } {
+  const { whole, fraction } = amountParts(d, units, decimals);
+  return {
+    text: `${whole} || CASE WHEN ${fraction} = '' THEN '' ELSE '.' || ${fraction} END`,
+    key: `${d.twoDigits(`length(${whole})`)} || ${whole} || ${fraction}`,
+  };
+}
+
+/** Symbol and decimals of a token (tm: its token_metadata row, joined; native: the chain's). */
+function token(chain: string, address: string, tm: string, native: string) {
+  const isNative = `lower(${address}) = '${ZERO_ADDRESS}'`;
+  return {
+    symbol:
+      `CASE WHEN ${chain} IS NULL THEN '' WHEN ${isNative} THEN COALESCE(${native}, '')` +
+      ` ELSE ${tm}.symbol END`,
+    decimals: `CASE WHEN ${chain} IS NULL THEN 0 WHEN ${isNative} THEN 18 ELSE ${tm}.decimals END`,
+  };
+}
+
+/**
+ * `SELECT message_key, <DERIVED_COLUMNS>` of every message id in the temporary table
+ * `indexer_ids` that has a stored send. Parameters: the registry's chains and bridges JSON.
+ * A token whose metadata is not stored yields NULL, which the NOT NULL columns it is written
+ * into refuse: the batch fails loudly instead of storing a guessed symbol or decimals.
+ */
+export function deriveSelectSql(d: Dialect): string {
+  const f = (alias: string, name: string) => d.field(`${alias}.j`, name);
+  const st = token("s.chain_id", f("s", "sourceToken"), "tm_st", "sc.native_symbol");
+  const sbt = token("s.chain_id", f("s", "sourceBridgeToken"), "tm_sbt", "sc.native_symbol");
+  const dt = token("s.dest_chain_id", f("s", "destToken"), "tm_dt", "dc.native_symbol");
+  const dbt = token("s.dest_chain_id", f("s", "destBridgeToken"), "tm_dbt", "dc.native_symbol");
+  // Per message: the send's and outcomes' values, the tokens' symbols and decimals.
+  const values: Record<string, string> = {
+    message_id: "lower(s.message_id)",
+    source_contract: "s.address",
+    dest_contract: "COALESCE(s.dest_contract, '')",
+    source_tx_hash: "lower(s.tx_hash)",
+    dest_tx_hash: "lower(COALESCE(dl.tx_hash, fl.tx_hash, ''))",
+    from_address: f("s", "sender"),
+    to_address: f("s", "recipient"),
+    source_chain_name: "COALESCE(sc.name, '')",
+    dest_chain_name: "COALESCE(dc.name, '')",
+    source_token_address: f("s", "sourceToken"),
+    dest_token_address: f("s", "destToken"),
+    dest_bridge_token: f("s", "destBridgeToken"),
+    fee_address: f("s", "sourceBridgeToken"),
+    source_token_symbol: st.symbol,
+    source_token_decimals: st.decimals,
+    fee_symbol: sbt.symbol,
+    fee_decimals: sbt.decimals,
+    dest_token_symbol: dt.symbol,
+    dest_token_decimals: dt.decimals,
+    dest_bridge_token_decimals: dbt.decimals,
+    status:
+      "CASE WHEN dl.message_id IS NOT NULL THEN 'Success'" +
+      " WHEN fl.message_id IS NOT NULL OR rf.message_id IS NOT NULL THEN 'Failed' ELSE 'Processing' END",
+    start_time: d.utc("s.block_time"),
+    outcome_time: "COALESCE(dl.block_time, fl.block_time, rf.block_time)",
+    send_units: f("s", "sendAmount"),
+    min_units: f("s", "minReceiveAmount"),
+    receive_units: "dl.receive_units",
+    dbt_units: f("s", "destBridgeAmount"),
+    xproto_units: f("s", "xprotoFee"),
+    bridge_fee_units: f("s", "bridgeFee"),
+    subsidy_units: f("s", "subsidy"),
+  };
+  const send = amount(d, "u.send_units", "u.source_token_decimals");
+  const receive = amount(d, "u.receive_units", "u.dest_token_decimals");
+  const formatted: Record<string, string> = {
+    send_amount: send.text,
+    send_amount_key: send.key,
+    min_receive_amount: amount(d, "u.min_units", "u.dest_token_decimals").text,
+    // A delivery's amount; a failure or refund delivered nothing ("0"); unknown ("") while
+    // Processing (decisions.md 2).
+    receive_amount: `CASE WHEN u.status = 'Success' THEN ${receive.text} WHEN u.status = 'Failed' THEN '0' ELSE '' END`,
+    receive_amount_key: `CASE WHEN u.status = 'Success' THEN ${receive.key} WHEN u.status = 'Failed' THEN '010' ELSE '' END`,
+    dest_bridge_token_amount: amount(d, "u.dbt_units", "u.dest_bridge_token_decimals").text,
+    xproto_fee: amount(d, "u.xproto_units", "u.fee_decimals").text,
+    bridge_fee: amount(d, "u.bridge_fee_units", "u.fee_decimals").text,
+    subsidy_amount: amount(d, "u.subsidy_units", "u.dest_bridge_token_decimals").text,
+    end_time: `CASE WHEN u.outcome_time IS NULL THEN '' ELSE ${d.utc("u.outcome_time")} END`,
+    source_tx_key: "u.source_tx_hash",
+    dest_tx_key: "u.dest_tx_hash",
+  };
+  const output = DERIVED_COLUMNS.map((c) => `${formatted[c] ?? `u.${c}`} AS ${c}`);
+  const outcomeMatch =
+    "(o.event_name IN ('TransferDelivered', 'TransferFailed') AND o.chain_id = s.dest_chain_id" +
+    " AND lower(o.address) = s.dest_key) OR (o.event_name = 'TransferRefunded'" +
+    " AND o.chain_id = s.chain_id AND lower(o.address) = lower(s.address))";
+  const firstOf = (alias: string, name: string) =>
+    `LEFT JOIN oc ${alias} ON ${alias}.message_id = s.message_id AND ${alias}.event_name = '${name}' AND ${alias}.n = 1`;
+  const tokenJoin = (alias: string, chain: string, arg: string) =>
+    `LEFT JOIN token_metadata ${alias} ON ${alias}.chain_id = ${chain} AND ${alias}.address = lower(${f("s", arg)})`;
+
+  return `WITH chains AS (${d.chainsFromJson("?")}),
+bridges AS (${d.bridgesFromJson("?")}),
+ev AS (SELECT r.chain_id, r.block_number, r.log_index, r.block_time, r.tx_hash, r.address,
+  r.kind, r.event_name, r.message_id, ${d.json("r.args")} AS j FROM raw_events r
+  WHERE r.message_id IN (SELECT message_key FROM indexer_ids)),
+sends AS (SELECT ev.*, ROW_NUMBER() OVER (PARTITION BY ev.message_id
+  ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.event_name = 'TransferSent'),
+s AS (SELECT sends.*, db.chain_id AS dest_chain_id, db.address AS dest_contract, db.address_key AS dest_key
+  FROM sends LEFT JOIN bridges db ON db.kind = sends.kind AND db.scheme_id = ${f("sends", "destChainId")}
+  WHERE sends.n = 1),
+oc AS (SELECT o.message_id, o.event_name, o.tx_hash, o.block_time, ${f("o", "receiveAmount")} AS receive_units,
+  ROW_NUMBER() OVER (PARTITION BY o.message_id, o.event_name
+  ORDER BY o.chain_id, o.block_number, o.log_index) AS n
+  FROM ev o JOIN s ON s.message_id = o.message_id WHERE ${outcomeMatch}),
+u AS (SELECT ${Object.entries(values)
+    .map(([name, sql]) => `${sql} AS ${name}`)
+    .join(",\n  ")}
+  FROM s ${firstOf("dl", "TransferDelivered")} ${firstOf("fl", "TransferFailed")} ${firstOf("rf", "TransferRefunded")}
+  LEFT JOIN chains sc ON sc.chain_id = s.chain_id LEFT JOIN chains dc ON dc.chain_id = s.dest_chain_id
+  ${tokenJoin("tm_st", "s.chain_id", "sourceToken")} ${tokenJoin("tm_sbt", "s.chain_id", "sourceBridgeToken")}
+  ${tokenJoin("tm_dt", "s.dest_chain_id", "destToken")} ${tokenJoin("tm_dbt", "s.dest_chain_id", "destBridgeToken")})
+SELECT u.message_id AS message_key, ${output.join(",\n  ")} FROM u`;
+}

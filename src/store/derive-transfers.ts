@@ -1,0 +1,197 @@
+/**
+ * The indexer's records, derived set-based: for the message ids of a batch (or of a reorg's
+ * orphaned events), a fixed sequence of statements over the stored raw events writes every
+ * record and address list, whatever the number of transfers; no statement per transfer.
+ *
+ * 1. The ids go into the temporary table `indexer_ids`; the derived rows
+ *    (derive-transfers-sql.ts) into `indexer_derived`.
+ * 2. Records whose send is gone are deleted; records whose send-side fields changed (another
+ *    send now comes first) lose their address rows, and those addresses are marked dirty.
+ * 3. Changed records are updated (send-side fields, then outcome fields: a delivery writes only
+ *    its six columns and `updated_at`), new ones inserted with created_at = updated_at = now. A
+ *    record equal to the stored one is not written at all, so a replay changes nothing, not even
+ *    updated_at; a send and its delivery in one batch are one insert.
+ * 4. Address lists (docs/store.md, "Deep pages: seq"): the sort columns of existing rows follow
+ *    their record; rows of new records are added with seq = total + their rank (the live case:
+ *    they sort after every stored row); an address where that is not so (a row sorting before
+ *    its last one, or one marked dirty in 2) is renumbered with ROW_NUMBER() and its stats
+ *    recomputed.
+ *
+ * Every statement runs in the caller's transaction (the batch's), inside withIndexedJoins on
+ * PostgreSQL: they join a batch's few hundred keys to large tables (docs/store.md, "PostgreSQL
+ * plans"). The `transfers` rows are written once per batch, so row triggers on them see one
+ * change per record and batch.
+ */
+import type { TransferBackend } from "./backend.js";
+import { type Dialect, dialectOf } from "./derive-dialect.js";
+import {
+  DERIVED_COLUMNS,
+  type DerivationRegistry,
+  derivedTableColumns,
+  deriveSelectSql,
+  OUTCOME_COLUMNS,
+  registryJson,
+  SEND_COLUMNS,
+} from "./derive-transfers-sql.js";
+
+export interface DeriveResult {
+  /** Records inserted or changed. */
+  upserted: number;
+  /** Records removed (their send was orphaned). */
+  deleted: number;
+}
+
+export interface TransferDerivation {
+  /** Derives (inserts, updates, deletes) the records of these message ids from raw_events. */
+  derive(
+    messageIds: readonly string[],
+    registry: DerivationRegistry,
+    now: string,
+  ): Promise<DeriveResult>;
+}
+
+const SORT_COLUMNS = [
+  "updated_at",
+  "start_time",
+  "end_time",
+  "send_amount_key",
+  "receive_amount_key",
+] as const;
+
+const equal = (columns: readonly string[], a: string, b: string) =>
+  columns.map((c) => `${a}.${c} = ${b}.${c}`).join(" AND ");
+
+/** A stored record (t) that no derived row with the same send-side fields replaces. */
+const REPLACED =
+  "t.message_key IN (SELECT message_key FROM indexer_ids) AND NOT EXISTS (SELECT 1 FROM" +
+  ` indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})`;
+
+const DIRTY = "(SELECT address_id FROM indexer_dirty)";
+
+function statements(d: Dialect) {
+  const sets = (columns: readonly string[]) => columns.map((c) => `${c} = d.${c}`).join(", ");
+  const addressRow = (addressColumn: string) =>
+    `SELECT lower(t.${addressColumn}) AS address_key, t.id, ${["created_at", ...SORT_COLUMNS]
+      .map((c) => `t.${c}`)
+      .join(", ")} FROM indexer_derived d JOIN transfers t ON t.message_key = d.message_key` +
+    " WHERE NOT EXISTS (SELECT 1 FROM address_transfers a WHERE a.transfer_id = t.id)";
+  const rowColumns = ["created_at", ...SORT_COLUMNS].join(", ");
+  return {
+    tables: [
+      d.tempTable("indexer_ids", `message_key ${d.text} PRIMARY KEY`),
+      d.tempTable("indexer_derived", derivedTableColumns(d)),
+      d.tempTable(
+        "indexer_address_rows",
+        `address_key ${d.text} NOT NULL, transfer_id BIGINT NOT NULL, ${[
+          "created_at",
+          ...SORT_COLUMNS,
+        ]
+          .map((c) => `${c} ${d.text} NOT NULL`)
+          .join(", ")}, PRIMARY KEY (address_key, transfer_id)`,
+      ),
+      d.tempTable("indexer_dirty", "address_id BIGINT PRIMARY KEY"),
+    ],
+    empty: ["indexer_ids", "indexer_derived", "indexer_address_rows", "indexer_dirty"].map(
+      (t) => `DELETE FROM ${t}`,
+    ),
+    ids: `INSERT INTO indexer_ids (message_key) ${d.listRows("?")}`,
+    derive: `INSERT INTO indexer_derived (message_key, ${DERIVED_COLUMNS.join(", ")}) ${deriveSelectSql(d)}`,
+    dirtyReplaced:
+      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT a.address_id FROM transfers t" +
+      ` JOIN address_transfers a ON a.transfer_id = t.id WHERE ${REPLACED}`,
+    dropReplacedRows: `DELETE FROM address_transfers WHERE transfer_id IN (SELECT t.id FROM transfers t WHERE ${REPLACED})`,
+    deleteOrphaned:
+      "DELETE FROM transfers WHERE message_key IN (SELECT message_key FROM indexer_ids) AND NOT" +
+      " EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = transfers.message_key)",
+    updateSend:
+      `UPDATE transfers SET ${sets(DERIVED_COLUMNS)}, updated_at = ? FROM indexer_derived d` +
+      ` WHERE transfers.message_key = d.message_key AND NOT (${equal(SEND_COLUMNS, "d", "transfers")})`,
+    updateOutcome:
+      `UPDATE transfers SET ${sets(OUTCOME_COLUMNS)}, updated_at = ? FROM indexer_derived d` +
+      ` WHERE transfers.message_key = d.message_key AND NOT (${equal(OUTCOME_COLUMNS, "d", "transfers")})`,
+    insert:
+      `INSERT INTO transfers (message_key, ${DERIVED_COLUMNS.join(", ")}, created_at, updated_at)` +
+      ` SELECT d.message_key, ${DERIVED_COLUMNS.map((c) => `d.${c}`).join(", ")}, ?, ? FROM indexer_derived d` +
+      " WHERE NOT EXISTS (SELECT 1 FROM transfers t WHERE t.message_key = d.message_key)" +
+      " ORDER BY d.message_key",
+    syncSortColumns:
+      `UPDATE address_transfers SET ${SORT_COLUMNS.map((c) => `${c} = x.${c}`).join(", ")}` +
+      ` FROM (SELECT t.id, ${SORT_COLUMNS.map((c) => `t.${c}`).join(", ")} FROM indexer_derived d` +
+      " JOIN transfers t ON t.message_key = d.message_key) x" +
+      ` WHERE address_transfers.transfer_id = x.id AND NOT (${equal(SORT_COLUMNS, "address_transfers", "x")})`,
+    // UNION: one row when from and to are the same address.
+    newRows:
+      `INSERT INTO indexer_address_rows (address_key, transfer_id, ${rowColumns})` +
+      ` ${addressRow("from_address")} UNION ${addressRow("to_address")}`,
+    lockStats:
+      "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
+      " SELECT k, 0, '', 0 FROM (SELECT address_key AS k FROM indexer_address_rows UNION" +
+      ` SELECT address_key FROM address_stats WHERE address_id IN ${DIRTY}) keys` +
+      ` WHERE true ORDER BY k ${d.statsUpsertTail}`,
+    dirtyBehind:
+      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT s.address_id FROM indexer_address_rows r" +
+      " JOIN address_stats s ON s.address_key = r.address_key WHERE s.total > 0" +
+      ` AND (r.created_at, r.transfer_id) < (s.last_created_at, s.last_id) AND s.address_id NOT IN ${DIRTY}`,
+    insertRows:
+      `INSERT INTO address_transfers (address_id, transfer_id, seq, ${rowColumns})` +
+      " SELECT s.address_id, r.transfer_id, s.total + ROW_NUMBER() OVER (PARTITION BY s.address_id" +
+      ` ORDER BY r.created_at, r.transfer_id), ${["created_at", ...SORT_COLUMNS].map((c) => `r.${c}`).join(", ")}` +
+      " FROM indexer_address_rows r JOIN address_stats s ON s.address_key = r.address_key",
+    statsAppended:
+      "UPDATE address_stats SET total = address_stats.total + n.added, last_created_at = n.created_at," +
+      " last_id = n.transfer_id FROM (SELECT address_key, created_at, transfer_id," +
+      " COUNT(*) OVER (PARTITION BY address_key) AS added, ROW_NUMBER() OVER (PARTITION BY" +
+      " address_key ORDER BY created_at DESC, transfer_id DESC) AS rn FROM indexer_address_rows) n" +
+      ` WHERE n.rn = 1 AND address_stats.address_key = n.address_key AND address_stats.address_id NOT IN ${DIRTY}`,
+    // `+address_id` steers SQLite to the transfer_id index (transfer-writes.ts, RENUMBER_SQL).
+    renumber:
+      "UPDATE address_transfers SET seq = r.rn FROM (SELECT address_id, transfer_id, ROW_NUMBER()" +
+      " OVER (PARTITION BY address_id ORDER BY created_at, transfer_id) AS rn FROM address_transfers" +
+      ` WHERE address_id IN ${DIRTY}) r WHERE +address_transfers.address_id = r.address_id` +
+      " AND address_transfers.transfer_id = r.transfer_id AND address_transfers.seq <> r.rn",
+    statsDirty: `UPDATE address_stats SET total = (SELECT COUNT(*) FROM address_transfers a WHERE a.address_id = address_stats.address_id), last_created_at = COALESCE((SELECT a.created_at FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), ''), last_id = COALESCE((SELECT a.transfer_id FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), 0) WHERE address_id IN ${DIRTY}`,
+  };
+}
+
+const cache = new Map<string, ReturnType<typeof statements>>();
+
+export function createTransferDerivation(
+  backend: TransferBackend,
+  kind: "sqlite" | "postgres",
+): TransferDerivation {
+  const d = dialectOf(kind);
+  let sql = cache.get(kind);
+  if (sql === undefined) {
+    sql = statements(d);
+    cache.set(kind, sql);
+  }
+  const q = sql;
+  const run = (text: string, params: readonly unknown[] = []) => backend.sql.run(text, params);
+  return {
+    async derive(messageIds, registry, now) {
+      const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))].sort();
+      if (ids.length === 0) return { upserted: 0, deleted: 0 };
+      for (const text of q.tables) await run(text);
+      for (const text of q.empty) await run(text);
+      await run(q.ids, [d.listParam(ids)]);
+      return backend.bulk.withIndexedJoins(async () => {
+        await run(q.derive, registryJson(registry));
+        await run(q.dirtyReplaced);
+        await run(q.dropReplacedRows);
+        const deleted = await run(q.deleteOrphaned);
+        let upserted = await run(q.updateSend, [now]);
+        upserted += await run(q.updateOutcome, [now]);
+        upserted += await run(q.insert, [now, now]);
+        await run(q.syncSortColumns);
+        await run(q.newRows);
+        await run(q.lockStats);
+        await run(q.dirtyBehind);
+        await run(q.insertRows);
+        await run(q.statsAppended);
+        await run(q.renumber);
+        await run(q.statsDirty);
+        return { upserted, deleted };
+      });
+    },
+  };
+}
