@@ -26,6 +26,11 @@ import { createProgressReporter, type ProgressReporter } from "../indexer/progre
 import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
 import { databaseKind, sqlitePath } from "../store/database-url.js";
+import {
+  createPostgresLeaderLock,
+  createSqliteLeaderLock,
+  type LeaderLock,
+} from "../store/indexer-leader-lock.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
 import type { StoreLogger } from "../store/types.js";
@@ -166,7 +171,6 @@ export async function run(
     warn: (message, fields) => json.warn(fields ?? {}, message),
     error: (message, fields) => json.error(fields ?? {}, message),
   };
-  const indexer = createIndexer({ config, store, logger, progress });
   const controller = new AbortController();
   const graceMs = options.stopGraceMs ?? STOP_GRACE_MS;
   let grace: NodeJS.Timeout | undefined;
@@ -206,17 +210,57 @@ export async function run(
     }
   }, DATABASE_FILE_CHECK_MS);
   fileWatch.unref();
-  json.info(
-    {
-      chains: config.chains.map((c) => ({ chain: c.name, chainId: c.chainId })),
-      config: configPath,
-      database: redactUrl(databaseUrl),
-      store: store.kind,
-    },
-    `indexing ${config.chains.map((c) => c.name).join(", ")} from ${configPath}`,
-  );
+  const announce = () =>
+    json.info(
+      {
+        chains: config.chains.map((c) => ({ chain: c.name, chainId: c.chainId })),
+        config: configPath,
+        database: redactUrl(databaseUrl),
+        store: store.kind,
+      },
+      `indexing ${config.chains.map((c) => c.name).join(", ")} from ${configPath}`,
+    );
+  // One indexer per database: on PostgreSQL the others wait as standbys, on SQLite they are
+  // refused (src/store/indexer-leader-lock.ts).
+  const newLock = (): LeaderLock =>
+    store.kind === "postgres"
+      ? createPostgresLeaderLock(databaseUrl)
+      : createSqliteLeaderLock(sqlitePath(databaseUrl));
+  let lock = newLock();
   try {
-    await indexer.run(controller.signal);
+    while (!controller.signal.aborted) {
+      let leading: boolean;
+      try {
+        leading = await lock.acquire(controller.signal, (leader) =>
+          json.info(
+            { leader: leader ?? null },
+            `standby: ${leader?.process ?? "another process"} leads the indexer of this database; ` +
+              "waiting to take over",
+          ),
+        );
+      } catch (error) {
+        return refuse((error as Error).message);
+      }
+      if (!leading) break;
+      announce();
+      // A term as leader: until a stop, or until the lock's connection is lost (then the
+      // chains finish their batches, and this process waits to lead again).
+      const term = new AbortController();
+      const endTerm = () => term.abort();
+      controller.signal.addEventListener("abort", endTerm, { once: true });
+      lock.lost.addEventListener("abort", endTerm, { once: true });
+      try {
+        await createIndexer({ config, store, logger, progress }).run(term.signal);
+      } finally {
+        controller.signal.removeEventListener("abort", endTerm);
+      }
+      if (controller.signal.aborted || !lock.lost.aborted) break;
+      json.warn(
+        "lost the indexer lock's database connection: stopped indexing; waiting to lead again",
+      );
+      await lock.release();
+      lock = newLock();
+    }
     json.info("stopped");
     return databaseGone === undefined ? 0 : 1;
   } catch (error) {
@@ -225,6 +269,7 @@ export async function run(
     else json.error((error as Error).message);
     return 1;
   } finally {
+    await lock.release();
     // A later signal is not this run's (run() is called more than once in tests).
     finished = true;
     process.off("SIGINT", onSignal);

@@ -9,6 +9,7 @@ import type { BridgeEventName } from "../chain/bridge-events-abi.js";
 import type { BridgeKind } from "../devnet/manifest.js";
 import type { SqlExecutor, StoredTransfer } from "./backend.js";
 import type { BridgeEvent, EventArgs } from "./bridge-event.js";
+import { type IndexerLeader, LEADER_SQL, LEADER_SQL_PARAMS } from "./indexer-leader-lock.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
 import type { BridgeTransaction } from "./types.js";
@@ -35,6 +36,11 @@ export interface IndexerChainRow {
 export interface IndexerChainStatus extends IndexerChainRow {
   /** Blocks between the cursor and the confirmed head, targetBlock (0 when caught up). */
   lag: number;
+  /**
+   * `host:pid` of the process leading this database's indexer (PostgreSQL: the holder of the
+   * leader lock, src/store/indexer-leader-lock.ts); "" when none does, and on SQLite.
+   */
+  leader: string;
 }
 
 export interface StoredBlock {
@@ -54,6 +60,8 @@ export interface TokenMetadataRow {
 export interface IndexerRepository {
   /** Serialises indexer writes across processes (PostgreSQL advisory lock; SQLite: no-op). */
   lockForIndexing(): Promise<void>;
+  /** The process holding the leader lock (PostgreSQL; SQLite: undefined, one indexer only). */
+  getLeader(): Promise<IndexerLeader | undefined>;
   getChain(chainId: number): Promise<IndexerChainRow | undefined>;
   /** Inserts the row when absent; returns the stored one. */
   ensureChain(row: IndexerChainRow): Promise<IndexerChainRow>;
@@ -190,7 +198,10 @@ const INSERT_EVENT_SQL =
   `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) VALUES (${placeholders(EVENT_COLUMNS.length)})` +
   " ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING";
 
-/** A fixed key for pg_advisory_xact_lock: "bridge-oracle indexer". */
+/**
+ * Key of pg_advisory_xact_lock: "bridge-oracle indexer" and the schema, so indexers of other
+ * schemas in the same database (tests, benchmarks) do not wait on each other.
+ */
 const INDEXER_LOCK_KEY = 727_100_001;
 
 export function createIndexerRepository(
@@ -213,7 +224,15 @@ export function createIndexerRepository(
   return {
     async lockForIndexing() {
       if (dialect === "postgres")
-        await sql.all("SELECT pg_advisory_xact_lock(?)", [INDEXER_LOCK_KEY]);
+        await sql.all("SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))", [
+          INDEXER_LOCK_KEY,
+        ]);
+    },
+
+    async getLeader() {
+      if (dialect === "sqlite") return undefined;
+      const rows = await sql.all<IndexerLeader>(LEADER_SQL, LEADER_SQL_PARAMS);
+      return rows[0] === undefined ? undefined : { process: rows[0].process, since: rows[0].since };
     },
 
     async getChain(chainId) {
@@ -279,10 +298,12 @@ export function createIndexerRepository(
 
     async getIndexerStatus() {
       const rows = await sql.all("SELECT * FROM indexer_chains ORDER BY chain_id");
+      const leader = rows.length === 0 ? undefined : await this.getLeader();
       return rows.map((r) => {
         const row = chainFromRow(r);
         // Behind the confirmed head (target = head - confirmations), so caught up is 0.
-        return { ...row, lag: Math.max(0, row.targetBlock - row.cursorBlock) };
+        const lag = Math.max(0, row.targetBlock - row.cursorBlock);
+        return { ...row, lag, leader: leader?.process ?? "" };
       });
     },
 

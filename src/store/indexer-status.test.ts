@@ -16,6 +16,7 @@ const row = (over: Partial<IndexerChainStatus> = {}): IndexerChainStatus => ({
   error: "",
   updatedAt: "2026-11-21 12:00:20",
   lag: 2,
+  leader: "",
   ...over,
 });
 

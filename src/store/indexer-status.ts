@@ -24,6 +24,8 @@ export interface IndexerChainSummary {
   lag: number;
   updatedAt: string;
   error: string;
+  /** `host:pid` of the leading `index` process (PostgreSQL); "" when none, and on SQLite. */
+  leader: string;
 }
 
 export interface IndexerSummary {
@@ -49,6 +51,7 @@ export function summariseIndexerStatus(
     lag: r.lag,
     updatedAt: r.updatedAt,
     error: r.error,
+    leader: r.leader,
   }));
   const problems: string[] = [];
   if (rows.length === 0) problems.push("the indexer has not started on any chain");

@@ -264,6 +264,7 @@ describe("/metrics: indexer progress", () => {
       error: "reorg deeper than finality",
       updatedAt: "2026-11-22 01:02:03",
       lag: 5,
+      leader: "indexer-1:4242",
     };
     const read = indexerProgressFrom({ getIndexerStatus: async () => [row] });
     assert.deepEqual(await read(), [
@@ -276,6 +277,7 @@ describe("/metrics: indexer progress", () => {
         stopped: true,
         retrying: false,
         updatedAt: Date.UTC(2026, 10, 22, 1, 2, 3) / 1000,
+        leader: "indexer-1:4242",
       },
     ]);
     const following = await indexerProgressFrom({

@@ -36,6 +36,7 @@ export const METRIC_NAMES = {
   indexerRetrying: "bridge_oracle_indexer_retrying",
   indexerLastUpdate: "bridge_oracle_indexer_last_update_timestamp_seconds",
   indexerStatusUp: "bridge_oracle_indexer_status_up",
+  indexerLeader: "bridge_oracle_indexer_leader",
   quotes: "bridge_oracle_quotes_total",
   routerStateAge: "bridge_oracle_router_state_age_seconds",
   /** Registered by the rate-limit plugin when its counts can be shared (REDIS_URL). */
@@ -69,6 +70,8 @@ export interface IndexerChainProgress {
    * indexer dies; this is what shows it (`time() - x > 60`).
    */
   readonly updatedAt: number;
+  /** host:pid of the leading `index` process ("" or absent: none, or SQLite). */
+  readonly leader?: string;
 }
 
 /** One chain's router state age, as the scrape reports it. */
@@ -98,6 +101,7 @@ export function indexerProgressFrom(repository: {
       stopped: row.state === "stopped",
       retrying: row.state !== "stopped" && row.error !== "",
       updatedAt: Date.parse(`${row.updatedAt.replace(" ", "T")}Z`) / 1000,
+      leader: row.leader,
     }));
 }
 
@@ -239,6 +243,12 @@ export function createApiMetrics(
       labelNames: chainLabels,
       registers: [registry],
     });
+    const leader = new Gauge({
+      name: METRIC_NAMES.indexerLeader,
+      help: "1 for the process (label `process`, host:pid) leading the indexer (PostgreSQL: the holder of the indexer lock; absent when none leads, and on SQLite)",
+      labelNames: ["process"] as const,
+      registers: [registry],
+    });
     const up = new Gauge({
       name: METRIC_NAMES.indexerStatusUp,
       help: "1 when this scrape could read the indexer's status, 0 when it could not",
@@ -246,7 +256,8 @@ export function createApiMetrics(
     });
     refreshIndexer = async () => {
       // Chains that vanished (or a failed read) must not keep reporting their last values.
-      for (const gauge of [indexed, head, lag, stopped, retrying, lastUpdate]) gauge.reset();
+      for (const gauge of [indexed, head, lag, stopped, retrying, lastUpdate, leader])
+        gauge.reset();
       try {
         const chains = await withTimeout(collect(), timeoutMs);
         for (const c of chains) {
@@ -257,6 +268,7 @@ export function createApiMetrics(
           stopped.set(labels, c.stopped ? 1 : 0);
           retrying.set(labels, c.retrying ? 1 : 0);
           if (Number.isFinite(c.updatedAt)) lastUpdate.set(labels, c.updatedAt);
+          if (c.leader !== undefined && c.leader !== "") leader.set({ process: c.leader }, 1);
         }
         up.set(1);
       } catch (error) {

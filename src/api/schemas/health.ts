@@ -55,7 +55,17 @@ const routerChainSchema = {
 /** One chain of the `indexer` check (summariseIndexerStatus in store/indexer-status.ts). */
 const indexerChainSchema = {
   type: "object",
-  required: ["chain", "chainId", "state", "indexedBlock", "head", "lag", "updatedAt", "error"],
+  required: [
+    "chain",
+    "chainId",
+    "state",
+    "indexedBlock",
+    "head",
+    "lag",
+    "updatedAt",
+    "error",
+    "leader",
+  ],
   additionalProperties: false,
   properties: {
     chain: {
@@ -102,6 +112,12 @@ const indexerChainSchema = {
       description:
         'Why the chain stopped or its last step failed; "" in a 200 (such a chain is not ready)',
       examples: [""],
+    },
+    leader: {
+      type: "string",
+      description:
+        'On PostgreSQL, host:pid of the `bridge-oracle index` process that leads (holds the indexer lock; others wait as standbys); "" when none does, and on SQLite (one indexer per file)',
+      examples: ["indexer-1:4242"],
     },
   },
 } as const;
