@@ -10,7 +10,7 @@
  * exit 0.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +26,7 @@ import {
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { height, mine } from "./chain-control.js";
 import { configOf, dumpDatabase, indexUntilIdle, openTestIndexer } from "./helpers.js";
+import { exited, startChild, waitFor } from "./index-child-process.js";
 import { deliver, sendTransfer } from "./traffic.js";
 
 const LOOPS = Number(process.env.INDEXER_KILL_LOOPS ?? 4);
@@ -35,46 +36,6 @@ const STORES = (process.env.INDEXER_KILL_STORES ?? "sqlite,postgres").split(",")
   | "sqlite"
   | "postgres"
 )[];
-
-function startChild(configPath: string, databaseUrl: string): ChildProcess {
-  return spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      join(import.meta.dirname, "index-child.ts"),
-      "--config",
-      configPath,
-      "--database",
-      databaseUrl,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-}
-
-function exited(
-  child: ChildProcess,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      resolve({ code: child.exitCode, signal: child.signalCode });
-      return;
-    }
-    child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
-}
-
-function waitFor(condition: () => boolean, what: () => string, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (condition()) resolve();
-      else if (Date.now() > deadline) reject(new Error(`timed out waiting: ${what()}`));
-      else setTimeout(check, 20);
-    };
-    check();
-  });
-}
 
 describe("indexer: crashes and restarts", () => {
   let devnet: TestDevnet;
