@@ -41,6 +41,7 @@ async function exposedFamilies(): Promise<Map<string, Family>> {
         lag: 0,
         stopped: false,
         retrying: false,
+        leader: "indexer-1:4242",
         updatedAt: 1_795_000_000,
       },
     ],
