@@ -251,6 +251,20 @@ export const routeQuoteDataSchema = {
   },
 } as const;
 
+/**
+ * The spec's four fields only: the response of a router built without the added fields
+ * (RouterDeps.extensions false), which the router benchmark compares against.
+ */
+export const routeQuoteSpecDataSchema = {
+  ...routeQuoteDataSchema,
+  required: ["destMaxAmount", "destMinAmount", "fee", "signData"],
+  properties: Object.fromEntries(
+    Object.entries(routeQuoteDataSchema.properties).filter(
+      ([name]) => !(ROUTE_QUOTE_EXTENSION_FIELDS as string[]).includes(name),
+    ),
+  ),
+} as const;
+
 export const routerQuoteRouteSchema = {
   summary: "Get a cross-chain route quote",
   description:
@@ -261,5 +275,14 @@ export const routerQuoteRouteSchema = {
     200: successEnvelopeSchema("RouterQuoteResponse", routeQuoteDataSchema),
     422: errorEnvelopeRef,
     ...standardErrorResponses,
+  },
+} as const;
+
+/** routerQuoteRouteSchema answering routeQuoteSpecDataSchema. */
+export const routerQuoteSpecOnlyRouteSchema = {
+  ...routerQuoteRouteSchema,
+  response: {
+    ...routerQuoteRouteSchema.response,
+    200: successEnvelopeSchema("RouterQuoteResponse", routeQuoteSpecDataSchema),
   },
 } as const;
