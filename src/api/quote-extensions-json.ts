@@ -4,7 +4,7 @@
  * Why not the route's response schema: with these fields fast-json-stringify more than doubles
  * the serialisation cost of a quote (about 4.5 -> 10.5 µs, most of it in the generic
  * additionalProperties loop of `stateBlocks` and the escaping checks of the long hex strings),
- * and the issue's budget for the added fields is 10 % of memo-off throughput (bench/RESULTS.md).
+ * and the added fields may cost at most 10 % of memo-off quote throughput (bench/RESULTS.md, router).
  * Every string here is produced by this service and needs no escaping: hex (call data, hex
  * quantities), EIP-55 addresses from the registry, canonical decimal amounts, the
  * `YYYY-MM-DD HH:MM:SS` expiry; numbers are safe integers. The route schema still documents the

@@ -1,5 +1,5 @@
 /**
- * What a quote's `data` carries beside the spec's fields (decisions.md 8; docs/router.md,
+ * What a quote's `data` carries beside the spec's fields (docs/http-api.md, API rule 8; docs/router.md,
  * "Executing a quote"): the ready `bridge(params)` transaction and the approval it needs, the
  * blocks whose state priced it, until when the service stands by it, and how long such a
  * transfer took lately. Pure: the snapshot, the priced route and a duration lookup come in.
