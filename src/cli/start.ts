@@ -11,7 +11,7 @@
  * It owns DEVNET_DIR while it runs (DEVNET_DIR/devnet.lock, src/devnet/devnet-lock.ts): a second
  * start or devnet there is refused, and the chains a killed one left running are stopped first.
  *
- * Shutdown order on SIGINT/SIGTERM: the API stops accepting and finishes in-flight requests;
+ * Shutdown order on SIGINT/SIGTERM/SIGHUP (a closed terminal): the API stops accepting and finishes in-flight requests;
  * the indexer commits its current batch and stops; traffic and relayer stop; the anvil nodes
  * dump their state and exit. A second signal exits at once (the nodes are killed on exit).
  */
