@@ -27,7 +27,7 @@ import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-
 import { registerSharedSchemas } from "./schemas/shared.js";
 import { answerUnusualRequests } from "./unusual-requests.js";
 
-/** decisions.md 5: request bodies over 16 KiB are refused (413). */
+/** docs/http-api.md, API rule 5: request bodies over 16 KiB are refused (413). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /**
