@@ -70,19 +70,22 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     process.stderr.write(`cannot listen on ${config.host}:${config.port}: ${portProblem}\n`);
     return 1;
   }
+  // Caught from the start: a signal while the API starts (its "listening" line included) stops
+  // it once started, instead of ending the process by the signal's default action.
+  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   let api: ApiService;
   try {
     api = await startApiService(config, deps.env ?? process.env, {
       ...(deps.databaseTimeouts !== undefined ? { databaseTimeouts: deps.databaseTimeouts } : {}),
     });
   } catch (error) {
+    signals?.remove();
     if (error instanceof ApiStartError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
     throw error;
   }
-  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
   try {
     const signal = await stopSignal;
