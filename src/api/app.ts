@@ -23,6 +23,7 @@ import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/exp
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
+import { registerTransferActivityRoutes } from "./routes/transfer-activity.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
 
 /** decisions.md 5: request bodies over 16 KiB are refused (413). */
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { cache: createResponseCache({ maxChars: config.listCacheMb * 1024 * 1024 }) }
       : {}),
   });
+  registerTransferActivityRoutes(app, { store });
   registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;

@@ -2,6 +2,9 @@
  * The bridge transaction record exactly as the API returns it (interface.md 2.2), and the
  * repository interface both store implementations (SQLite, PostgreSQL) satisfy.
  */
+import type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
+
+export type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 
 export const TRANSFER_STATUSES = ["Processing", "Success", "Failed"] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
@@ -135,6 +138,10 @@ export interface TransferRepository {
   upsertTransfers(records: readonly BridgeTransaction[]): Promise<UpsertResult>;
   listTransfers(query: ListTransfersQuery): Promise<ListTransfersResult>;
   getTransfer(messageId: string): Promise<BridgeTransaction | undefined>;
+  /** The explorer's reads across all transfers (transfer-activity.ts). */
+  latestTransfers(limit: number): Promise<BridgeTransaction[]>;
+  transfersStartedSince(since: string): Promise<ActivityRow[]>;
+  transferEvents(messageId: string): Promise<StoredBridgeEvent[]>;
 }
 
 /**

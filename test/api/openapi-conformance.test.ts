@@ -59,6 +59,8 @@ const ANONYMOUS_PER_MINUTE = 5;
 /** Failures the tests switch on and off, below the real store and the router. */
 const faults = {
   list: undefined as Error | undefined,
+  /** The explorer's activity reads (latest, summary, timeline). */
+  activity: undefined as Error | undefined,
   ready: undefined as Error | undefined,
   state: undefined as Error | undefined,
 };
@@ -74,6 +76,8 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /healthz 503": "only while the server shuts down (server.test.ts)",
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
 };
+
+const ACTIVITY_READS = new Set(["latestTransfers", "transfersStartedSince", "getTransfer"]);
 
 /** `signData.params` in the document: a string whose JSON content has its own schema. */
 interface ParamsSchema {
@@ -153,10 +157,15 @@ describe("OpenAPI conformance: every response matches the served document", () =
         if (name === "transfers") {
           return new Proxy(target.transfers, {
             get(transfers, method, r) {
-              if (method === "listTransfers" && faults.list !== undefined) {
-                const error = faults.list;
+              const fault =
+                method === "listTransfers"
+                  ? faults.list
+                  : typeof method === "string" && ACTIVITY_READS.has(method)
+                    ? faults.activity
+                    : undefined;
+              if (fault !== undefined) {
                 return async () => {
-                  throw error;
+                  throw fault;
                 };
               }
               return Reflect.get(transfers, method, r);
@@ -337,6 +346,50 @@ describe("OpenAPI conformance: every response matches the served document", () =
     } finally {
       faults.list = undefined;
     }
+  });
+
+  it("explorer activity: latest, summary and timeline with their 400, 401, 404, 429, 500 and 503", async () => {
+    const timelinePath = `${LIST_TRANSFERS_PATH}/{id}/timeline`;
+    const [known] = (
+      await expectDocumented("GET", `${LIST_TRANSFERS_PATH}/latest`, {}, 200, 0)
+    ).json().data["data"] as { message_id: string }[];
+    assert.ok(known);
+    const timeline = (id: string): InjectOptions => ({
+      url: `${LIST_TRANSFERS_PATH}/${id}/timeline`,
+    });
+    const cases: [string, InjectOptions][] = [
+      [`${LIST_TRANSFERS_PATH}/latest`, { url: `${LIST_TRANSFERS_PATH}/latest?limit=5` }],
+      ["/api/oracle/stats/summary", {}],
+      [timelinePath, timeline(known.message_id)],
+    ];
+    // 500 and 503 first: the summary keeps a successful answer for a few seconds.
+    for (const [i, [path, options]] of cases.entries()) {
+      try {
+        faults.activity = new Error("boom: a bug below the route");
+        await expectDocumented("GET", path, options, 500, 50001);
+        faults.activity = new NoAnswerError("the database", 5000);
+        await expectDocumented("GET", path, options, 503, 50301);
+      } finally {
+        faults.activity = undefined;
+      }
+      await expectDocumented("GET", path, options, 200, 0);
+      const badKey = { ...options, headers: { authorization: "Bearer not-a-key" } };
+      await expectDocumented("GET", path, badKey, 401, 40102);
+      const limited = { ...options, remoteAddress: `10.98.${i}.1` };
+      for (let n = 0; n < ANONYMOUS_PER_MINUTE; n++) {
+        await expectDocumented("GET", path, limited, 200);
+      }
+      await expectDocumented("GET", path, limited, 429, 42901);
+    }
+    await expectDocumented(
+      "GET",
+      `${LIST_TRANSFERS_PATH}/latest`,
+      { url: `${LIST_TRANSFERS_PATH}/latest?limit=0` },
+      400,
+      40001,
+    );
+    await expectDocumented("GET", timelinePath, timeline(ALICE), 400, 40001);
+    await expectDocumented("GET", timelinePath, timeline(`0x${"0".repeat(64)}`), 404, 40401);
   });
 
   it("router: success, 400 40001 / 40002, 401 40101 / 40102, 413, 415, 422, 429, 500, 503", async () => {
