@@ -4,6 +4,9 @@
  * (HTTP error, network error, a body that is not an envelope) becomes `{ ok: false, msg }` so
  * the page has one thing to show the user.
  */
+
+import type { TransferSummary } from "../api/transfer-summary.js";
+import type { TransferTimeline } from "../api/transfer-timeline.js";
 import type { RouteQuoteData } from "../router/quote-response.js";
 import type { RouterRequest } from "../router/validate-request.js";
 import type { BridgeTransaction } from "../store/types.js";
@@ -36,11 +39,20 @@ export interface ApiClient {
   quote(request: QuoteRequest, apiKey: string): Promise<ApiResult<RouteQuoteData>>;
   /** The registry's chains and tokens; `chains: []` when the server routes nothing. */
   chains(): Promise<ApiResult<{ chains: ExplorerChain[] }>>;
+  /** The newest transfers across the service. */
+  latest(limit: number): Promise<ApiResult<{ data: BridgeTransaction[] }>>;
+  summary(): Promise<ApiResult<TransferSummary>>;
+  /** One transfer by its message id or a transaction hash only it has. */
+  timeline(id: string): Promise<ApiResult<TransferTimeline>>;
 }
 
 export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
 export const ROUTER_PATH = "/api/oracle/router";
 export const CHAINS_PATH = "/explorer/chains.json";
+export const LATEST_PATH = "/api/oracle/bridge-transactions/latest";
+export const SUMMARY_PATH = "/api/oracle/stats/summary";
+
+const JSON_ACCEPT = { accept: "application/json" };
 
 /** Calls the API on the page's own origin. */
 export function createApiClient(): ApiClient {
@@ -98,8 +110,19 @@ export function createApiClient(): ApiClient {
       });
     },
     chains() {
-      return call<{ chains: ExplorerChain[] }>(CHAINS_PATH, {
-        headers: { accept: "application/json" },
+      return call<{ chains: ExplorerChain[] }>(CHAINS_PATH, { headers: JSON_ACCEPT });
+    },
+    latest(limit) {
+      return call<{ data: BridgeTransaction[] }>(`${LATEST_PATH}?limit=${limit}`, {
+        headers: JSON_ACCEPT,
+      });
+    },
+    summary() {
+      return call<TransferSummary>(SUMMARY_PATH, { headers: JSON_ACCEPT });
+    },
+    timeline(id) {
+      return call<TransferTimeline>(`${LIST_TRANSFERS_PATH}/${encodeURIComponent(id)}/timeline`, {
+        headers: JSON_ACCEPT,
       });
     },
   };

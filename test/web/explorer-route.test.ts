@@ -71,6 +71,17 @@ describe("explorer routes", () => {
     assert.equal(again.body, "");
   });
 
+  it("behavior: /transfer/<id> is the same page (the script reads the id); deeper paths stay 404", async () => {
+    const page = await app.inject({ method: "GET", url: "/" });
+    const transfer = await app.inject({ method: "GET", url: `/transfer/0x${"ab".repeat(32)}` });
+    assert.equal(transfer.statusCode, 200);
+    assert.equal(transfer.headers["content-type"], "text/html; charset=utf-8");
+    assert.equal(transfer.body, page.body);
+    const deeper = await app.inject({ method: "GET", url: "/transfer/a/b" });
+    assert.equal(deeper.statusCode, 404);
+    assert.equal(deeper.json().code, 40401);
+  });
+
   it("behavior: HEAD / answers with the page headers and no body", async () => {
     const head = await app.inject({ method: "HEAD", url: "/" });
     assert.equal(head.statusCode, 200);
