@@ -2,7 +2,7 @@
  * The explorer's reads across all transfers (not keyed by an address or hash): the latest
  * transfers, the rows of a time window for the 24-hour summary, and the raw bridge events of one
  * message for its timeline. Shared SQL for both backends; the first two walk the
- * transfers (start_time, id) index of migration 0007.
+ * transfers (start_time, id) index of migration 0008.
  */
 import type { SqlExecutor } from "./backend.js";
 import { hashKey } from "./transfer-keys.js";

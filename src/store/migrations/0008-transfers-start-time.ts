@@ -10,7 +10,7 @@ import type { Migration } from "./migration.js";
 const STATEMENT = "CREATE INDEX transfers_start_time ON transfers (start_time, id);";
 
 export const migration: Migration = {
-  version: 7,
+  version: 8,
   name: "transfers-start-time",
   sqlite: STATEMENT,
   postgres: STATEMENT,
