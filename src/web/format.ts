@@ -80,7 +80,7 @@ export function formatPercent(ratio: number | null): string {
   return ratio === null ? EMPTY_VALUE : `${(ratio * 100).toFixed(1)} %`;
 }
 
-/** The API's times are UTC "YYYY-MM-DD HH:MM:SS" without a zone (decisions.md); say so. */
+/** The API's times are UTC "YYYY-MM-DD HH:MM:SS" with no zone (docs/http-api.md, API rule 2). */
 export function formatUtcTime(value: string): string {
   return value === "" ? EMPTY_VALUE : `${value} UTC`;
 }
