@@ -1,4 +1,5 @@
 import type { TransferBackend } from "./backend.js";
+import { createSettlementReads } from "./settlement-reads.js";
 import { createTransferActivity } from "./transfer-activity.js";
 import { createTransferReads } from "./transfer-reads.js";
 import { createTransferWrites } from "./transfer-writes.js";
@@ -31,5 +32,6 @@ export function createTransferRepository(
     latestTransfers: activity.latestTransfers,
     transfersStartedSince: activity.transfersStartedSince,
     transferEvents: activity.transferEvents,
+    recentSettlements: createSettlementReads(deps.reader).recentSettlements,
   };
 }

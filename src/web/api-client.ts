@@ -20,10 +20,11 @@ export interface TransferPage {
 /** The body of POST /router, as the server reads it. */
 export type QuoteRequest = RouterRequest;
 
-/** A chain of the router's registry, with its tokens (GET /explorer/chains.json). */
+/** A chain the router quotes, with its tokens (GET /api/oracle/chains and /tokens). */
 export interface ExplorerChain {
   chainId: number;
   name: string;
+  nativeSymbol: string;
   tokens: { address: string; symbol: string; decimals: number }[];
 }
 
@@ -37,8 +38,8 @@ export interface ApiClient {
     signal?: AbortSignal,
   ): Promise<ApiResult<TransferPage>>;
   quote(request: QuoteRequest, apiKey: string): Promise<ApiResult<RouteQuoteData>>;
-  /** The registry's chains and tokens; `chains: []` when the server routes nothing. */
-  chains(): Promise<ApiResult<{ chains: ExplorerChain[] }>>;
+  /** The router's chains and tokens (discovery); `[]` when the server routes nothing. */
+  chains(): Promise<ApiResult<ExplorerChain[]>>;
   /** The newest transfers across the service. */
   latest(limit: number): Promise<ApiResult<{ data: BridgeTransaction[] }>>;
   summary(): Promise<ApiResult<TransferSummary>>;
@@ -48,7 +49,8 @@ export interface ApiClient {
 
 export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
 export const ROUTER_PATH = "/api/oracle/router";
-export const CHAINS_PATH = "/explorer/chains.json";
+export const CHAINS_PATH = "/api/oracle/chains";
+export const TOKENS_PATH = "/api/oracle/tokens";
 export const LATEST_PATH = "/api/oracle/bridge-transactions/latest";
 export const SUMMARY_PATH = "/api/oracle/stats/summary";
 
@@ -109,8 +111,30 @@ export function createApiClient(): ApiClient {
         body: JSON.stringify(request),
       });
     },
-    chains() {
-      return call<{ chains: ExplorerChain[] }>(CHAINS_PATH, { headers: JSON_ACCEPT });
+    async chains() {
+      const [chains, tokens] = await Promise.all([
+        call<{ chains: { chainId: number; name: string; nativeCurrency: { symbol: string } }[] }>(
+          CHAINS_PATH,
+          { headers: JSON_ACCEPT },
+        ),
+        call<{ tokens: { chainId: number; address: string; symbol: string; decimals: number }[] }>(
+          TOKENS_PATH,
+          { headers: JSON_ACCEPT },
+        ),
+      ]);
+      if (!chains.ok) return chains;
+      if (!tokens.ok) return tokens;
+      return {
+        ok: true,
+        data: chains.data.chains.map((chain) => ({
+          chainId: chain.chainId,
+          name: chain.name,
+          nativeSymbol: chain.nativeCurrency.symbol,
+          tokens: tokens.data.tokens
+            .filter((token) => token.chainId === chain.chainId)
+            .map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),
+        })),
+      };
     },
     latest(limit) {
       return call<{ data: BridgeTransaction[] }>(`${LATEST_PATH}?limit=${limit}`, {

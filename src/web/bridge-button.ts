@@ -47,7 +47,11 @@ export function bridgeAction(
       const hash = await bridgeWithWallet({
         provider: wallet.provider,
         quote,
-        chain: { chainId, name: known?.name ?? `chain ${chainId}` },
+        chain: {
+          chainId,
+          name: known?.name ?? `chain ${chainId}`,
+          ...(known === undefined ? {} : { nativeSymbol: known.nativeSymbol }),
+        },
         onStatus: (text) => {
           status.textContent = `${wallet.name}: ${text}`;
         },

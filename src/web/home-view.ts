@@ -13,8 +13,8 @@ import { el } from "./dom.js";
 import { formatDuration, formatPercent } from "./format.js";
 import { renderTransferRows } from "./transfers-table.js";
 
-export const FEED_INTERVAL_MS = 2000;
-export const SUMMARY_INTERVAL_MS = 5000;
+export const FEED_INTERVAL_MS = 3000;
+export const SUMMARY_INTERVAL_MS = 10_000;
 export const FEED_SIZE = 15;
 
 export interface HomeViewDeps {

@@ -87,7 +87,7 @@ function decodeParams(encoded: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The symbols of a quote's amounts from the registry's chains (GET /explorer/chains.json). */
+/** The symbols of a quote's amounts from the router's chains and tokens (discovery). */
 export function quoteSymbols(
   chains: readonly ExplorerChain[],
   request: QuoteRequest,
@@ -196,7 +196,7 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
       // Progressive: the form works with text inputs until (and unless) the registry arrives.
       void client.chains().then((answer) => {
         if (!answer.ok) return;
-        chains = answer.data.chains;
+        chains = answer.data;
         installChainSelects(form, chains);
       });
     },

@@ -15,7 +15,7 @@ import type { ApiClient } from "./api-client.js";
 import { el, showMessage } from "./dom.js";
 import { EMPTY_VALUE, formatDuration, formatUtcTime, statusBadgeClass } from "./format.js";
 
-export const POLL_MS = 1500;
+export const POLL_MS = 2000;
 /** How long a hash nobody knows yet, or a failure without its refund, keeps being re-read. */
 export const PATIENCE_MS = 120_000;
 

@@ -381,13 +381,13 @@ describe("explorer page in Chromium", () => {
     assert.equal(direct.statusCode, 422, direct.body);
 
     // Without a registry (chains: []) the chain and token fields stay free text inputs.
-    await page.route("**/explorer/chains.json", (route) =>
+    await page.route("**/api/oracle/chains", (route) =>
       route.fulfill({ json: { code: 0, msg: "success", data: { chains: [] } } }),
     );
-    const chainsAnswered = page.waitForResponse("**/explorer/chains.json");
+    const chainsAnswered = page.waitForResponse("**/api/oracle/chains");
     await page.goto(`${api.baseUrl}/`); // not "/#quote": from there that would not reload
     await chainsAnswered;
-    await page.unroute("**/explorer/chains.json");
+    await page.unroute("**/api/oracle/chains");
     for (const [name, value] of Object.entries(body))
       await page.fill(`#quote-form input[name=${name}]`, value);
     await page.click("#quote-form button[type=submit]");
