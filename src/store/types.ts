@@ -1,3 +1,5 @@
+import type { TransferChangeRepository } from "./transfer-change-repository.js";
+
 /**
  * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
  * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
@@ -175,6 +177,8 @@ export interface TransferMaintenanceRepository extends TransferRepository {
 export interface Store {
   readonly kind: "sqlite" | "postgres";
   readonly transfers: TransferRepository;
+  /** The change log of transfer records (migration 0007): the stream's and webhooks' source. */
+  readonly transferChanges: TransferChangeRepository;
   /**
    * Runs `work` in one database transaction with a store bound to it; commits when it resolves,
    * rolls back when it rejects. Nothing from a rolled back run is visible afterwards.
@@ -203,6 +207,16 @@ export interface Store {
    * commit and `changeCounter` moving. Undefined where no fixed bound holds (PostgreSQL).
    */
   readonly changeVisibilityMs?: number;
+  /**
+   * Calls `listener` (never synchronously) after a commit that may have changed transfers, by
+   * this store or by any other connection or process: SQLite within `changeVisibilityMs` (its
+   * data_version poll; any commit counts), PostgreSQL on the NOTIFY of migration 0004, and after
+   * each (re)connection of the listening connection (a notification may have been missed while
+   * it was down). Returns the unsubscribe function. The stream's change feed
+   * (src/api/stream/change-feed.ts) reads the change log on each call. Absent on a
+   * transaction-scoped store.
+   */
+  readonly subscribeChanges?: (listener: () => void) => () => void;
   close(): Promise<void>;
 }
 

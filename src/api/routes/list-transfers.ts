@@ -87,12 +87,20 @@ export async function readStore<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    throw new ApiError("serviceUnavailable", unavailableMessage(error), {
-      headers: { "retry-after": "1" },
-      cause: error,
-    });
+    throw storeFailure(error);
   }
+}
+
+/**
+ * What to throw for a store call's failure: 503 50301 with Retry-After when the database (or
+ * the read replica) cannot answer now, the error itself otherwise (a 500).
+ */
+export function storeFailure(error: unknown): unknown {
+  if (!isStoreUnavailable(error)) return error;
+  return new ApiError("serviceUnavailable", unavailableMessage(error), {
+    headers: { "retry-after": "1" },
+    cause: error,
+  });
 }
 
 function unavailableMessage(error: unknown): string {
