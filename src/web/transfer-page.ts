@@ -3,10 +3,14 @@
  * The page of one transfer, /transfer/<message id or hash>: its timeline (sent -> delivered or
  * failed -> refunded, with chains, blocks, times and the time between steps), both chains'
  * transactions and addresses, and its amounts and fees with their tokens
- * (GET /api/oracle/bridge-transactions/:id/timeline). While the transfer is Processing (or
- * Failed and not yet refunded) the page re-reads it every POLL_MS, so it advances live. A hash
- * the service does not know yet (a transaction just sent from a wallet) is retried the same way
- * for a while: the indexer sees it within seconds.
+ * (GET /api/oracle/bridge-transactions/:id/timeline). While the transfer is Processing the page
+ * follows its changes on the server-sent event stream (GET
+ * /api/oracle/bridge-transactions/stream?addressOrTxHash=<message id>, docs/push.md) and re-reads
+ * the timeline on each `transfer` event; where the stream cannot be had (no EventSource, refused,
+ * closed) it re-reads every POLL_MS instead. A Failed transfer not yet refunded is re-read every
+ * POLL_MS (a refund changes the events, not the record, so the stream does not tell); so is a
+ * hash the service does not know yet (a transaction just sent from a wallet), for a while: the
+ * indexer sees it within seconds.
  */
 import type { TimelineStep, TransferTimeline } from "../api/transfer-timeline.js";
 import type { BridgeTransaction } from "../store/types.js";
@@ -16,6 +20,7 @@ import { el, showMessage } from "./dom.js";
 import { EMPTY_VALUE, formatDuration, formatUtcTime, statusBadgeClass } from "./format.js";
 
 export const POLL_MS = 2000;
+export const STREAM_PATH = "/api/oracle/bridge-transactions/stream";
 /** How long a hash nobody knows yet, or a failure without its refund, keeps being re-read. */
 export const PATIENCE_MS = 120_000;
 
@@ -151,10 +156,47 @@ export function createTransferPage(deps: TransferPageDeps): { start(): void } {
   const { client, window: win, id, section, content, error } = deps;
   const startedAt = Date.now();
   let rendered: string | undefined;
+  let stream: EventSource | undefined;
+  /** The stream was refused or closed: poll from now on. */
+  let streamFailed = false;
+  let pollTimer: number | undefined;
+  const EventSourceClass = (win as unknown as { EventSource?: typeof EventSource }).EventSource;
+
+  function poll(): void {
+    if (pollTimer !== undefined) return;
+    pollTimer = win.setTimeout(() => {
+      pollTimer = undefined;
+      void load();
+    }, POLL_MS);
+  }
+
+  /** Follows the transfer on the stream; false when it cannot. */
+  function follow(messageId: string): boolean {
+    if (stream !== undefined) return true;
+    if (streamFailed || EventSourceClass === undefined) return false;
+    const source = new EventSourceClass(
+      `${STREAM_PATH}?addressOrTxHash=${encodeURIComponent(messageId)}`,
+    );
+    stream = source;
+    // Opened (again): whatever changed before it is read once.
+    source.addEventListener("open", () => void load());
+    source.addEventListener("transfer", () => void load());
+    source.addEventListener("error", () => {
+      if (source.readyState !== EventSourceClass.CLOSED) return; // reconnecting by itself
+      stream = undefined;
+      streamFailed = true;
+      poll();
+    });
+    return true;
+  }
+
+  function stopFollowing(): void {
+    stream?.close();
+    stream = undefined;
+  }
 
   async function load(): Promise<void> {
     const answer = await client.timeline(id);
-    let again = false;
     if (answer.ok) {
       showMessage(error, "");
       const json = JSON.stringify(answer.data);
@@ -163,19 +205,21 @@ export function createTransferPage(deps: TransferPageDeps): { start(): void } {
         renderTransfer(content, answer.data);
         win.document.title = `Transfer ${answer.data.transfer.status} · bridge-oracle explorer`;
       }
-      again =
-        answer.data.transfer.status === "Processing" ||
-        (stillMoving(answer.data) && Date.now() - startedAt < PATIENCE_MS);
+      if (answer.data.transfer.status === "Processing") {
+        if (!follow(answer.data.transfer.message_id)) poll();
+        return;
+      }
+      stopFollowing();
+      if (stillMoving(answer.data) && Date.now() - startedAt < PATIENCE_MS) poll();
     } else if (answer.status === 404 && Date.now() - startedAt < PATIENCE_MS) {
       showMessage(
         error,
         `${answer.msg}. If it was just sent, it appears here once the indexer sees it; retrying.`,
       );
-      again = true;
-    } else {
+      poll();
+    } else if (stream === undefined) {
       showMessage(error, answer.msg);
     }
-    if (again) win.setTimeout(() => void load(), POLL_MS);
   }
 
   return {

@@ -2,7 +2,7 @@
  * The explorer's home and transfer pages in headless Chromium against the real API on SQLite:
  * the live feed taking a new transfer without a reload, the 24-hour summary, a Failed
  * transfer's page with its timeline, reason and refund (from the indexer's stored events), a
- * Processing transfer's page advancing to Success by itself, amounts' exact value on hover and
+ * Processing transfer's page advancing to Success by itself (on the event stream), amounts' exact value on hover and
  * on copy, keyboard reach, and axe-core (no serious or critical violations) on every page at
  * desktop and phone width. Screenshots go to test-results/ (gitignored), kept as CI artifacts.
  */
@@ -140,7 +140,7 @@ describe("explorer home and transfer pages in Chromium", () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it("default: the home page lists the latest transfers and takes a new one without a reload", async () => {
+  it("default: the home page lists the latest transfers and the last 24 hours by status, route and token", async () => {
     await page.goto(`${api.baseUrl}/`);
     await page.waitForFunction(() => document.querySelectorAll("#feed tbody tr").length === 3);
     assert.deepEqual(await feedIds(page), [
@@ -148,6 +148,21 @@ describe("explorer home and transfer pages in Chromium", () => {
       failed.message_id,
       delivered.message_id,
     ]);
+    await page.locator("#stats .stat-total dd").waitFor();
+    assert.equal(await page.locator("#stats .stat-total dd").textContent(), "3");
+    assert.equal(await page.locator("#stats .stat-success dd").textContent(), "1");
+    assert.equal(await page.locator("#stats .stat-failed dd").textContent(), "1");
+    assert.equal(await page.locator("#stats .stat-processing dd").textContent(), "1");
+    assert.equal(await page.locator("#stats .stat-rate dd").textContent(), "50.0 %");
+    assert.equal(await page.locator("#stats .routes .route-median").first().textContent(), "12 s");
+    const volume = page.locator("#stats .volumes tr", { hasText: "DAI" }).locator(".amount");
+    assert.equal(await volume.textContent(), "20.4938 DAI");
+    assert.equal(await volume.getAttribute("title"), "20.493790701908068847 DAI");
+    await assertNoSeriousAxeViolations(page, "the home page");
+    await page.screenshot({ path: `${RESULTS_DIR}/explorer-home-desktop.png`, fullPage: true });
+  });
+
+  it("behavior: the feed takes a new transfer without a reload", async () => {
     await page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
     });
@@ -162,25 +177,6 @@ describe("explorer home and transfer pages in Chromium", () => {
       await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
       true,
     );
-  });
-
-  it("default: the summary shows the last 24 hours by status, per route and per token", async () => {
-    // The summary is recomputed every few seconds: a reload asks for it at once.
-    await page.reload();
-    await page.waitForFunction(
-      () => document.querySelector("#stats .stat-total dd")?.textContent === "4",
-      undefined,
-      { timeout: 15_000 },
-    );
-    assert.equal(await page.locator("#stats .stat-success dd").textContent(), "1");
-    assert.equal(await page.locator("#stats .stat-failed dd").textContent(), "1");
-    assert.equal(await page.locator("#stats .stat-rate dd").textContent(), "50.0 %");
-    assert.equal(await page.locator("#stats .routes .route-median").first().textContent(), "12 s");
-    const volume = page.locator("#stats .volumes tr", { hasText: "DAI" }).locator(".amount");
-    assert.equal(await volume.textContent(), "20.4938 DAI");
-    assert.equal(await volume.getAttribute("title"), "20.493790701908068847 DAI");
-    await assertNoSeriousAxeViolations(page, "the home page");
-    await page.screenshot({ path: `${RESULTS_DIR}/explorer-home-desktop.png`, fullPage: true });
   });
 
   it("behavior: copying a rounded amount copies its exact value", async () => {
@@ -241,8 +237,15 @@ describe("explorer home and transfer pages in Chromium", () => {
   });
 
   it("behavior: a transfer page opened by its source hash advances from Processing to Success by itself", async () => {
+    // It follows the transfer on the server-sent event stream, by message id.
+    const streamed = page.waitForRequest(
+      (request) =>
+        request.url() ===
+        `${api.baseUrl}/api/oracle/bridge-transactions/stream?addressOrTxHash=${processing.message_id}`,
+    );
     await page.goto(`${api.baseUrl}/transfer/${processing.source_tx_hash}`);
     await page.locator('.step[data-step="pending"]').waitFor();
+    await streamed;
     assert.equal(await page.locator("#transfer-status").textContent(), "Processing");
     assert.equal(await page.locator(".amount-received").textContent(), "—");
     await api.store.transfers.upsertTransfers([
