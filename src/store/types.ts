@@ -1,10 +1,9 @@
-import type { TransferChangeRepository } from "./transfer-change-repository.js";
-
 /**
  * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
  * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
  */
 import type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
+import type { TransferChangeRepository } from "./transfer-change-repository.js";
 
 export type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 
