@@ -1,6 +1,6 @@
 /**
  * `bridge-oracle serve`: the HTTP API. Reads the configuration from the environment (README,
- * "Configuration"), opens the store (running migrations), listens, and on SIGINT / SIGTERM shuts
+ * "Configuration"), opens the store (running migrations), listens, and on SIGINT / SIGTERM / SIGHUP shuts
  * down gracefully: stops accepting, finishes in-flight requests, closes the store, exits 0.
  * A second signal during shutdown exits at once.
  */
@@ -16,6 +16,7 @@ import {
   openIndexerStore,
 } from "../indexer/store/open-indexer-store.js";
 import { createJsonLogger } from "../json-logger.js";
+import { STOP_SIGNALS } from "../stop-signals.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import type { Store } from "../store/types.js";
@@ -30,7 +31,7 @@ Runs the HTTP API. Settings come from the environment:
   TRUST_PROXY (false; behind proxies: their number, e.g. 1, or their addresses/CIDRs),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200),
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
-  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000),
+  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000), QUOTE_TTL_SECONDS (30),
   LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
   CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps)
 `;
@@ -69,19 +70,22 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     process.stderr.write(`cannot listen on ${config.host}:${config.port}: ${portProblem}\n`);
     return 1;
   }
+  // Caught from the start: a signal while the API starts (its "listening" line included) stops
+  // it once started, instead of ending the process by the signal's default action.
+  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   let api: ApiService;
   try {
     api = await startApiService(config, deps.env ?? process.env, {
       ...(deps.databaseTimeouts !== undefined ? { databaseTimeouts: deps.databaseTimeouts } : {}),
     });
   } catch (error) {
+    signals?.remove();
     if (error instanceof ApiStartError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
     throw error;
   }
-  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
   try {
     const signal = await stopSignal;
@@ -151,6 +155,7 @@ export async function startApiService(
       config,
       env,
       logger: startupLog,
+      settlements: store.transfers,
     });
   } catch (error) {
     await store.close();
@@ -181,6 +186,9 @@ export async function startApiService(
       store,
       plugins: apiPlugins(config, timeouts),
       router: routerService.route,
+      ...(indexerStatus !== undefined
+        ? { indexerStatus: () => indexerStatus.indexer.getIndexerStatus() }
+        : {}),
       ...(indexerStatus !== undefined
         ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
         : {}),
@@ -236,7 +244,7 @@ function apiPlugins(config: Config, databaseTimeouts: PostgresTimeouts): AppPlug
   ];
 }
 
-/** First SIGINT/SIGTERM resolves `first`; a second one exits the process at once. */
+/** The first stop signal (SIGINT, SIGTERM, SIGHUP: stop-signals.ts) resolves `first`; a second one exits the process at once. */
 export function listenForSignals(): { first: Promise<string>; remove(): void } {
   let received = false;
   let resolve: (signal: string) => void = () => {};
@@ -251,13 +259,11 @@ export function listenForSignals(): { first: Promise<string>; remove(): void } {
     received = true;
     resolve(signal);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
   return {
     first,
     remove() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      for (const name of STOP_SIGNALS) process.off(name, onSignal);
     },
   };
 }

@@ -154,6 +154,8 @@ export async function registerRateLimit(
     reply.header("x-ratelimit-remaining", decimal(remaining));
     reply.header("x-ratelimit-reset", decimal(resetSeconds));
     if (hit.count <= limit) return undefined;
+    // An unknown or revoked key is answered 401 40102 over the limit too (the request counted).
+    if (request.apiKeyRefusal !== undefined) return request.apiKeyRefusal;
     const who =
       request.apiKey === undefined
         ? "this client address"
@@ -202,7 +204,7 @@ export function decimal(n: number): string {
  * socket's address when that is not an IP address (a trusted hop count larger than the proxies
  * in front lets the client's own text through; it must not become a bucket of its choosing).
  */
-function clientAddress(request: FastifyRequest): string {
+export function clientAddress(request: FastifyRequest): string {
   if (isIP(request.ip) !== 0) return request.ip;
   return request.socket.remoteAddress ?? "unknown";
 }
