@@ -36,6 +36,7 @@ describe("summariseIndexerStatus", () => {
           lag: 2,
           updatedAt: "2026-11-21 12:00:20",
           error: "",
+          leader: "",
         },
       ],
     });
