@@ -123,7 +123,11 @@ export interface ApiService {
 export async function startApiService(
   config: Config,
   env: Readonly<Record<string, string | undefined>>,
-  options: { databaseTimeouts?: PostgresTimeouts } = {},
+  options: {
+    databaseTimeouts?: PostgresTimeouts;
+    /** The rate limits' window (default one minute); tests shorten it to see a 429 pass. */
+    rateLimitWindowMs?: number;
+  } = {},
 ): Promise<ApiService> {
   // Every PostgreSQL connection of the API fails within seconds rather than waiting for ever
   // (docs/store.md, "Timeouts"): a list read becomes a 503, and shutdown is never held up.
@@ -179,7 +183,7 @@ export async function startApiService(
     server = await startServer({
       config,
       store,
-      plugins: apiPlugins(config, timeouts),
+      plugins: apiPlugins(config, timeouts, options.rateLimitWindowMs),
       router: routerService.route,
       ...(indexerStatus !== undefined
         ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
@@ -224,7 +228,11 @@ export async function startApiService(
  * API keys, then rate limits (the limiter needs to know the caller's key). Keys are read from
  * the same database; limits are counted in memory, or in Redis when REDIS_URL is set.
  */
-function apiPlugins(config: Config, databaseTimeouts: PostgresTimeouts): AppPlugin[] {
+function apiPlugins(
+  config: Config,
+  databaseTimeouts: PostgresTimeouts,
+  rateLimitWindowMs: number | undefined,
+): AppPlugin[] {
   return [
     (app) => registerApiKeyAuth(app, { databaseUrl: config.databaseUrl, databaseTimeouts }),
     (app) =>
@@ -232,6 +240,7 @@ function apiPlugins(config: Config, databaseTimeouts: PostgresTimeouts): AppPlug
         anonymousPerMinute: config.rateLimitAnonymousPerMinute,
         keyPerMinute: config.rateLimitKeyPerMinute,
         redisUrl: config.redisUrl,
+        ...(rateLimitWindowMs !== undefined ? { windowMs: rateLimitWindowMs } : {}),
       }),
   ];
 }
