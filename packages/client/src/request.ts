@@ -37,22 +37,17 @@ export function urlOf(
   return `${baseUrl.replace(/\/+$/, "")}${path}${text === "" ? "" : `?${text}`}`;
 }
 
-export async function callApi<T>(transport: Transport, call: ApiCall): Promise<T> {
-  const url = urlOf(transport.baseUrl, call.path, call.query);
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (transport.apiKey !== undefined) headers.authorization = transport.apiKey;
-  if (call.body !== undefined) headers["content-type"] = "application/json";
-  let response: Response;
+/** fetch, with a network failure as BridgeOracleError (status 0) and an abort as its reason. */
+export async function send(
+  fetchFunction: FetchFunction,
+  url: string,
+  init: RequestInit,
+): Promise<Response> {
   try {
-    response = await transport.fetch(url, {
-      method: call.method,
-      headers,
-      ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-      ...(call.signal !== undefined ? { signal: call.signal } : {}),
-    });
+    return await fetchFunction(url, init);
   } catch (error) {
     // An abort is the caller's own decision: it keeps its reason.
-    if (call.signal?.aborted) throw call.signal.reason;
+    if (init.signal?.aborted) throw init.signal.reason;
     throw new BridgeOracleError({
       status: 0,
       code: -1,
@@ -60,29 +55,67 @@ export async function callApi<T>(transport: Transport, call: ApiCall): Promise<T
       cause: error,
     });
   }
+}
+
+/** The headers every call sends: JSON, and the key when there is one. */
+export function headersOf(transport: Transport, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept };
+  if (transport.apiKey !== undefined) headers.authorization = transport.apiKey;
+  return headers;
+}
+
+export async function callApi<T>(transport: Transport, call: ApiCall): Promise<T> {
+  const url = urlOf(transport.baseUrl, call.path, call.query);
+  const headers = headersOf(transport, "application/json");
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+  const response = await send(transport.fetch, url, {
+    method: call.method,
+    headers,
+    ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+    ...(call.signal !== undefined ? { signal: call.signal } : {}),
+  });
   const text = await response.text();
-  let envelope: { code?: unknown; msg?: unknown; data?: unknown } | undefined;
+  const envelope = envelopeOf(text);
+  if (response.ok && envelope?.code === 0) return envelope.data as T;
+  throw errorOf(response, envelope, `${call.method} ${call.path}`, text);
+}
+
+type Envelope = { code: number; msg?: unknown; data?: unknown };
+
+function envelopeOf(text: string): Envelope | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (
-      typeof parsed === "object" &&
-      parsed !== null &&
-      typeof (parsed as { code?: unknown }).code === "number"
-    ) {
-      envelope = parsed as typeof envelope;
-    }
+    const code = (parsed as { code?: unknown } | null)?.code;
+    return typeof code === "number" ? (parsed as Envelope) : undefined;
   } catch {
-    envelope = undefined;
+    return undefined;
   }
-  if (response.ok && envelope?.code === 0) return envelope.data as T;
-  throw new BridgeOracleError({
+}
+
+/** The BridgeOracleError of an answer that is not a success (its body already read as `text`). */
+function errorOf(
+  response: Response,
+  envelope: Envelope | undefined,
+  what: string,
+  text: string,
+): BridgeOracleError {
+  return new BridgeOracleError({
     status: response.status,
-    code: typeof envelope?.code === "number" ? envelope.code : -1,
+    code: envelope?.code ?? -1,
     msg:
       typeof envelope?.msg === "string"
         ? envelope.msg
-        : `${call.method} ${call.path}: not an answer of bridge-oracle (${text.slice(0, 200)})`,
+        : `${what}: not an answer of bridge-oracle (${text.slice(0, 200)})`,
     retryAfter: parseRetryAfter(response.headers.get("retry-after")),
     requestId: response.headers.get("x-request-id") ?? undefined,
   });
+}
+
+/** A failed error answer's BridgeOracleError, reading its body. */
+export async function errorOfResponse(
+  response: Response,
+  what: string,
+): Promise<BridgeOracleError> {
+  const text = await response.text().catch(() => "");
+  return errorOf(response, envelopeOf(text), what, text);
 }
