@@ -125,8 +125,10 @@ export async function waitForTransfer(
         try {
           for await (const event of events) {
             lastEventId = event.id ?? lastEventId;
+            if (event.event === "ready") continue; // caught up: nothing to do
             if (event.event !== "transfer") {
-              // Changes the server no longer holds (or anything else it tells): read the list.
+              // `reset` (changes the server no longer holds), `removed` (a reorganisation took the
+              // record away) or anything else it tells: the list says where the transfer is.
               const done = await readList();
               if (done !== undefined) return done;
               continue;
