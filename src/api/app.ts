@@ -19,6 +19,7 @@ import { registerOpenApi } from "./plugins/openapi.js";
 import { requestGate } from "./request-gate.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { createResponseCache } from "./response-cache.js";
+import { type DiscoveryRouteDeps, registerDiscoveryRoutes } from "./routes/discovery.js";
 import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
@@ -55,6 +56,11 @@ export interface BuildAppOptions {
    * registers it answering 503 50301 (no registry configured).
    */
   router?: RouterRouteDeps;
+  /**
+   * The indexer's progress per chain for `GET /api/oracle/chains` (routes/discovery.ts); absent:
+   * every chain's `indexer` is null.
+   */
+  indexerStatus?: DiscoveryRouteDeps["indexerStatus"];
   /** The explorer page at `/` (routes/explorer.ts): where its built assets are. */
   explorer?: ExplorerRoutesOptions;
   /**
@@ -154,6 +160,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(config.listCacheMb > 0
       ? { cache: createResponseCache({ maxChars: config.listCacheMb * 1024 * 1024 }) }
       : {}),
+  });
+  registerDiscoveryRoutes(app, {
+    registry: options.router?.router?.registry,
+    state: options.router?.state ?? { current: () => ({ chains: new Map() }) },
+    slippageBps: options.router?.router?.slippageBps ?? 0,
+    ...(options.indexerStatus !== undefined ? { indexerStatus: options.indexerStatus } : {}),
   });
   registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);

@@ -1,4 +1,5 @@
 import type { TransferBackend } from "./backend.js";
+import { createSettlementReads } from "./settlement-reads.js";
 import { createTransferReads } from "./transfer-reads.js";
 import { createTransferWrites } from "./transfer-writes.js";
 import type { TransferMaintenanceRepository } from "./types.js";
@@ -26,5 +27,6 @@ export function createTransferRepository(
     },
     listTransfers: reads.listTransfers,
     getTransfer: reads.getTransfer,
+    recentSettlements: createSettlementReads(deps.reader).recentSettlements,
   };
 }

@@ -127,6 +127,17 @@ export interface UpsertResult {
   unchanged: number;
 }
 
+/** A `Success` transfer's bridge contract, chains and times (recentSettlements). */
+export interface Settlement {
+  /** source_contract: the bridge contract on the source chain (EIP-55). */
+  sourceContract: string;
+  sourceChainName: string;
+  destChainName: string;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  startTime: string;
+  endTime: string;
+}
+
 export interface TransferRepository {
   /**
    * Inserts or replaces records keyed by message_id, in one transaction. A record equal to the
@@ -135,6 +146,11 @@ export interface TransferRepository {
   upsertTransfers(records: readonly BridgeTransaction[]): Promise<UpsertResult>;
   listTransfers(query: ListTransfersQuery): Promise<ListTransfersResult>;
   getTransfer(messageId: string): Promise<BridgeTransaction | undefined>;
+  /**
+   * The `Success` transfers among the latest `limit` records stored (by insertion), newest
+   * first. Optional so that test doubles need not have it; both stores do.
+   */
+  recentSettlements?(limit: number): Promise<Settlement[]>;
 }
 
 /**

@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import { DISCOVERY_PATHS } from "../../src/api/routes/discovery.js";
 import { LIST_TRANSFERS_PATH } from "../../src/api/routes/list-transfers.js";
 import {
   ROUTER_QUOTE_PATH,
@@ -73,6 +74,12 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /metrics 500": "the catch-all; a failing indexer status still answers 200",
   "get /healthz 503": "only while the server shuts down (server.test.ts)",
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/chains 500":
+    "the catch-all; the registry is in memory and a failing indexer status read answers null",
+  "get /api/oracle/tokens 500": "the catch-all; the registry is in memory",
+  "get /api/oracle/chains 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/tokens 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/connections 503": "only while the server shuts down (server.test.ts)",
 };
 
 /** `signData.params` in the document: a string whose JSON content has its own schema. */
@@ -202,6 +209,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
         (a) => registerRateLimit(a, { anonymousPerMinute: ANONYMOUS_PER_MINUTE, keyPerMinute: 0 }),
       ],
       router: routerDeps,
+      indexerStatus: () => indexerStore.indexer.getIndexerStatus(),
       readinessChecks: [
         routerReadinessCheck(provider),
         indexerReadinessCheck(() => indexerStore.indexer.getIndexerStatus()),
@@ -353,6 +361,17 @@ describe("OpenAPI conformance: every response matches the served document", () =
       ["a negative fee", ["data", "fee"], "-1"],
       ["signData.amount with a leading zero", ["data", "signData", "amount"], "01"],
       ["a bridge that is not an address", ["data", "signData", "bridge"], "bridge"],
+      [
+        "chainId of the transaction as a string",
+        ["data", "transactionRequest", "chainId"],
+        "71001",
+      ],
+      ["value as a decimal", ["data", "transactionRequest", "value"], "10"],
+      ["approval without its token", ["data", "approval", "token"], undefined],
+      ["a state block as a string", ["data", "stateBlocks", "71001"], "100"],
+      ["expiresAt in ISO form", ["data", "expiresAt"], "2026-11-26T12:00:00Z"],
+      ["estimatedDuration missing", ["data", "estimatedDuration"], undefined],
+      ["a partial estimate", ["data", "estimatedDuration"], { p50Seconds: 3 }],
     ] as const) {
       const mutated = withValue(ok.json() as Record<string, unknown>, path, value);
       assert.notDeepEqual(checker.schemaProblems(okSchema, mutated), [], label);
@@ -612,6 +631,82 @@ describe("OpenAPI conformance: every response matches the served document", () =
       );
     } finally {
       clock = NOW + 1000;
+    }
+  });
+
+  it("discovery: chains, tokens and connections succeed; 400 40001, 401 40102, 429, 500", async () => {
+    // After the /readyz test: alpha and beta have indexer rows, gamma none.
+    const chains = await expectDocumented("GET", DISCOVERY_PATHS.chains, {}, 200, 0);
+    const listed = chains.json().data["chains"] as { name: string; indexer: unknown }[];
+    assert.deepEqual(
+      listed.map((c) => [c.name, c.indexer === null]),
+      [
+        ["alpha", false],
+        ["beta", false],
+        ["gamma", true],
+      ],
+    );
+    await expectDocumented("GET", DISCOVERY_PATHS.tokens, {}, 200, 0);
+    await expectDocumented(
+      "GET",
+      DISCOVERY_PATHS.tokens,
+      { url: `${DISCOVERY_PATHS.tokens}?chainId=71002` },
+      200,
+      0,
+    );
+    const connections = await expectDocumented(
+      "GET",
+      DISCOVERY_PATHS.connections,
+      { url: `${DISCOVERY_PATHS.connections}?sourceChain=71001` },
+      200,
+      0,
+    );
+    // The route's state is the fixture snapshot: every connection has its limits and fees.
+    const bridges = (
+      connections.json().data["connections"] as { destChain: number; bridges: { fee: unknown }[] }[]
+    ).map((c) => [c.destChain, c.bridges.every((b) => b.fee === null)]);
+    assert.deepEqual(bridges, [
+      [71002, false],
+      [71003, false],
+    ]);
+    for (const url of [
+      `${DISCOVERY_PATHS.tokens}?chainId=alpha`,
+      `${DISCOVERY_PATHS.tokens}?chainId=1`,
+      `${DISCOVERY_PATHS.connections}?destChain=-1`,
+      `${DISCOVERY_PATHS.connections}?sourceChain=71001&sourceChain=71002`,
+    ]) {
+      await expectDocumented("GET", url.split("?")[0]!, { url }, 400, 40001);
+    }
+    for (const [i, path] of Object.values(DISCOVERY_PATHS).entries()) {
+      await expectDocumented(
+        "GET",
+        path,
+        { headers: { authorization: generateApiKey().key } },
+        401,
+        40102,
+      );
+      const limited = { remoteAddress: `10.99.1.${i}` };
+      for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+        await expectDocumented("GET", path, limited, 200);
+      }
+      await expectDocumented("GET", path, limited, 429, 42901);
+    }
+    try {
+      faults.state = new Error("boom: a bug below the route");
+      await expectDocumented("GET", DISCOVERY_PATHS.connections, {}, 500, 50001);
+    } finally {
+      faults.state = undefined;
+    }
+    // The check can fail: a chain id as a string, a missing indexer, an amount not canonical.
+    const chainsSchema = checker.operationOf("GET", DISCOVERY_PATHS.chains).responses["200"]
+      ?.content?.["application/json"]?.schema as Record<string, unknown>;
+    for (const [label, path, value] of [
+      ["chainId as a string", ["data", "chains", 0, "chainId"], "71001"],
+      ["indexer missing", ["data", "chains", 0, "indexer"], undefined],
+      ["lagBlocks as a string", ["data", "chains", 0, "indexer", "lagBlocks"], "4"],
+    ] as const) {
+      const mutated = withValue(chains.json() as Record<string, unknown>, path, value);
+      assert.notDeepEqual(checker.schemaProblems(chainsSchema, mutated), [], label);
     }
   });
 

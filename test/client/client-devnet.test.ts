@@ -163,6 +163,32 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     assert.equal(transfer.status, "Success");
   });
 
+  it("default: chains, tokens and connections describe what getQuote can quote", async () => {
+    const chains = await client.chains();
+    assert.deepEqual(
+      chains.map((c) => [c.chainId, c.name]),
+      [
+        [alpha.chainId, "alpha"],
+        [beta.chainId, "beta"],
+      ],
+    );
+    const tokens = await client.tokens({ chainId: String(alpha.chainId) });
+    const dai = tokens.find((t) => t.symbol === "DAI");
+    assert.equal(dai?.address, tokenOf(alpha, "DAI"));
+    assert.ok(tokens.every((t) => t.chainId === alpha.chainId));
+    const [connection] = await client.connections({
+      sourceChain: String(alpha.chainId),
+      destChain: String(beta.chainId),
+    });
+    assert.ok(connection !== undefined && connection.bridges.length > 0);
+    await assert.rejects(client.tokens({ chainId: "1" }), (error) => {
+      assert.ok(error instanceof BridgeOracleError);
+      assert.equal(error.code, 40001);
+      assert.match(error.msg, /chainId/);
+      return true;
+    });
+  });
+
   it("error: a quote on another chain than the publicClient's is refused before sending", async () => {
     const quote = await client.getQuote(request("DAI", "DAI", "5"));
     await assert.rejects(

@@ -532,6 +532,621 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oracle/chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chains the router quotes between
+         * @description Every chain of the registry: EVM id, name, native coin, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                chains: {
+                                    /**
+                                     * @description EVM chain id
+                                     * @example 71001
+                                     */
+                                    chainId: number;
+                                    /** @description Chain name (signData.chainName, records' chain names) */
+                                    name: string;
+                                    /** @description The native coin; as a token its address is 0x0000000000000000000000000000000000000000 */
+                                    nativeCurrency: {
+                                        /** @example ETH */
+                                        symbol: string;
+                                        /** @example 18 */
+                                        decimals: number;
+                                    };
+                                    /**
+                                     * @description This chain in each bridge kind's chain-id scheme (decimal strings), keyed by bridgeType: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id. A kind the chain does not run is absent. `params.destChainId` of a quote is the destination's entry for the chosen kind.
+                                     * @example {
+                                     *       "0": "71001",
+                                     *       "1": "101",
+                                     *       "2": "40101"
+                                     *     }
+                                     */
+                                    bridgeChainIds: {
+                                        0?: string;
+                                        1?: string;
+                                        2?: string;
+                                    };
+                                    /** @description The indexer's progress on this chain as this server last read it from the database; null when no indexer writes this chain into the server's database (or its status cannot be read) */
+                                    indexer: {
+                                        /** @description Last block whose events are in the records */
+                                        indexedBlock: number;
+                                        /** @description How many blocks the indexer is behind the chain's confirmed head */
+                                        lagBlocks: number;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens the router knows
+         * @description The registry's tokens of one chain (or of all), native coin first. No key needed. Errors: 40001 when chainId is not a numeric string or not a chain of the registry.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description EVM chain id of a registry chain, a numeric string; absent: the tokens of every chain
+                     * @example 71001
+                     */
+                    chainId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                tokens: {
+                                    /**
+                                     * @description EVM chain id
+                                     * @example 71001
+                                     */
+                                    chainId: number;
+                                    /**
+                                     * @description Token address (EIP-55); 0x0000000000000000000000000000000000000000 is the native coin
+                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                     */
+                                    address: string;
+                                    /** @example USDC */
+                                    symbol: string;
+                                    /** @example 6 */
+                                    decimals: number;
+                                    /** @description Whether a bridge carries this token itself (a connection's sourceBridgeToken or destBridgeToken); other tokens travel through a swap */
+                                    isBridgeToken: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Chain pairs the router quotes, with their bridges, limits and fees
+         * @description Every ordered pair of registry chains that some bridge connects, optionally filtered by sourceChain and destChain. Every connection listed can be quoted and every quotable pair is listed. No key needed. Errors: 40001 when a parameter is not a numeric string or not a chain of the registry.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Only connections from this EVM chain id (numeric string)
+                     * @example 71001
+                     */
+                    sourceChain?: string;
+                    /**
+                     * @description Only connections to this EVM chain id (numeric string)
+                     * @example 71001
+                     */
+                    destChain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                connections: {
+                                    /**
+                                     * @description Source EVM chain id
+                                     * @example 71001
+                                     */
+                                    sourceChain: number;
+                                    /**
+                                     * @description Destination EVM chain id
+                                     * @example 71002
+                                     */
+                                    destChain: number;
+                                    /** @example alpha */
+                                    sourceChainName: string;
+                                    /** @example beta */
+                                    destChainName: string;
+                                    /** @description Every bridge kind and bridge token connecting the pair, in registry order */
+                                    bridges: {
+                                        /**
+                                         * @description 0 lock-and-mint, 1 liquidity pool, 2 messaging (signData.bridgeType)
+                                         * @enum {integer}
+                                         */
+                                        bridgeType: 0 | 1 | 2;
+                                        /**
+                                         * @description The kind's bridge contract on the source chain (signData.bridge)
+                                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                         */
+                                        bridge: string;
+                                        /**
+                                         * @description The destination chain in this kind's chain-id scheme (params.destChainId)
+                                         * @example 102
+                                         */
+                                        destChainId: string;
+                                        /** @description The token the bridge takes on the source chain */
+                                        sourceBridgeToken: {
+                                            /**
+                                             * @description Token address (EIP-55)
+                                             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                             */
+                                            address: string;
+                                            /** @example USDC */
+                                            symbol: string;
+                                            /** @example 6 */
+                                            decimals: number;
+                                        };
+                                        /** @description The token the bridge delivers on the destination chain */
+                                        destBridgeToken: {
+                                            /**
+                                             * @description Token address (EIP-55)
+                                             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                             */
+                                            address: string;
+                                            /** @example USDC */
+                                            symbol: string;
+                                            /** @example 6 */
+                                            decimals: number;
+                                        };
+                                        /** @description Every source token a quote can start from on this connection: the bridge token itself and every token with a swap path to it (the native coin swaps as WETH). Any of these to any of destTokens can be quoted. */
+                                        sourceTokens: string[];
+                                        /** @description Every destination token a quote can end in on this connection: the bridge token itself and every token with a swap path from it */
+                                        destTokens: string[];
+                                        /**
+                                         * @description Smallest amount of sourceBridgeToken a quote from the bridge token itself accepts now (the bridge's minimum, and something must arrive after the fees); null while the chain state is unavailable or when no amount is accepted now; canonical human-unit decimal string
+                                         * @example 1.5
+                                         */
+                                        minAmount: string | null;
+                                        /**
+                                         * @description Largest amount of sourceBridgeToken a quote from the bridge token itself accepts now (the bridge's maximum, the destination liquidity of kinds 0 and 1); null when nothing but uint256 caps it, while the chain state is unavailable, or when no amount is accepted now; canonical human-unit decimal string
+                                         * @example 1.5
+                                         */
+                                        maxAmount: string | null;
+                                        /** @description The fee rule, in sourceBridgeToken: fee = flatFee + bridgeAmount × feeBps / 10000 (rounded down) + messagingFee; null while the chain state is unavailable */
+                                        fee: {
+                                            /**
+                                             * @description Proportional fee, basis points
+                                             * @example 10
+                                             */
+                                            feeBps: number;
+                                            /**
+                                             * @description Flat part of the fee; canonical human-unit decimal string
+                                             * @example 1.5
+                                             */
+                                            flatFee: string | null;
+                                            /**
+                                             * @description Messaging protocol fee per transfer (kind 2; "0" otherwise); canonical human-unit decimal string
+                                             * @example 1.5
+                                             */
+                                            messagingFee: string | null;
+                                        } | null;
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oracle/router": {
         parameters: {
             query?: never;
