@@ -105,17 +105,28 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
       address: clients.walletClient.account.address,
     });
     const updates: BridgeTransaction[] = [];
-    const transfer = await client.waitForTransfer(hash, {
+    const requests: { path: string; status: number; type: string }[] = [];
+    const watcher = createClient({
+      baseUrl: stack.url,
+      apiKey: stack.key,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const type = response.headers.get("content-type") ?? "";
+        requests.push({ path: new URL(input).pathname, status: response.status, type });
+        return response;
+      },
+    });
+    const transfer = await watcher.waitForTransfer(hash, {
       onUpdate: (t) => updates.push(t),
       timeoutMs: 60_000,
       pollIntervalMs: 200,
     });
-    return { quote, hash, transfer, updates, transactions: nonceAfter - nonceBefore };
+    return { quote, hash, transfer, updates, requests, transactions: nonceAfter - nonceBefore };
   }
 
   it("default: getQuote, executeQuote (approval + bridge) and waitForTransfer settle a token transfer", async () => {
     const body = request("DAI", "DAI", "25");
-    const { quote, hash, transfer, updates, transactions } = await bridgeAndSettle(
+    const { quote, hash, transfer, updates, requests, transactions } = await bridgeAndSettle(
       stack.manifest.accounts[1]!,
       body,
     );
@@ -128,6 +139,27 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     const received = parseUnits(transfer.receive_amount, transfer.dest_token_decimals);
     assert.ok(received >= parseUnits(quote.destMinAmount, transfer.dest_token_decimals));
     assert.equal(await balanceOf(beta, body.destToken as Address, body.to as Address), received);
+    // Where the server has the transfer stream (its OpenAPI document lists it) the change came
+    // through it, after one list read; where it has none, through polling the list.
+    const document = (await (await fetch(`${stack.url}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
+    const streams = requests.filter((r) => r.path.endsWith("/stream"));
+    const lists = requests.filter((r) => !r.path.endsWith("/stream"));
+    if ("/api/oracle/bridge-transactions/stream" in document.paths) {
+      assert.ok(
+        streams.length >= 1 && streams.every((r) => r.status === 200),
+        JSON.stringify(streams),
+      );
+      assert.ok(streams[0]!.type.startsWith("text/event-stream"));
+      assert.equal(lists.length, streams.length, "one list read per stream opened, no polling");
+    } else {
+      assert.deepEqual(
+        streams.map((r) => r.status),
+        [404],
+      );
+      assert.ok(lists.length >= 1);
+    }
   });
 
   it("behavior: no approval is sent when the allowance already covers the amount", async () => {
