@@ -1,5 +1,5 @@
 /**
- * What a quote's `data` carries beside the spec's fields (decisions.md 8; docs/router.md,
+ * What a quote's `data` carries beside the spec's fields (docs/http-api.md, API rule 8; docs/router.md,
  * "Executing a quote"): the ready `bridge(params)` transaction and the approval it needs, the
  * blocks whose state priced it, until when the service stands by it, and how long such a
  * transfer took lately. Pure: the snapshot, the priced route and a duration lookup come in.
@@ -81,6 +81,24 @@ export function formatUtcSeconds(unixSeconds: number): string {
 }
 
 /**
+ * formatUtcSeconds remembering its last answer: the quotes of one snapshot all expire in the
+ * same second, and formatting a Date costs more than the rest of the added fields together.
+ */
+function createExpiryFormatter(): (unixSeconds: number) => string {
+  let last = Number.NaN;
+  let text = "";
+  return (unixSeconds) => {
+    if (unixSeconds !== last) {
+      text = formatUtcSeconds(unixSeconds);
+      last = unixSeconds;
+    }
+    return text;
+  };
+}
+
+const formatExpiry = createExpiryFormatter();
+
+/**
  * The added fields of a quote. `amount` is signData.amount (the canonical request amount), so
  * the approval's amount is exactly what the call moves.
  */
@@ -117,18 +135,19 @@ export function buildQuoteExtensions(
   // prepareRoute priced the route from both chains' states, so both are in the snapshot.
   const source = snapshot.chains.get(sourceChainId);
   const dest = snapshot.chains.get(destChainId);
-  const stateBlocks: Record<string, number> = {};
-  let readAtMs = Number.POSITIVE_INFINITY;
-  for (const state of [source, dest]) {
-    if (state === undefined) continue;
-    stateBlocks[String(state.chainId)] = Number(state.blockNumber);
-    readAtMs = Math.min(readAtMs, state.readAtMs);
+  if (source === undefined || dest === undefined) {
+    throw new Error(`quote priced without the state of chain ${sourceChainId} or ${destChainId}`);
   }
+  const stateBlocks: Record<string, number> = {
+    [sourceChainId]: Number(source.blockNumber),
+    [destChainId]: Number(dest.blockNumber),
+  };
+  const readAtMs = Math.min(source.readAtMs, dest.readAtMs);
   return {
     transactionRequest,
     approval,
     stateBlocks,
-    expiresAt: formatUtcSeconds(Math.floor(readAtMs / 1000) + options.ttlSeconds),
+    expiresAt: formatExpiry(Math.floor(readAtMs / 1000) + options.ttlSeconds),
     estimatedDuration: options.estimatedDuration?.(route) ?? null,
   };
 }

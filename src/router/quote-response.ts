@@ -89,7 +89,7 @@ export function buildQuoteParams(
   };
 }
 
-/** The spec's fields of a successful router response (interface.md 2.4). */
+/** The spec's fields of a successful router response (docs/router.md, "Response"). */
 export function buildQuoteData(
   request: ValidatedRouterRequest,
   priced: PricedRoute,

@@ -1,7 +1,7 @@
 /**
  * The ready transactions of a quote (docs/router.md, "Executing a quote"): the `bridge(params)`
  * call with every amount in base units, and the ERC-20 `approve` it needs first, in the form
- * `eth_sendTransaction` takes (decisions.md 8: hex quantities inside a transaction).
+ * `eth_sendTransaction` takes (docs/http-api.md, API rule 8: hex quantities inside a transaction).
  *
  * Both calls take only static ABI types (uint256, address, bool; BridgeParams is a static
  * tuple, so it is encoded in place), so the call data is the selector followed by one 32-byte

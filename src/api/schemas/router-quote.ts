@@ -144,7 +144,7 @@ const transactionRequestSchema = (description: string) =>
   }) as const;
 
 /**
- * What a quote adds beside the spec's fields (decisions.md 8): the ready transactions, the state
+ * What a quote adds beside the spec's fields (docs/http-api.md, API rule 8): the ready transactions, the state
  * it was priced from, until when it holds, and how long such a transfer took lately
  * (docs/router.md, "Executing a quote").
  */

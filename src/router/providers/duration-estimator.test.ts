@@ -1,10 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { Settlement } from "../../store/types.js";
 import { createRouterFixture } from "../fixtures.js";
 import { createRouteIndex } from "../routes.js";
-import { createDurationEstimator, estimateDurations, nearestRank } from "./duration-estimator.js";
+import {
+  createDurationEstimator,
+  estimateDurations,
+  nearestRank,
+  type Settlement,
+} from "./duration-estimator.js";
 
 const NOW = Date.parse("2026-11-26T12:00:00Z");
 const at = (secondsBefore: number) =>

@@ -10,7 +10,6 @@
  * null. Percentiles by nearest rank: the p-th is the ceil(p/100 × n)-th smallest duration.
  */
 import { errorMessage } from "../../errors.js";
-import type { Settlement } from "../../store/types.js";
 import type { DurationLookup, EstimatedDuration } from "../quote-extensions.js";
 import type { CandidateRoute } from "../routes.js";
 import type { ProviderLogger } from "./chain-state-provider.js";
@@ -19,6 +18,20 @@ export const DURATION_WINDOW_SECONDS = 24 * 60 * 60;
 export const SETTLEMENT_SCAN_LIMIT = 10_000;
 export const MIN_DURATION_SAMPLES = 5;
 export const DURATION_REFRESH_INTERVAL_MS = 30_000;
+
+/**
+ * A settled (`Success`) transfer as the store reads it (its `recentSettlements`; the router does
+ * not import the store, so the shape is stated here too).
+ */
+export interface Settlement {
+  /** The bridge contract on the source chain (record field source_contract). */
+  sourceContract: string;
+  sourceChainName: string;
+  destChainName: string;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  startTime: string;
+  endTime: string;
+}
 
 export interface SettlementSource {
   recentSettlements?(limit: number): Promise<Settlement[]>;
