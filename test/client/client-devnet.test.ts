@@ -38,6 +38,8 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
   let client: BridgeOracleClient;
   let alpha: ManifestChain;
   let beta: ManifestChain;
+  /** The source transaction of the first test's transfer, settled. */
+  let settledHash: Hex | undefined;
 
   before(async () => {
     stack = await startClientStack({ anonymousPerWindow: 3, rateLimitWindowMs: WINDOW_MS });
@@ -133,6 +135,7 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     assert.notEqual(quote.approval, null);
     assert.equal(transactions, 2, "an approval, then the bridge call");
     assert.equal(transfer.status, "Success");
+    settledHash = hash;
     assert.equal(transfer.source_tx_hash, hash.toLowerCase());
     assert.equal(transfer.to_address.toLowerCase(), body.to.toLowerCase());
     assert.ok(updates.length >= 1 && updates.at(-1) === transfer, "onUpdate saw the final record");
@@ -256,7 +259,8 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
   });
 
   it("behavior: a 429 carries retryAfter, and waitForTransfer waits that long before asking again", async () => {
-    const { hash } = await bridgeAndSettle(stack.manifest.accounts[5]!, request("DAI", "DAI", "3"));
+    const hash = settledHash;
+    assert.ok(hash !== undefined, "needs the first test's settled transfer");
     // The list requests (not a stream request, which a 429 turns into polling).
     const seen: { at: number; status: number; retryAfter: string | null }[] = [];
     const recording = async (input: string, init?: RequestInit) => {
@@ -271,13 +275,24 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
       return response;
     };
     const anonymous = createClient({ baseUrl: stack.url, fetch: recording });
-    // Spend the window's budget, then one more: 429.
-    let limited: BridgeOracleError | undefined;
-    for (let i = 0; i < 4 && limited === undefined; i++) {
-      await anonymous.listTransfers({ addressOrTxHash: hash as Hex }).catch((error) => {
-        limited = error;
-      });
-    }
+    /** Requests until one is refused; returns that refusal. */
+    const spendBudget = async (): Promise<unknown> => {
+      for (let i = 0; i < 10; i++) {
+        const refused = await anonymous.listTransfers({ addressOrTxHash: hash }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        if (refused !== undefined) return refused;
+      }
+      return undefined;
+    };
+    // A refusal, then its Retry-After: a new window has begun (Retry-After rounds up), with at
+    // least a second of it left; its budget is spent at once, so waitForTransfer's first
+    // request, a few milliseconds later, falls in the same window.
+    const aligned = await spendBudget();
+    assert.ok(aligned instanceof BridgeOracleError && aligned.retryAfter !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, aligned.retryAfter! * 1000));
+    const limited = await spendBudget();
     assert.ok(limited instanceof BridgeOracleError, "the anonymous limit was reached");
     assert.equal(limited.status, 429);
     assert.equal(limited.code, 42901);
