@@ -15,7 +15,8 @@ import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
 import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
-import { createDemoKey } from "../../src/start/demo-key.js";
+import { generateApiKey } from "../../src/keys/api-key.js";
+import { openApiKeyRepository } from "../../src/store/api-key-store.js";
 import { createStore } from "../../src/store/index.js";
 
 export interface ClientStack {
@@ -56,6 +57,14 @@ export async function startClientStack(options: ClientStackOptions = {}): Promis
     const config = loadConfig(env);
     // Migrated first: the key repository and the indexer store expect the tables.
     await (await createStore({ databaseUrl: config.databaseUrl })).close();
+    const key = await createKey(config.databaseUrl);
+    // The API opens the database before the indexer writes to it (its opening waits for no lock).
+    const api = await startApiService({ ...config, port: 0 }, env, {
+      ...(options.rateLimitWindowMs !== undefined
+        ? { rateLimitWindowMs: options.rateLimitWindowMs }
+        : {}),
+    });
+    closers.push(() => api.close());
     const indexerStore = await openIndexerStore({ databaseUrl: config.databaseUrl });
     closers.push(() => indexerStore.close());
     const indexer = createIndexer({
@@ -69,16 +78,21 @@ export async function startClientStack(options: ClientStackOptions = {}): Promis
       indexerStop.abort();
       await indexing.catch(() => {});
     });
-    const key = await createDemoKey(config.databaseUrl);
-    const api = await startApiService({ ...config, port: 0 }, env, {
-      ...(options.rateLimitWindowMs !== undefined
-        ? { rateLimitWindowMs: options.rateLimitWindowMs }
-        : {}),
-    });
-    closers.push(() => api.close());
     return { url: api.url, key, manifest: devnet.manifest, devnet, api, stop };
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** A new API key in the database (what `bridge-oracle keys create` does), in clear. */
+async function createKey(databaseUrl: string): Promise<string> {
+  const repository = await openApiKeyRepository({ databaseUrl, migrate: false });
+  try {
+    const generated = generateApiKey();
+    await repository.createKey({ name: "client-test", ...generated, createdAt: new Date() });
+    return generated.key;
+  } finally {
+    await repository.close();
   }
 }

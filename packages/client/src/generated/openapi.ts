@@ -59,7 +59,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -147,7 +147,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -320,7 +320,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -511,7 +511,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -687,7 +687,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -868,7 +868,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -1126,7 +1126,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -1496,7 +1496,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
                 default: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
