@@ -32,8 +32,13 @@ describe("loadConfig", () => {
         routerConfig: undefined,
         routerSlippageBps: 50,
         routerMaxStateAgeMs: 15000,
+        quoteTtlSeconds: 30,
         corsOrigins: undefined,
         listCacheMb: 64,
+        changeLogRetentionHours: 168,
+        streamHeartbeatSeconds: 15,
+        streamMaxPerClient: 10,
+        streamMaxPerKey: 100,
       },
     );
     assert.equal(CONFIG_DEFAULTS.port, 8080);

@@ -21,6 +21,7 @@ import {
   type RouterRouteDeps,
   routerReadinessCheck,
 } from "../../src/api/routes/router-quote.js";
+import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { ErrorCode } from "../../src/errors.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
 import {
@@ -60,8 +61,11 @@ const ANONYMOUS_PER_MINUTE = 5;
 /** Failures the tests switch on and off, below the real store and the router. */
 const faults = {
   list: undefined as Error | undefined,
+  /** The explorer's activity reads (latest, summary, timeline). */
+  activity: undefined as Error | undefined,
   ready: undefined as Error | undefined,
   state: undefined as Error | undefined,
+  changes: undefined as Error | undefined,
 };
 
 /**
@@ -80,7 +84,11 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /api/oracle/chains 503": "only while the server shuts down (server.test.ts)",
   "get /api/oracle/tokens 503": "only while the server shuts down (server.test.ts)",
   "get /api/oracle/connections 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/bridge-transactions/stream 200":
+    "an event stream that never ends, which inject cannot wait for (transfer-stream.test.ts)",
 };
+
+const ACTIVITY_READS = new Set(["latestTransfers", "transfersStartedSince", "getTransfer"]);
 
 /** `signData.params` in the document: a string whose JSON content has its own schema. */
 interface ParamsSchema {
@@ -157,13 +165,30 @@ describe("OpenAPI conformance: every response matches the served document", () =
             return target.ping(options);
           };
         }
+        if (name === "transferChanges") {
+          // Checked per call: the app's change feed holds this object from the start.
+          return new Proxy(target.transferChanges, {
+            get(changes, method, r) {
+              const error = faults.changes;
+              if (error === undefined) return Reflect.get(changes, method, r);
+              return async () => {
+                throw error;
+              };
+            },
+          });
+        }
         if (name === "transfers") {
           return new Proxy(target.transfers, {
             get(transfers, method, r) {
-              if (method === "listTransfers" && faults.list !== undefined) {
-                const error = faults.list;
+              const fault =
+                method === "listTransfers"
+                  ? faults.list
+                  : typeof method === "string" && ACTIVITY_READS.has(method)
+                    ? faults.activity
+                    : undefined;
+              if (fault !== undefined) {
                 return async () => {
-                  throw error;
+                  throw fault;
                 };
               }
               return Reflect.get(transfers, method, r);
@@ -344,6 +369,106 @@ describe("OpenAPI conformance: every response matches the served document", () =
       assert.equal(unavailable.headers["retry-after"], "1");
     } finally {
       faults.list = undefined;
+    }
+  });
+
+  it("explorer activity: latest, summary and timeline with their 400, 401, 404, 429, 500 and 503", async () => {
+    const timelinePath = `${LIST_TRANSFERS_PATH}/{id}/timeline`;
+    const [known] = (
+      await expectDocumented("GET", `${LIST_TRANSFERS_PATH}/latest`, {}, 200, 0)
+    ).json().data["data"] as { message_id: string }[];
+    assert.ok(known);
+    const timeline = (id: string): InjectOptions => ({
+      url: `${LIST_TRANSFERS_PATH}/${id}/timeline`,
+    });
+    const cases: [string, InjectOptions][] = [
+      [`${LIST_TRANSFERS_PATH}/latest`, { url: `${LIST_TRANSFERS_PATH}/latest?limit=5` }],
+      ["/api/oracle/stats/summary", {}],
+      [timelinePath, timeline(known.message_id)],
+    ];
+    // 500 and 503 first: the summary keeps a successful answer for a few seconds.
+    for (const [i, [path, options]] of cases.entries()) {
+      try {
+        faults.activity = new Error("boom: a bug below the route");
+        await expectDocumented("GET", path, options, 500, 50001);
+        faults.activity = new NoAnswerError("the database", 5000);
+        await expectDocumented("GET", path, options, 503, 50301);
+      } finally {
+        faults.activity = undefined;
+      }
+      await expectDocumented("GET", path, options, 200, 0);
+      const badKey = { ...options, headers: { authorization: "Bearer not-a-key" } };
+      await expectDocumented("GET", path, badKey, 401, 40102);
+      const limited = { ...options, remoteAddress: `10.98.${i}.1` };
+      for (let n = 0; n < ANONYMOUS_PER_MINUTE; n++) {
+        await expectDocumented("GET", path, limited, 200);
+      }
+      await expectDocumented("GET", path, limited, 429, 42901);
+    }
+    await expectDocumented(
+      "GET",
+      `${LIST_TRANSFERS_PATH}/latest`,
+      { url: `${LIST_TRANSFERS_PATH}/latest?limit=0` },
+      400,
+      40001,
+    );
+    await expectDocumented("GET", timelinePath, timeline(ALICE), 400, 40001);
+    await expectDocumented("GET", timelinePath, timeline(`0x${"0".repeat(64)}`), 404, 40401);
+  });
+
+  it("stream: 400, 401, 429, 500 and 503 in the envelope before the stream starts", async () => {
+    const url = (query: string, options: InjectOptions = {}) => ({
+      ...options,
+      url: `${TRANSFER_STREAM_PATH}?${query}`,
+    });
+    await expectDocumented("GET", TRANSFER_STREAM_PATH, url("addressOrTxHash=%20"), 400, 40001);
+    const badKey = { headers: { authorization: "Bearer not-a-key" } };
+    await expectDocumented(
+      "GET",
+      TRANSFER_STREAM_PATH,
+      url(`addressOrTxHash=${ALICE}`, badKey),
+      401,
+      40102,
+    );
+    // Each stream opened counts against the rate limit like a list request.
+    const limited = { remoteAddress: "10.98.0.9" };
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+      await expectDocumented("GET", TRANSFER_STREAM_PATH, url("addressOrTxHash=", limited), 400);
+    }
+    await expectDocumented(
+      "GET",
+      TRANSFER_STREAM_PATH,
+      url(`addressOrTxHash=${ALICE}`, limited),
+      429,
+      42901,
+    );
+    await expectDocumented(
+      "GET",
+      TRANSFER_STREAM_PATH,
+      url(`addressOrTxHash=${ALICE}&since=x`),
+      400,
+      40001,
+    );
+    try {
+      faults.changes = new Error("boom: a bug below the route");
+      await expectDocumented(
+        "GET",
+        TRANSFER_STREAM_PATH,
+        url(`addressOrTxHash=${ALICE}`),
+        500,
+        50001,
+      );
+      faults.changes = new NoAnswerError("the database", 5000);
+      const unavailable = await expectDocumented(
+        "GET",
+        TRANSFER_STREAM_PATH,
+        url(`addressOrTxHash=${ALICE}`),
+        503,
+        50301,
+      );
+      assert.equal(unavailable.headers["retry-after"], "1");
+    } finally {
+      faults.changes = undefined;
     }
   });
 

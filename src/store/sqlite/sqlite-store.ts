@@ -14,6 +14,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { MIGRATIONS } from "../migrations/index.js";
 import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";
+import { createTransferChangeRepository } from "../transfer-change-repository.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
 import { watchDatabaseFile } from "./database-file.js";
@@ -99,6 +100,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   // read of the WAL index, off the request path).
   const changePollMs = options.changePollMs ?? DEFAULT_CHANGE_POLL_MS;
   let changes = 0;
+  const subscribers = new Set<() => void>();
+  const notify = () => {
+    if (subscribers.size === 0) return;
+    setImmediate(() => {
+      for (const listener of subscribers) listener();
+    });
+  };
   const dataVersion = reader.prepare("PRAGMA data_version").pluck();
   let lastDataVersion = dataVersion.get() as number;
   const changePoll = setInterval(() => {
@@ -107,6 +115,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     if (now !== lastDataVersion) {
       lastDataVersion = now;
       changes++;
+      notify();
     }
   }, changePollMs);
   changePoll.unref();
@@ -139,6 +148,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
         );
         writer.exec("COMMIT");
         changes++;
+        notify();
         return result;
       } catch (error) {
         if (writer.inTransaction) writer.exec("ROLLBACK");
@@ -158,10 +168,18 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       reader: readerBackend,
       atomically: (fn) => inTransaction((_store, backend) => fn(backend)),
     }),
+    transferChanges: createTransferChangeRepository({
+      sql: readerBackend.sql,
+      atomically: (fn) => inTransaction((_store, backend) => fn(backend.sql)),
+    }),
     transaction: (work) => inTransaction((store) => work(store)),
     ping,
     changeCounter: () => changes,
     changeVisibilityMs: changePollMs,
+    subscribeChanges(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
+    },
     async close() {
       if (closed) return;
       clearInterval(changePoll);
