@@ -532,6 +532,535 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oracle/bridge-transactions/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Latest bridge transactions
+         * @description The newest bridge transactions across the whole service, by start_time (the send's block time), newest first; ties by the order the service stored them. No API key needed.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description How many, an integer from 1 to 100. */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                data: components["schemas"]["BridgeTransaction"][];
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/stats/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summary of the last 24 hours
+         * @description Bridge transactions whose start_time lies in the last 24 hours: counts by status, the success rate (Success / (Success + Failed)), per route (source -> destination chain) the median and 90th percentile delivery time of its Success transfers (destination block time minus source block time, nearest rank), and the volume sent per source token symbol (exact sums). Recomputed at most every few seconds.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                /** @description Start of the window; UTC, YYYY-MM-DD HH:MM:SS */
+                                since: string;
+                                /** @description End of the window (when the summary was computed); UTC, YYYY-MM-DD HH:MM:SS */
+                                until: string;
+                                total: number;
+                                byStatus: {
+                                    Processing: number;
+                                    Success: number;
+                                    Failed: number;
+                                };
+                                /** @description Success / (Success + Failed); null while none has finished */
+                                successRate: number | null;
+                                routes: {
+                                    sourceChain: string;
+                                    destChain: string;
+                                    transfers: number;
+                                    delivered: number;
+                                    /** @description null when none was delivered */
+                                    medianDeliverySeconds: number | null;
+                                    /** @description null when none was delivered */
+                                    p90DeliverySeconds: number | null;
+                                }[];
+                                volumes: {
+                                    symbol: string;
+                                    /** @description Sum sent, human-unit decimal string */
+                                    amount: string;
+                                    transfers: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/bridge-transactions/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bridge transaction's timeline
+         * @description The record and its steps: sent, then delivered or failed, then refunded, each with its chain, block, block time, transaction and the seconds since the send; a failure's reason and a refund's amount. `id` is the message id or the source or destination transaction hash of exactly one transfer. A record imported rather than indexed has steps from the record alone (no block numbers).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Message id, or a source / destination tx hash */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                transfer: components["schemas"]["BridgeTransaction"];
+                                steps: {
+                                    /** @enum {string} */
+                                    step: "sent" | "delivered" | "failed" | "refunded";
+                                    chainName: string;
+                                    /** @description EVM chain id; null for an imported record (no stored events) */
+                                    chainId: number | null;
+                                    /** @description null for an imported record */
+                                    blockNumber: number | null;
+                                    /** @description Block time; UTC, YYYY-MM-DD HH:MM:SS */
+                                    time: string;
+                                    /** @description Seconds since the send; 0 for the send itself */
+                                    secondsAfterSent: number | null;
+                                    txHash: string;
+                                    /** @description failed: the destination's reason; else "" */
+                                    reason: string;
+                                    /** @description refunded: the amount repaid to the sender, human units; else "" */
+                                    amount: string;
+                                    /** @description refunded: the repaid token; else "" */
+                                    tokenAddress: string;
+                                    /** @description refunded: its symbol; else "" */
+                                    tokenSymbol: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40401: no such path */
+                404: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oracle/chains": {
         parameters: {
             query?: never;
@@ -1035,6 +1564,182 @@ export interface paths {
                                 }[];
                             };
                         };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/bridge-transactions/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream bridge transaction changes
+         * @description Every change of the bridge transactions that `addressOrTxHash` matches (the list endpoint's rule), as it happens, as server-sent events. Send `Last-Event-ID` (or `since`) to resume: the changes missed while retained (7 days by default) come first, each once, in order. No API key needed; a valid key raises the rate limit and counts concurrent streams per key instead of per client address (over the limit: 429 42901 before the stream starts).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description Trimmed, then: an EVM address matches from_address or to_address; a 32-byte hash matches source_tx_hash, dest_tx_hash or message_id (both case-insensitive); any other value matches those five fields exactly. It must be an EVM address (0x + 40 hex digits), a 32-byte hash (0x + 64 hex digits), or another chain's address or hash of 1-128 characters from A-Z a-z 0-9 : _ -.
+                     * @example 0x52908400098527886E0F7030069857D2E4169EE7
+                     */
+                    addressOrTxHash: string;
+                    /**
+                     * @description Resume after this change sequence number (an event id), as the Last-Event-ID header does; the header wins when both are sent (a browser's EventSource sends it when it reconnects to the same URL).
+                     * @example 1042
+                     */
+                    since?: string;
+                };
+                header?: {
+                    /** @description The id of the last event received: resume after it. */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /**
+                 * @description A `text/event-stream` (server-sent events) that stays open. Events:
+                 *
+                 *     - `transfer`: a matching record was created or changed (a send seen, a delivery, a failure, a
+                 *       refund, or a reorg's reversal). `data` is the whole record (the list endpoint's item), `id`
+                 *       the change's sequence number.
+                 *     - `removed`: a reorg dropped the send, so the record is gone; `data` is the record as it was.
+                 *     - `ready`: everything before `id` has been sent (after a resume, the missed changes); live
+                 *       changes follow. `data` is `{"seq": <id>}`.
+                 *     - `reset`: the changes after Last-Event-ID are no longer retained (or that id is unknown to
+                 *       this database): reload with the list endpoint, then follow on from `id`. `data` is
+                 *       `{"reason", "lastEventId", "seq"}`.
+                 *
+                 *     A comment line (`: heartbeat`) every 15 s (STREAM_HEARTBEAT_SECONDS), sometimes with a bare
+                 *     `id:` line that moves the client's Last-Event-ID past changes that did not match.
+                 */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
                     };
                 };
                 /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
