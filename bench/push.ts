@@ -31,6 +31,8 @@ export interface PushBenchmarkOptions {
   durationSeconds: number;
   connections: number;
   streams: number;
+  /** Rounds of the streams scenario: a run without streams, then one with them. */
+  rounds: number;
   seed: number;
   cacheDir: string;
   resultsPath: string;
@@ -73,6 +75,8 @@ const USAGE = `usage: bridge-oracle bench push [--records N] [--duration S] [--c
   --duration S        seconds per measured list run (default 10)
   --connections C     concurrent list connections (default 10)
   --streams N         concurrent streams held while the list mix runs (default 1000)
+  --rounds N          streams: rounds of a list run without then with the streams, and a
+                      last run without (default 2)
   --only NAMES        run only these scenarios (${SCENARIOS.map((s) => s.name).join(", ")})
   --store S           sqlite (default) or postgres (the list benchmark's schema
                       ${DEFAULT_BENCH_SCHEMA} of --database-url / DATABASE_URL)
@@ -88,6 +92,7 @@ function parseOptions(args: string[], env: NodeJS.ProcessEnv): PushBenchmarkOpti
       duration: { type: "string", default: "10" },
       connections: { type: "string", default: "10" },
       streams: { type: "string", default: "1000" },
+      rounds: { type: "string", default: "2" },
       seed: { type: "string", default: "1" },
       only: { type: "string" },
       store: { type: "string", default: "sqlite" },
@@ -115,6 +120,7 @@ function parseOptions(args: string[], env: NodeJS.ProcessEnv): PushBenchmarkOpti
     durationSeconds: integerOption("duration", values.duration, 1, 600),
     connections: integerOption("connections", values.connections, 1, 1000),
     streams: integerOption("streams", values.streams, 1, 100_000),
+    rounds: integerOption("rounds", values.rounds, 1, 20),
     seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
     cacheDir: values["cache-dir"],
     resultsPath: values.results,
