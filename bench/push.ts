@@ -182,7 +182,10 @@ export async function runPushBenchmark(
     if (options.only !== undefined && !options.only.includes(scenario.name)) continue;
     outcomes.push(await scenario.run(context));
   }
+  const sectionName = options.store === "sqlite" ? "push" : "push (PostgreSQL)";
   const section = [
+    `## ${sectionName}`,
+    "",
     `Command: \`${commandLine(args)}\`, ${new Date().toISOString()}, ${options.store === "sqlite" ? "SQLite" : "PostgreSQL"},` +
       ` ${options.records.toLocaleString("en-US")} records, ${options.connections} list connections,` +
       ` ${options.durationSeconds} s per run; Node ${process.version}, ${os.cpus()[0]?.model ?? "unknown"}` +
@@ -199,7 +202,7 @@ export async function runPushBenchmark(
   );
   const code = await finishBenchmark({
     section: section.trimEnd(),
-    sectionName: options.store === "sqlite" ? "push" : "push (PostgreSQL)",
+    sectionName,
     resultsPath: options.resultsPath,
     write: options.write,
     results,
