@@ -128,6 +128,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     logger,
     connectTimeoutMs: timeouts.connectMs,
     onChange: notify,
+    lostMessage:
+      "transfers: lost the change notifications; nothing is cached and streams wait until they are back",
   });
   const changes = replica === undefined ? listener : undefined;
 
