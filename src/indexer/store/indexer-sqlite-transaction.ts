@@ -13,7 +13,7 @@ import {
   createStatementCache,
   type StatementCache,
 } from "../../store/sqlite/sqlite-backend.js";
-import { openSqliteConnection } from "../../store/sqlite/sqlite-store.js";
+import { openSqliteConnection } from "../../store/sqlite/sqlite-database.js";
 import { createTransferWrites } from "../../store/transfer-writes.js";
 import { createBridgeRegistry, type RegistrySource } from "../bridge-registry.js";
 import type { DeriveContext, TokenMetadata } from "../derive-transfer.js";
