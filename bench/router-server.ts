@@ -32,23 +32,20 @@ import { generateApiKey } from "../src/keys/api-key.js";
 import { createRouter } from "../src/router/create-router.js";
 import { createRouterFixture } from "../src/router/fixtures.js";
 import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
-import { openApiKeyRepository } from "../src/store/api-key-store.js";
-import { createStore } from "../src/store/index.js";
+import { openDatabase } from "../src/store/index.js";
 import { APP_CANNED_PATH, type GcStats } from "./router-requests.js";
 
 async function startApp(extraTokens: number, memoizeQuotes: boolean) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
   const databaseUrl = join(dir, "bench.db");
-  const store = await createStore({ databaseUrl });
-  const keys = await openApiKeyRepository({ databaseUrl, migrate: false });
+  const store = await openDatabase(databaseUrl);
   const key = generateApiKey();
-  await keys.createKey({
+  await store.apiKeys.createKey({
     name: "bench",
     prefix: key.prefix,
     hash: key.hash,
     createdAt: new Date(),
   });
-  await keys.close();
   const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
   const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
@@ -71,7 +68,7 @@ async function startApp(extraTokens: number, memoizeQuotes: boolean) {
     config,
     store,
     plugins: [
-      (root) => registerApiKeyAuth(root, { databaseUrl }),
+      (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
       (root) => registerRateLimit(root, { keyPerMinute: 1_000_000_000 }),
       (root) => {
         root.post(APP_CANNED_PATH, {

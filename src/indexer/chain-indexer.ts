@@ -438,13 +438,9 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       tokens: deps.tokens.rows(sendTokens),
       now,
     };
-    const committed =
-      store.commitBatch !== undefined
-        ? // The store serialises (and may group) batches itself.
-          store.commitBatch(batch, registry.source)
-        : deps.commitLock.runExclusive(() =>
-            store.transaction((tx) => writeBatch(tx, batch, deriveContext())),
-          );
+    const committed = deps.commitLock.runExclusive(() =>
+      store.transaction((tx) => writeBatch(tx, batch, deriveContext())),
+    );
     // Backfilling final blocks: fetch the next span while this one is written. It is checked
     // exactly as a fresh fetch would be (the next step compares its first block's parent hash
     // with the then stored cursor hash), and dropped when the next step starts elsewhere.

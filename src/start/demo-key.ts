@@ -4,23 +4,21 @@
  * most one demo key is ever active; keys with other names are left alone.
  */
 import { generateApiKey } from "../keys/api-key.js";
-import { openApiKeyRepository } from "../store/api-key-store.js";
+import type { ApiKeyRepository } from "../store/api-key-repository.js";
 
 export const DEMO_KEY_NAME = "demo";
 
 /** Revokes the active "demo" key (if any), creates a new one and returns it in clear. */
-export async function createDemoKey(databaseUrl: string, now = new Date()): Promise<string> {
-  const repository = await openApiKeyRepository({ databaseUrl, migrate: false });
-  try {
-    for (const key of await repository.listKeys()) {
-      if (key.name === DEMO_KEY_NAME && key.revokedAt === null) {
-        await repository.revokeKey(key.id, now);
-      }
+export async function createDemoKey(
+  repository: ApiKeyRepository,
+  now = new Date(),
+): Promise<string> {
+  for (const key of await repository.listKeys()) {
+    if (key.name === DEMO_KEY_NAME && key.revokedAt === null) {
+      await repository.revokeKey(key.id, now);
     }
-    const generated = generateApiKey();
-    await repository.createKey({ name: DEMO_KEY_NAME, ...generated, createdAt: now });
-    return generated.key;
-  } finally {
-    await repository.close();
   }
+  const generated = generateApiKey();
+  await repository.createKey({ name: DEMO_KEY_NAME, ...generated, createdAt: now });
+  return generated.key;
 }

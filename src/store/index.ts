@@ -21,7 +21,7 @@ export {
   type PostgresTimeouts,
 } from "./postgres/connections.js";
 export { createRepositories, type Repositories } from "./repositories.js";
-export { openSqliteConnection } from "./sqlite/sqlite-database.js";
+export { openSqliteConnection, openSqliteWriter } from "./sqlite/sqlite-database.js";
 export { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
 export * from "./types.js";
 

@@ -11,6 +11,10 @@
  */
 import { type ApiKeyRepository, createApiKeyRepository } from "./api-key-repository.js";
 import type { SqlExecutor, TransferBackend } from "./backend.js";
+import {
+  createIndexedDataRepository,
+  type IndexedDataRepository,
+} from "./indexed-data-repository.js";
 import { createIndexerRepository, type IndexerRepository } from "./indexer-repository.js";
 import { createIndexerStatusRepository, type IndexerStatusRepository } from "./indexer-status.js";
 import { createTransferRepository } from "./transfer-repository.js";
@@ -55,6 +59,8 @@ export interface Repositories {
   readonly apiKeys: ApiKeyRepository;
   /** The indexer's progress per chain as the API reports it (/metrics, /readyz). */
   readonly indexerStatus: IndexerStatusRepository;
+  /** Every row derived from the indexed chains, as one unit (`start`'s devnet reset). */
+  readonly indexedData: IndexedDataRepository;
 }
 
 export function createRepositories(executors: RepositoryExecutors): Repositories {
@@ -66,5 +72,6 @@ export function createRepositories(executors: RepositoryExecutors): Repositories
     indexer: createIndexerRepository(executors.background, executors.kind),
     apiKeys: createApiKeyRepository(executors.requests),
     indexerStatus: createIndexerStatusRepository(executors.requests, executors.kind),
+    indexedData: createIndexedDataRepository(executors.background),
   };
 }

@@ -32,8 +32,7 @@ import {
 } from "../../src/router/providers/chain-state-provider.js";
 import type { RouteQuoteData } from "../../src/router/quote-response.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
-import { createStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 import { runKeys } from "../keys/cli-io.js";
 import {
   type BridgeParamsValue,
@@ -86,7 +85,7 @@ describe("router quotes execute on the devnet", () => {
   let conns: Map<string, ChainConnection>;
   let provider: ChainStateProvider;
   let db: IsolatedDatabase;
-  let store: Store;
+  let store: Database;
   let app: FastifyInstance;
   let key: string;
   let userIndex = 0;
@@ -99,7 +98,7 @@ describe("router quotes execute on the devnet", () => {
     provider = createChainStateProvider({ registry, maxStateAgeMs: 15_000, pollIntervalMs: 100 });
     await provider.start();
     db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
+    store = await openDatabase(db.databaseUrl);
     const created = await runKeys(db.databaseUrl, "create", "--name", "devnet-integrator");
     assert.equal(created.code, 0, created.stderr);
     key = created.lastLine;
@@ -108,7 +107,7 @@ describe("router quotes execute on the devnet", () => {
       config,
       store,
       plugins: [
-        (root) => registerApiKeyAuth(root, { databaseUrl: config.databaseUrl }),
+        (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
         (root) => registerRateLimit(root, { keyPerMinute: 0 }),
       ],
       router: { router: createRouter({ registry }), state: provider, maxStateAgeMs: 15_000 },

@@ -62,17 +62,29 @@ export function openSqliteConnection(
   return db;
 }
 
+/**
+ * The writer's connection: the store's settings, plus a WAL checkpoint every 10,000 pages. A
+ * backfill batch dirties thousands of pages; checkpointing every 1,000 (the default) copies the
+ * same index pages back to the file over and over. 10,000 pages (~40 MB of WAL) between
+ * checkpoints coalesces those writes; readers are unaffected. Also for the benchmarks' floors.
+ */
+export function openSqliteWriter(
+  path: string,
+  busyTimeoutMs = 5000,
+  cacheSizeMb = 512,
+): Database.Database {
+  const db = openSqliteConnection(path, busyTimeoutMs, cacheSizeMb);
+  db.pragma("wal_autocheckpoint = 10000");
+  return db;
+}
+
 export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promise<OpenDatabase> {
   const { path, logger } = options;
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const cacheSizeMb = options.cacheSizeMb ?? 512;
   const inMemory = path === ":memory:" || path === "";
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const writer = openSqliteConnection(inMemory ? ":memory:" : path, busyTimeoutMs, cacheSizeMb);
-  // A backfill batch dirties thousands of pages; checkpointing every 1,000 (the default) copies
-  // the same index pages back to the file over and over. 10,000 pages (~40 MB of WAL) between
-  // checkpoints coalesces those writes; readers are unaffected.
-  writer.pragma("wal_autocheckpoint = 10000");
+  const writer = openSqliteWriter(inMemory ? ":memory:" : path, busyTimeoutMs, cacheSizeMb);
   let reader = writer;
   try {
     migrateSqlite(writer, MIGRATIONS, logger);
