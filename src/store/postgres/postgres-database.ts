@@ -126,7 +126,7 @@ export async function openPostgresDatabase(
   const pool = primary.pool;
   const readPool = replica?.pool ?? pool;
   const backgroundPool = background?.pool ?? pool;
-  logger?.info({ url: redactDatabaseUrl(options.databaseUrl) }, "postgres database open");
+  logger?.info({ url: redactDatabaseUrl(options.databaseUrl) }, "postgres store open");
   const heartbeat =
     options.listenerHeartbeat === undefined
       ? {}

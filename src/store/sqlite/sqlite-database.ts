@@ -97,7 +97,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
     writer.close();
     throw error;
   }
-  logger?.info({ path }, "sqlite database open");
+  logger?.info({ path }, "sqlite store open");
   const databaseFile = inMemory ? undefined : watchDatabaseFile(path);
 
   const prepareOnWriter = createStatementCache(writer);
