@@ -38,7 +38,7 @@ import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
 import { createChainClient } from "../src/chain/create-chain-client.js";
 import { fetchLogs } from "../src/chain/fetch-logs.js";
 import { type IndexerConfig, parseIndexerConfig } from "../src/config/indexer-config.js";
-import { createBridgeRegistry } from "../src/indexer/bridge-registry.js";
+import { createBridgeRegistry } from "../src/domain/bridge-registry.js";
 import { decodeBridgeLog } from "../src/indexer/decode-bridge-log.js";
 import { createMutex } from "../src/indexer/mutex.js";
 import type { BridgeEvent } from "../src/store/bridge-event.js";

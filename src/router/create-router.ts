@@ -4,7 +4,7 @@
  * decision. Per snapshot it resolves each route's state once (WeakMap, dropped with the
  * snapshot), so a request does route lookup + arithmetic only.
  */
-import type { Registry } from "../config/registry.js";
+import type { Registry } from "../domain/registry.js";
 import { ApiError, type ErrorKind } from "../errors.js";
 import { findBestRoute, type RouteFailure, type RouteResult } from "./best-route.js";
 import {

@@ -21,9 +21,10 @@ import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
-import { parseRegistry, type Registry } from "../../src/config/registry.js";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { writeManifest } from "../../src/devnet/write-manifest.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
+import { parseRegistry, type Registry } from "../../src/domain/registry.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { getAmountOut } from "../../src/router/dex.js";
 import {

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { canonicalDecimal, toBaseUnits } from "../../src/amount.js";
-import type { Registry, RegistryToken } from "../../src/config/registry.js";
+import type { Registry, RegistryToken } from "../../src/domain/registry.js";
 import type { QuoteParams, RouteQuoteData } from "../../src/router/quote-response.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
 

@@ -18,7 +18,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Registry } from "../../config/registry.js";
+import type { Registry } from "../../domain/registry.js";
 import { ApiError } from "../../errors.js";
 
 export interface ExplorerAssets {
