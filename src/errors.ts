@@ -1,6 +1,6 @@
 /**
  * The one error type that reaches clients. Every error response is the envelope
- * `{ code, msg, data: null }` with the HTTP status and code of decisions.md section 6.
+ * `{ code, msg, data: null }` with the HTTP status and code of docs/http-api.md, API rule 6.
  */
 export const ErrorCode = {
   invalidParameter: { code: 40001, status: 400 },
@@ -19,6 +19,8 @@ export const ErrorCode = {
   unsupportedMediaType: { code: 41501, status: 415 },
   /** A static asset's Range header asks for bytes it does not have. */
   rangeNotSatisfiable: { code: 41601, status: 416 },
+  /** An `Expect` header other than `100-continue`: before routing. */
+  expectationFailed: { code: 41701, status: 417 },
   noRoute: { code: 42201, status: 422 },
   amountOutOfRange: { code: 42202, status: 422 },
   rateLimited: { code: 42901, status: 429 },
@@ -26,9 +28,9 @@ export const ErrorCode = {
   headersTooLarge: { code: 43101, status: 431 },
   internal: { code: 50001, status: 500 },
   /**
-   * decisions.md's "chain state unavailable or too stale to quote", and everything else that
-   * makes the service unable to answer now: the database or read replica unreachable or slow,
-   * not ready, shutting down. Always retryable.
+   * "Chain state unavailable or too stale to quote" (docs/http-api.md, "Errors"), and everything
+   * else that makes the service unable to answer now: the database or read replica unreachable or
+   * slow, not ready, shutting down. Always retryable.
    */
   serviceUnavailable: { code: 50301, status: 503 },
 } as const;

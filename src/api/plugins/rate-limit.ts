@@ -1,5 +1,5 @@
 /**
- * Rate limits per API key and per client address (decisions.md 5).
+ * Rate limits per API key and per client address (docs/http-api.md, API rule 5).
  *
  * A request with a valid key (auth.ts set `request.apiKey`) counts against that key's budget;
  * any other request counts against its client address (IPv6 addresses by their /64, which one
@@ -154,6 +154,8 @@ export async function registerRateLimit(
     reply.header("x-ratelimit-remaining", decimal(remaining));
     reply.header("x-ratelimit-reset", decimal(resetSeconds));
     if (hit.count <= limit) return undefined;
+    // An unknown or revoked key is answered 401 40102 over the limit too (the request counted).
+    if (request.apiKeyRefusal !== undefined) return request.apiKeyRefusal;
     const who =
       request.apiKey === undefined
         ? "this client address"
