@@ -20,11 +20,17 @@ import { registerOpenApi } from "./plugins/openapi.js";
 import { requestGate } from "./request-gate.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { createResponseCache } from "./response-cache.js";
+import { type DiscoveryRouteDeps, registerDiscoveryRoutes } from "./routes/discovery.js";
 import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
+import { registerTransferActivityRoutes } from "./routes/transfer-activity.js";
+import { registerTransferStreamRoute } from "./routes/transfer-stream.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
+import { createChangeFeed } from "./stream/change-feed.js";
+import { startChangeLogPruner } from "./stream/change-log-pruner.js";
+import { createStreamRegistry } from "./stream/stream-registry.js";
 import { answerUnusualRequests } from "./unusual-requests.js";
 
 /** docs/http-api.md, API rule 5: request bodies over 16 KiB are refused (413). */
@@ -57,6 +63,11 @@ export interface BuildAppOptions {
    * registers it answering 503 50301 (no registry configured).
    */
   router?: RouterRouteDeps;
+  /**
+   * The indexer's progress per chain for `GET /api/oracle/chains` (routes/discovery.ts); absent:
+   * every chain's `indexer` is null.
+   */
+  indexerStatus?: DiscoveryRouteDeps["indexerStatus"];
   /** The explorer page at `/` (routes/explorer.ts): where its built assets are. */
   explorer?: ExplorerRoutesOptions;
   /**
@@ -65,6 +76,19 @@ export interface BuildAppOptions {
    * Default REQUEST_TIMEOUT_MS.
    */
   requestTimeoutMs?: number;
+  /** The transfer stream's timings (tests shorten them); limits come from `config`. */
+  stream?: StreamTimings;
+}
+
+export interface StreamTimings {
+  /** Default config.streamHeartbeatSeconds. */
+  heartbeatMs?: number;
+  /** Bytes a client may leave unread before its stream is ended. Default 1 MiB. */
+  maxBufferedBytes?: number;
+  /** First retry of the change feed after a failed read. Default 500 ms. */
+  feedRetryMs?: number;
+  /** The change log pruner's first run after start. Default 60 s. */
+  pruneFirstDelayMs?: number;
 }
 
 /** How long a client may take to send a whole request (headers and body, at most 16 KB). */
@@ -161,9 +185,58 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { cache: createResponseCache({ maxChars: config.listCacheMb * 1024 * 1024 }) }
       : {}),
   });
-  registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
+  registerTransferActivityRoutes(app, { store });
+  registerDiscoveryRoutes(app, {
+    registry: options.router?.router?.registry,
+    state: options.router?.state ?? { current: () => ({ chains: new Map() }) },
+    slippageBps: options.router?.router?.slippageBps ?? 0,
+    ...(options.indexerStatus !== undefined ? { indexerStatus: options.indexerStatus } : {}),
+  });
+  registerTransferStream(app, config, store, options.stream ?? {});
+  registerExplorerRoutes(app, { ...options.explorer });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   return app;
+}
+
+/**
+ * The stream route, its process-wide change feed and registry of open streams, and the change
+ * log's retention (docs/push.md). Streams end first when the app closes (preClose), so that
+ * their connections go idle and the server's close does not wait for them.
+ */
+function registerTransferStream(
+  app: FastifyInstance,
+  config: Config,
+  store: Store,
+  timings: StreamTimings,
+): void {
+  const feed = createChangeFeed({
+    changes: store.transferChanges,
+    subscribeChanges: store.subscribeChanges,
+    logger: app.log,
+    ...(timings.feedRetryMs !== undefined ? { retryMs: timings.feedRetryMs } : {}),
+  });
+  const registry = createStreamRegistry({
+    maxPerClient: config.streamMaxPerClient,
+    maxPerKey: config.streamMaxPerKey,
+    heartbeatMs: timings.heartbeatMs ?? config.streamHeartbeatSeconds * 1000,
+  });
+  const pruner = startChangeLogPruner({
+    changes: store.transferChanges,
+    retentionMs: config.changeLogRetentionHours * 3_600_000,
+    logger: app.log,
+    ...(timings.pruneFirstDelayMs !== undefined ? { firstDelayMs: timings.pruneFirstDelayMs } : {}),
+  });
+  app.addHook("preClose", async () => {
+    registry.close();
+    feed.close();
+  });
+  app.addHook("onClose", async () => pruner.stop());
+  registerTransferStreamRoute(app, {
+    store,
+    feed,
+    registry,
+    maxBufferedBytes: timings.maxBufferedBytes ?? 1024 * 1024,
+  });
 }
 
 /**

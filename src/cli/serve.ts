@@ -31,7 +31,7 @@ Runs the HTTP API. Settings come from the environment:
   TRUST_PROXY (false; behind proxies: their number, e.g. 1, or their addresses/CIDRs),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200),
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
-  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000),
+  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000), QUOTE_TTL_SECONDS (30),
   LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
   CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps)
 `;
@@ -142,6 +142,7 @@ export async function startApiService(
       config,
       env,
       logger: startupLog,
+      settlements: store.transfers,
     });
   } catch (error) {
     await closeStore();
@@ -160,7 +161,8 @@ export async function startApiService(
       store,
       plugins: apiPlugins(config, store),
       router: routerService.route,
-      // /metrics reports the indexer's progress per chain from the same database.
+      // /chains and /metrics report the indexer's progress per chain from the same database.
+      indexerStatus: () => store.indexerStatus.getIndexerStatus(),
       metrics: { collectIndexerStatus: indexerProgressFrom(store.indexerStatus) },
       readinessChecks: [
         ...(routerService.readiness !== undefined ? [routerService.readiness] : []),

@@ -42,6 +42,11 @@ export interface Config {
   /** ROUTER_MAX_STATE_AGE_MS: quotes from chain state older than this answer 503 50301. */
   readonly routerMaxStateAgeMs: number;
   /**
+   * QUOTE_TTL_SECONDS: a quote's expiresAt is the read time of the older of the two chain states
+   * that priced it plus this (docs/router.md).
+   */
+  readonly quoteTtlSeconds: number;
+  /**
    * LIST_CACHE_MB: the list endpoint's response cache, MiB of cached URLs and answers (counted
    * in characters); 0 turns it off (src/api/response-cache.ts).
    */
@@ -52,6 +57,14 @@ export interface Config {
    * read the answers).
    */
   readonly corsOrigins: "*" | readonly string[] | undefined;
+  /** CHANGE_LOG_RETENTION_HOURS: changes older than this are pruned (docs/push.md). */
+  readonly changeLogRetentionHours: number;
+  /** STREAM_HEARTBEAT_SECONDS: between two heartbeat comments of a stream. */
+  readonly streamHeartbeatSeconds: number;
+  /** STREAM_MAX_PER_CLIENT: concurrent streams per client address without a key; 0 = no limit. */
+  readonly streamMaxPerClient: number;
+  /** STREAM_MAX_PER_KEY: concurrent streams per API key; 0 = no limit. */
+  readonly streamMaxPerKey: number;
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -66,7 +79,12 @@ export const CONFIG_DEFAULTS = {
   rateLimitKeyPerMinute: 1200,
   routerSlippageBps: 50,
   routerMaxStateAgeMs: 15_000,
+  quoteTtlSeconds: 30,
   listCacheMb: 64,
+  changeLogRetentionHours: 168,
+  streamHeartbeatSeconds: 15,
+  streamMaxPerClient: 10,
+  streamMaxPerKey: 100,
 } as const satisfies Partial<Config>;
 
 export class ConfigError extends Error {
@@ -119,6 +137,14 @@ export function loadConfig(env: Env = process.env): Config {
       3_600_000,
       "milliseconds",
     ),
+    quoteTtlSeconds: readInteger(
+      env,
+      "QUOTE_TTL_SECONDS",
+      CONFIG_DEFAULTS.quoteTtlSeconds,
+      1,
+      3600,
+      "seconds",
+    ),
     corsOrigins: readCorsOrigins(env),
     listCacheMb: readInteger(
       env,
@@ -128,6 +154,24 @@ export function loadConfig(env: Env = process.env): Config {
       65_536,
       "MiB of cached list responses, 0 = off",
     ),
+    changeLogRetentionHours: readInteger(
+      env,
+      "CHANGE_LOG_RETENTION_HOURS",
+      CONFIG_DEFAULTS.changeLogRetentionHours,
+      1,
+      87_600,
+      "hours, 168 = 7 days",
+    ),
+    streamHeartbeatSeconds: readInteger(
+      env,
+      "STREAM_HEARTBEAT_SECONDS",
+      CONFIG_DEFAULTS.streamHeartbeatSeconds,
+      1,
+      3600,
+      "seconds",
+    ),
+    streamMaxPerClient: readCount(env, "STREAM_MAX_PER_CLIENT", CONFIG_DEFAULTS.streamMaxPerClient),
+    streamMaxPerKey: readCount(env, "STREAM_MAX_PER_KEY", CONFIG_DEFAULTS.streamMaxPerKey),
   });
 }
 

@@ -22,7 +22,17 @@ export {
 } from "./postgres/connections.js";
 export { createRepositories, type Repositories } from "./repositories.js";
 export { openSqliteConnection, openSqliteWriter } from "./sqlite/sqlite-database.js";
+export {
+  type ChangesSinceOptions,
+  createTransferChangeRepository,
+  TRANSFER_CHANGE_TYPES,
+  type TransferChange,
+  type TransferChangePage,
+  type TransferChangeRepository,
+  type TransferChangeType,
+} from "./transfer-change-repository.js";
 export { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
+export { transferMatches } from "./transfer-match.js";
 export * from "./types.js";
 
 export interface CreateStoreOptions {

@@ -17,6 +17,10 @@ import {
 } from "./indexed-data-repository.js";
 import { createIndexerRepository, type IndexerRepository } from "./indexer-repository.js";
 import { createIndexerStatusRepository, type IndexerStatusRepository } from "./indexer-status.js";
+import {
+  createTransferChangeRepository,
+  type TransferChangeRepository,
+} from "./transfer-change-repository.js";
 import { createTransferRepository } from "./transfer-repository.js";
 import type { TransferMaintenanceRepository } from "./types.js";
 
@@ -51,8 +55,14 @@ export interface RepositoryExecutors {
 
 /** The repositories of a Database, and of each of its transactions. */
 export interface Repositories {
-  /** Bridge transfers as the API returns them (list, get, upsert, delete). */
+  /**
+   * Bridge transfers as the API returns them (list, get, upsert, delete), and the reads across
+   * all of them: the explorer's latest / summary / timeline (transfer-activity.ts) and the
+   * router's duration estimator's recent settlements (settlement-reads.ts).
+   */
   readonly transfers: TransferMaintenanceRepository;
+  /** The change log of transfer records (migration 0007): the stream's source, its pruning. */
+  readonly transferChanges: TransferChangeRepository;
   /** The indexer's state: chain cursors, block hashes, raw events, token metadata. */
   readonly indexer: IndexerRepository;
   /** API keys (the keys CLI, each server's key cache). */
@@ -68,6 +78,12 @@ export function createRepositories(executors: RepositoryExecutors): Repositories
     transfers: createTransferRepository({
       reader: executors.replicaReads,
       atomically: executors.atomically,
+    }),
+    // Reads committed changes from the primary (SQLite: the reader), not a replica, whose lag
+    // would only delay the stream; prunes in its own transaction (a savepoint inside one).
+    transferChanges: createTransferChangeRepository({
+      sql: executors.requests,
+      atomically: (work) => executors.atomically((backend) => work(backend.sql)),
     }),
     indexer: createIndexerRepository(executors.background, executors.kind),
     apiKeys: createApiKeyRepository(executors.requests),

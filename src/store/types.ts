@@ -2,6 +2,10 @@
  * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
  * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
  */
+import type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
+import type { TransferChangeRepository } from "./transfer-change-repository.js";
+
+export type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 
 export const TRANSFER_STATUSES = ["Processing", "Success", "Failed"] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
@@ -127,6 +131,17 @@ export interface UpsertResult {
   unchanged: number;
 }
 
+/** A `Success` transfer's bridge contract, chains and times (recentSettlements). */
+export interface Settlement {
+  /** source_contract: the bridge contract on the source chain (EIP-55). */
+  sourceContract: string;
+  sourceChainName: string;
+  destChainName: string;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  startTime: string;
+  endTime: string;
+}
+
 export interface TransferRepository {
   /**
    * Inserts or replaces records keyed by message_id, in one transaction. A record equal to the
@@ -135,6 +150,15 @@ export interface TransferRepository {
   upsertTransfers(records: readonly BridgeTransaction[]): Promise<UpsertResult>;
   listTransfers(query: ListTransfersQuery): Promise<ListTransfersResult>;
   getTransfer(messageId: string): Promise<BridgeTransaction | undefined>;
+  /** The explorer's reads across all transfers (transfer-activity.ts). */
+  latestTransfers(limit: number): Promise<BridgeTransaction[]>;
+  transfersStartedSince(since: string): Promise<ActivityRow[]>;
+  transferEvents(messageId: string): Promise<StoredBridgeEvent[]>;
+  /**
+   * The `Success` transfers among the latest `limit` records stored (by insertion), newest
+   * first. Optional so that test doubles need not have it; both stores do.
+   */
+  recentSettlements?(limit: number): Promise<Settlement[]>;
 }
 
 /**
@@ -152,6 +176,8 @@ export interface TransferMaintenanceRepository extends TransferRepository {
 export interface Store {
   readonly kind: "sqlite" | "postgres";
   readonly transfers: TransferRepository;
+  /** The change log of transfer records (migration 0007): the stream's and webhooks' source. */
+  readonly transferChanges: TransferChangeRepository;
   /**
    * Runs `work` in one database transaction with a store bound to it; commits when it resolves,
    * rolls back when it rejects. Nothing from a rolled back run is visible afterwards.
@@ -180,6 +206,16 @@ export interface Store {
    * commit and `changeCounter` moving. Undefined where no fixed bound holds (PostgreSQL).
    */
   readonly changeVisibilityMs?: number;
+  /**
+   * Calls `listener` (never synchronously) after a commit that may have changed transfers, by
+   * this store or by any other connection or process: SQLite within `changeVisibilityMs` (its
+   * data_version poll; any commit counts), PostgreSQL on the NOTIFY of migration 0004, and after
+   * each (re)connection of the listening connection (a notification may have been missed while
+   * it was down). Returns the unsubscribe function. The stream's change feed
+   * (src/api/stream/change-feed.ts) reads the change log on each call. Absent on a
+   * transaction-scoped store.
+   */
+  readonly subscribeChanges?: (listener: () => void) => () => void;
   close(): Promise<void>;
 }
 

@@ -39,6 +39,8 @@ export function chromiumPath(): string {
 export interface ExplorerHarness {
   app: FastifyInstance;
   store: Store;
+  /** The SQLite file of the store. */
+  databaseUrl: string;
   baseUrl: string;
   apiKey: string;
   router: RouterFixture;
@@ -74,7 +76,15 @@ export async function startExplorerApi(
     });
     cleanups.push(() => app.close());
     const address = await app.listen({ host: "127.0.0.1", port: 0 });
-    return { app, store, baseUrl: address, apiKey: generated.key, router, close };
+    return {
+      app,
+      store,
+      databaseUrl: db.databaseUrl,
+      baseUrl: address,
+      apiKey: generated.key,
+      router,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -78,17 +78,29 @@ function cachedList(
  */
 export async function listBridgeTransactions(store: Store, rawQuery: Record<string, unknown>) {
   const { query, page } = parseListTransfersQuery(rawQuery);
-  let result: ListTransfersResult;
-  try {
-    result = await store.transfers.listTransfers(query);
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    throw new ApiError("serviceUnavailable", unavailableMessage(error), {
-      headers: { "retry-after": "1" },
-      cause: error,
-    });
-  }
+  const result: ListTransfersResult = await readStore(() => store.transfers.listTransfers(query));
   return { code: 0, msg: "success", data: { data: result.items, total: result.total, page } };
+}
+
+/** Runs a store read; a database that cannot be reached becomes 503 50301 with Retry-After. */
+export async function readStore<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw storeFailure(error);
+  }
+}
+
+/**
+ * What to throw for a store call's failure: 503 50301 with Retry-After when the database (or
+ * the read replica) cannot answer now, the error itself otherwise (a 500).
+ */
+export function storeFailure(error: unknown): unknown {
+  if (!isStoreUnavailable(error)) return error;
+  return new ApiError("serviceUnavailable", unavailableMessage(error), {
+    headers: { "retry-after": "1" },
+    cause: error,
+  });
 }
 
 function unavailableMessage(error: unknown): string {

@@ -138,15 +138,20 @@ export async function openPostgresDatabase(
   // Cached list answers need to hear about every commit before they are read again. With a read
   // replica they cannot: a notification from the primary can arrive before the replica has
   // replayed the commit, and a refill from the replica would then cache the old data as new.
-  const changes =
-    replica === undefined
-      ? createChangeListener({
-          databaseUrl: options.databaseUrl,
-          logger,
-          connectTimeoutMs: timeouts.connectMs,
-          ...heartbeat,
-        })
-      : undefined;
+  // The change log is read from the primary, so its subscribers (subscribeChanges) are told
+  // either way. The listening connection opens on the first counter() or subscription.
+  const subscribers = new Set<() => void>();
+  const notify = () => {
+    for (const subscriber of subscribers) subscriber();
+  };
+  const listener = createChangeListener({
+    databaseUrl: options.databaseUrl,
+    logger,
+    connectTimeoutMs: timeouts.connectMs,
+    onChange: notify,
+    ...heartbeat,
+  });
+  const changes = replica === undefined ? listener : undefined;
   const apiKeyListeners: ChangeListener[] = [];
 
   const latestMigration = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -216,7 +221,8 @@ export async function openPostgresDatabase(
       };
       return runInScope({ kind: "postgres", connection, depth: 1, ping }, work);
     });
-    changes?.bump();
+    listener.bump();
+    if (subscribers.size > 0) setImmediate(notify);
     return result;
   }
 
@@ -236,9 +242,14 @@ export async function openPostgresDatabase(
     transaction: (work) => inTransaction((tx) => work(tx)),
     ping,
     ...(changes === undefined ? {} : { changeCounter: changes.counter }),
+    subscribeChanges(onChange) {
+      subscribers.add(onChange);
+      listener.counter(); // starts listening
+      return () => subscribers.delete(onChange);
+    },
     changes: {
       subscribeApiKeys(onChange) {
-        const listener = createChangeListener({
+        const apiKeyListener = createChangeListener({
           databaseUrl: options.databaseUrl,
           channel: API_KEYS_CHANGED_CHANNEL,
           onChange,
@@ -247,15 +258,15 @@ export async function openPostgresDatabase(
           connectTimeoutMs: timeouts.connectMs,
           ...heartbeat,
         });
-        listener.counter(); // starts listening
-        apiKeyListeners.push(listener);
+        apiKeyListener.counter(); // starts listening
+        apiKeyListeners.push(apiKeyListener);
       },
     },
     async close() {
       // At once: each waits up to a second for a server that went silent (connections.ts).
       await Promise.all([
-        changes?.close(),
-        ...apiKeyListeners.map((listener) => listener.close()),
+        listener.close(),
+        ...apiKeyListeners.map((apiKeyListener) => apiKeyListener.close()),
         primary.end(),
         replica?.end(),
         background?.end(),

@@ -118,6 +118,13 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   // read of the WAL index, off the request path).
   const changePollMs = options.changePollMs ?? DEFAULT_CHANGE_POLL_MS;
   let changes = 0;
+  const subscribers = new Set<() => void>();
+  const notify = () => {
+    if (subscribers.size === 0) return;
+    setImmediate(() => {
+      for (const listener of subscribers) listener();
+    });
+  };
   const dataVersion = reader.prepare("PRAGMA data_version").pluck();
   let lastDataVersion = dataVersion.get() as number;
   const changePoll = setInterval(() => {
@@ -126,6 +133,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
     if (now !== lastDataVersion) {
       lastDataVersion = now;
       changes++;
+      notify();
     }
   }, changePollMs);
   changePoll.unref();
@@ -159,6 +167,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
         );
         writer.exec("COMMIT");
         changes++;
+        notify();
         return result;
       } catch (error) {
         if (writer.inTransaction) writer.exec("ROLLBACK");
@@ -201,6 +210,10 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
     ping,
     changeCounter: () => changes,
     changeVisibilityMs: changePollMs,
+    subscribeChanges(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
+    },
     changes: {},
     async close() {
       if (closed) return;
