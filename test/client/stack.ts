@@ -14,10 +14,8 @@ import { silentLogger } from "../../src/devnet/logger.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
-import { openApiKeyRepository } from "../../src/store/api-key-store.js";
-import { createStore } from "../../src/store/index.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 
 export interface ClientStack {
   url: string;
@@ -55,21 +53,20 @@ export async function startClientStack(options: ClientStackOptions = {}): Promis
       RATE_LIMIT_KEY_PER_MINUTE: String(options.keyPerWindow ?? 0),
     };
     const config = loadConfig(env);
-    // Migrated first: the key repository and the indexer store expect the tables.
-    await (await createStore({ databaseUrl: config.databaseUrl })).close();
-    const key = await createKey(config.databaseUrl);
-    // The API opens the database before the indexer writes to it (its opening waits for no lock).
+    // One database object serves the API and the indexer, as in `start`.
+    const database = await openDatabase(config.databaseUrl);
+    closers.push(() => database.close());
+    const key = await createKey(database);
     const api = await startApiService({ ...config, port: 0 }, env, {
+      database,
       ...(options.rateLimitWindowMs !== undefined
         ? { rateLimitWindowMs: options.rateLimitWindowMs }
         : {}),
     });
     closers.push(() => api.close());
-    const indexerStore = await openIndexerStore({ databaseUrl: config.databaseUrl });
-    closers.push(() => indexerStore.close());
     const indexer = createIndexer({
       config: await loadIndexerConfig(devnet.manifestPath),
-      store: indexerStore,
+      store: database,
       logger: silentLogger,
     });
     const indexerStop = new AbortController();
@@ -86,13 +83,8 @@ export async function startClientStack(options: ClientStackOptions = {}): Promis
 }
 
 /** A new API key in the database (what `bridge-oracle keys create` does), in clear. */
-async function createKey(databaseUrl: string): Promise<string> {
-  const repository = await openApiKeyRepository({ databaseUrl, migrate: false });
-  try {
-    const generated = generateApiKey();
-    await repository.createKey({ name: "client-test", ...generated, createdAt: new Date() });
-    return generated.key;
-  } finally {
-    await repository.close();
-  }
+async function createKey(database: Database): Promise<string> {
+  const generated = generateApiKey();
+  await database.apiKeys.createKey({ name: "client-test", ...generated, createdAt: new Date() });
+  return generated.key;
 }
