@@ -40,8 +40,7 @@ import type { RouterFixture } from "../src/router/fixtures.js";
 import { createRouterFixture } from "../src/router/fixtures.js";
 import { createDurationEstimator } from "../src/router/providers/duration-estimator.js";
 import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
-import { openApiKeyRepository } from "../src/store/api-key-store.js";
-import { createStore } from "../src/store/index.js";
+import { openDatabase } from "../src/store/index.js";
 import { APP_CANNED_PATH, type GcStats } from "./router-requests.js";
 
 /** 20 settled transfers of every bridge between every pair of chains, 5 to 100 s each. */
@@ -66,16 +65,14 @@ function syntheticSettlements(fixture: RouterFixture) {
 async function startApp(extraTokens: number, memoizeQuotes: boolean, specOnly: boolean) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
   const databaseUrl = join(dir, "bench.db");
-  const store = await createStore({ databaseUrl });
-  const keys = await openApiKeyRepository({ databaseUrl, migrate: false });
+  const store = await openDatabase(databaseUrl);
   const key = generateApiKey();
-  await keys.createKey({
+  await store.apiKeys.createKey({
     name: "bench",
     prefix: key.prefix,
     hash: key.hash,
     createdAt: new Date(),
   });
-  await keys.close();
   const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
   const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
@@ -107,7 +104,7 @@ async function startApp(extraTokens: number, memoizeQuotes: boolean, specOnly: b
     config,
     store,
     plugins: [
-      (root) => registerApiKeyAuth(root, { databaseUrl }),
+      (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
       (root) => registerRateLimit(root, { keyPerMinute: 1_000_000_000 }),
       (root) => {
         root.post(APP_CANNED_PATH, {

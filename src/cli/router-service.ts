@@ -15,8 +15,8 @@ import type { ReadinessCheck } from "../api/routes/health.js";
 import type { RouterRouteDeps } from "../api/routes/router-quote.js";
 import { routerReadinessCheck } from "../api/routes/router-quote.js";
 import type { Config } from "../config/env.js";
-import { loadRegistry, type Registry } from "../config/registry.js";
 import { devnetDir, MANIFEST_FILE } from "../devnet/write-manifest.js";
+import { loadRegistry, type Registry } from "../domain/registry.js";
 import { createRouter } from "../router/create-router.js";
 import {
   type ChainStateProvider,

@@ -16,13 +16,13 @@ import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/crea
 import { fetchLogs } from "../chain/fetch-logs.js";
 import { sleep } from "../chain/with-retry.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
+import type { BridgeRegistry } from "../domain/bridge-registry.js";
 import type { BridgeEvent } from "../store/bridge-event.js";
 import type {
   IndexerChainRow,
   IndexerChainState,
   StoredBlock,
 } from "../store/indexer-repository.js";
-import type { BridgeRegistry } from "./bridge-registry.js";
 import { decodeBridgeLog } from "./decode-bridge-log.js";
 import { formatUtc, tokensOfSend } from "./derive-transfer.js";
 import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
@@ -226,7 +226,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           updatedAt: stamp(),
         });
         if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
-        const derived = await tx.records.derive(ids, registry.source, stamp());
+        const derived = await tx.transferDerivation.derive(ids, registry.source, stamp());
         return { ids, derived };
       }),
     );

@@ -4,13 +4,13 @@
  * batch was fetched from) and the re-derived records of its message ids.
  */
 
+import type { RegistrySource } from "../domain/bridge-registry.js";
 import type { BridgeEvent } from "../store/bridge-event.js";
 import type {
   IndexerChainRow,
   StoredBlock,
   TokenMetadataRow,
 } from "../store/indexer-repository.js";
-import type { RegistrySource } from "./bridge-registry.js";
 import type { IndexerTransaction } from "./indexer-store.js";
 
 export interface IndexedBatch {
@@ -47,7 +47,7 @@ export async function writeBatch(
   await tx.indexer.deleteBlocksBelow(batch.chainId, batch.pruneBelow);
   const moved = await tx.indexer.moveCursor(batch.chainId, batch.fromCursor, batch.next);
   if (!moved) throw new Error(`chain ${batch.chainName}: cursor moved by another writer`);
-  await tx.records.derive(
+  await tx.transferDerivation.derive(
     batch.events.map((e) => e.messageId),
     registry,
     batch.now,

@@ -10,8 +10,8 @@
  * and `destTokens` are chosen here, link by link.
  */
 import { formatAmount } from "../amount.js";
-import type { Registry, RegistryLink, RegistryToken } from "../config/registry.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { Registry, RegistryLink, RegistryToken } from "../domain/registry.js";
 import { prepareRoute } from "./price-route.js";
 import { routeAmountRange } from "./route-limits.js";
 import { type CandidateRoute, enumerateRoutes } from "./routes.js";

@@ -5,7 +5,7 @@
  * snapshot), so a request does route lookup + arithmetic only. The quote memo is a wrapper
  * around this (quote-memo.ts); createRouter puts it on unless told not to.
  */
-import type { Registry } from "../config/registry.js";
+import type { Registry } from "../domain/registry.js";
 import { ApiError, type ErrorKind } from "../errors.js";
 import { findBestRoute, type RouteFailure, type RouteResult } from "./best-route.js";
 import {

@@ -24,10 +24,6 @@ import {
 import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { ErrorCode } from "../../src/errors.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
-import {
-  type ClosableIndexerStore,
-  openIndexerStore,
-} from "../../src/indexer/store/open-indexer-store.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
@@ -35,7 +31,7 @@ import {
   type ChainStateProvider,
   createChainStateProvider,
 } from "../../src/router/providers/chain-state-provider.js";
-import { createStore } from "../../src/store/index.js";
+import { createStore, type Database, openDatabase } from "../../src/store/index.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
 import { indexerReadinessCheck } from "../../src/store/indexer-status.js";
 import { NoAnswerError } from "../../src/store/store-unavailable.js";
@@ -119,7 +115,7 @@ const nextAddress = () => `10.77.${Math.floor(++addressSequence / 250)}.${addres
 describe("OpenAPI conformance: every response matches the served document", () => {
   let db: IsolatedDatabase;
   let store: Store;
-  let indexerStore: ClosableIndexerStore;
+  let indexerStore: Database;
   let provider: ChainStateProvider;
   let app: FastifyInstance;
   let doc: OpenApiDocument;
@@ -226,7 +222,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
       now: () => clock,
     });
     await provider.start();
-    indexerStore = await openIndexerStore({ databaseUrl: db.databaseUrl });
+    indexerStore = await openDatabase(db.databaseUrl);
     ({ app } = await buildTestApp(store, {
       logLevel: "silent",
       plugins: [

@@ -14,13 +14,10 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
 import type { Address, Hex } from "viem";
-import { createBridgeRegistry } from "../../src/indexer/bridge-registry.js";
+import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
 import { type DeriveContext, deriveTransfer } from "../../src/indexer/derive-transfer.js";
-import {
-  type ClosableIndexerStore,
-  openIndexerStore,
-} from "../../src/indexer/store/open-indexer-store.js";
 import type { BridgeEvent } from "../../src/store/bridge-event.js";
+import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
 import { amountSortKey } from "../../src/store/transfer-keys.js";
 import { type BridgeTransaction, TRANSFER_FIELDS } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
@@ -192,10 +189,10 @@ async function dumpRows(url: string, sql: string): Promise<Record<string, unknow
 for (const backend of ["sqlite", "postgres"] as const) {
   describe(`indexer: set-based derivation equals deriveTransfer (${backend})`, () => {
     let db: IsolatedDatabase;
-    let store: ClosableIndexerStore;
+    let store: OpenDatabase;
     before(async () => {
       db = await setupIsolatedDatabase(backend);
-      store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+      store = await openDatabase(db.databaseUrl);
     });
     after(async () => {
       await store?.close();
@@ -240,7 +237,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
               for (const e of orphaned) stored.splice(stored.indexOf(e), 1);
               const ids = await store.transaction(async (tx) => {
                 const gone = await tx.indexer.deleteEventsAbove(chainId, step.upTo);
-                await tx.records.derive(gone, registry.source, now);
+                await tx.transferDerivation.derive(gone, registry.source, now);
                 return gone;
               });
               assert.deepEqual(
@@ -259,7 +256,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
               stored.push(...batch);
               await store.transaction(async (tx) => {
                 await tx.indexer.insertEvents(batch);
-                await tx.records.derive(
+                await tx.transferDerivation.derive(
                   batch.map((e) => e.messageId),
                   registry.source,
                   now,

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { createPrng } from "../../src/transfers/prng.js";
 import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
@@ -169,7 +169,7 @@ describe("indexer: a standby takes over", () => {
 
     // Status shows the leader; then the leader catches up and both stop.
     const heads = [await height(alpha), await height(beta)];
-    const store = await openIndexerStore({ databaseUrl: live.databaseUrl });
+    const store = await openDatabase(live.databaseUrl);
     try {
       const rows = await store.indexer.getIndexerStatus();
       assert.ok(rows.length > 0);

@@ -229,7 +229,7 @@ describe("createChainStateProvider", () => {
     registryJson.chains.forEach((c, i) => {
       c.rpcUrl = `http://user:s3cret-pass@127.0.0.1:9/v3/abcdefghijklmnop012${i}?apikey=topsecretkey`;
     });
-    const { parseRegistry } = await import("../../src/config/registry.js");
+    const { parseRegistry } = await import("../../src/domain/registry.js");
     const logs: string[] = [];
     const provider = createChainStateProvider({
       registry: parseRegistry(registryJson),

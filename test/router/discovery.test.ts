@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DISCOVERY_PATHS } from "../../src/api/routes/discovery.js";
-import { parseRegistry } from "../../src/config/registry.js";
+import { parseRegistry } from "../../src/domain/registry.js";
 import { createConnectionCatalog } from "../../src/router/connections.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";

@@ -34,9 +34,10 @@ import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
-import { parseRegistry, type Registry } from "../../src/config/registry.js";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { writeManifest } from "../../src/devnet/write-manifest.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
+import { parseRegistry, type Registry } from "../../src/domain/registry.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { getAmountOut } from "../../src/router/dex.js";
 import {
@@ -50,8 +51,7 @@ import {
 } from "../../src/router/providers/duration-estimator.js";
 import type { RouteQuoteData } from "../../src/router/quote-response.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
-import { createStore } from "../../src/store/index.js";
-import type { BridgeTransaction, Store } from "../../src/store/types.js";
+import { type BridgeTransaction, type Database, openDatabase } from "../../src/store/index.js";
 import { configOf, indexUntilIdle, openTestIndexer, type TestIndexer } from "../indexer/helpers.js";
 import { runKeys } from "../keys/cli-io.js";
 import {
@@ -106,7 +106,7 @@ describe("router quotes execute on the devnet", () => {
   let conns: Map<string, ChainConnection>;
   let provider: ChainStateProvider;
   let db: IsolatedDatabase;
-  let store: Store;
+  let store: Database;
   let app: FastifyInstance;
   let key: string;
   let userIndex = 0;
@@ -121,7 +121,7 @@ describe("router quotes execute on the devnet", () => {
     provider = createChainStateProvider({ registry, maxStateAgeMs: 15_000, pollIntervalMs: 100 });
     await provider.start();
     db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
+    store = await openDatabase(db.databaseUrl);
     const created = await runKeys(db.databaseUrl, "create", "--name", "devnet-integrator");
     assert.equal(created.code, 0, created.stderr);
     key = created.lastLine;
@@ -132,7 +132,7 @@ describe("router quotes execute on the devnet", () => {
       config,
       store,
       plugins: [
-        (root) => registerApiKeyAuth(root, { databaseUrl: config.databaseUrl }),
+        (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
         (root) => registerRateLimit(root, { keyPerMinute: 0 }),
       ],
       router: {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { decodeFunctionData, parseAbi } from "viem";
 import { canonicalDecimal, toBaseUnits } from "../../src/amount.js";
-import type { Registry, RegistryToken } from "../../src/config/registry.js";
+import type { Registry, RegistryToken } from "../../src/domain/registry.js";
 import {
   type QuoteParams,
   type RouteQuoteData,

@@ -18,18 +18,16 @@ import { formatAmount as formatBaseUnits } from "../../src/amount.js";
 import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { loadConfig } from "../../src/config/env.js";
-import { parseRegistry } from "../../src/config/registry.js";
 import { createRelayer, type Relayer } from "../../src/devnet/relayer.js";
 import { createTrafficGenerator } from "../../src/devnet/traffic.js";
+import { parseRegistry } from "../../src/domain/registry.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import {
   type ChainStateProvider,
   createChainStateProvider,
 } from "../../src/router/providers/chain-state-provider.js";
-import { openApiKeyRepository } from "../../src/store/api-key-store.js";
-import { createStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 import { configOf, openTestIndexer, type TestIndexer } from "../indexer/helpers.js";
 import {
   type ChainConnection,
@@ -94,7 +92,7 @@ function installTestWallet(setup: { account: string; chainId: string; known: str
 describe("bridging from a browser wallet on the devnet", () => {
   let devnet: TestDevnet;
   let db: IsolatedDatabase;
-  let store: Store;
+  let store: Database;
   let indexer: TestIndexer;
   const stopIndexer = new AbortController();
   let indexing: Promise<void>;
@@ -119,7 +117,7 @@ describe("bridging from a browser wallet on the devnet", () => {
     beta = connectChain(manifest, "beta");
     user = manifest.accounts[0]!.address;
     db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
+    store = await openDatabase(db.databaseUrl);
     indexer = await openTestIndexer(db.databaseUrl, configOf(manifest));
     indexing = indexer.indexer.run(stopIndexer.signal);
     // A delay before each delivery, so the transfer page shows Processing first.
@@ -128,16 +126,14 @@ describe("bridging from a browser wallet on the devnet", () => {
     const registry = parseRegistry(manifest);
     provider = createChainStateProvider({ registry, maxStateAgeMs: 15_000, pollIntervalMs: 200 });
     await provider.start();
-    const keys = await openApiKeyRepository({ databaseUrl: db.databaseUrl, migrate: false });
     const generated = generateApiKey();
-    await keys.createKey({ name: "wallet-test", ...generated, createdAt: new Date() });
-    await keys.close();
+    await store.apiKeys.createKey({ name: "wallet-test", ...generated, createdAt: new Date() });
     apiKey = generated.key;
     app = await buildApp({
       config: loadConfig({ LOG_LEVEL: "warn" }),
       store,
       logDestination: { write: () => undefined },
-      plugins: [(root) => registerApiKeyAuth(root, { databaseUrl: db.databaseUrl })],
+      plugins: [(root) => registerApiKeyAuth(root, { repository: store.apiKeys })],
       router: { router: createRouter({ registry }), state: provider, maxStateAgeMs: 15_000 },
     });
     baseUrl = await app.listen({ host: "127.0.0.1", port: 0 });

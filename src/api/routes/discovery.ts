@@ -5,7 +5,7 @@
  * lists (and /tokens, /connections refuse any chain id: there is none).
  */
 import type { FastifyInstance } from "fastify";
-import type { Registry, RegistryChain } from "../../config/registry.js";
+import type { Registry, RegistryChain } from "../../domain/registry.js";
 import { ApiError } from "../../errors.js";
 import { type ConnectionFilter, createConnectionCatalog } from "../../router/connections.js";
 import type { StateSource } from "../../router/providers/chain-state-provider.js";

@@ -9,7 +9,7 @@
  * body parser's; every field rule is the router core's (40001 / 42201 / 42202 / 50301).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { BridgeKind } from "../../devnet/manifest.js";
+import type { BridgeKind } from "../../domain/bridge-kind.js";
 import { ApiError, type ErrorKind } from "../../errors.js";
 import { quoteFailureToApiError, type Router } from "../../router/create-router.js";
 import type { ChainReadStatus, StateSource } from "../../router/providers/chain-state-provider.js";

@@ -1,12 +1,15 @@
 /**
- * What the indexer knows about the configured chains and bridges, as lookups: chain names, each
- * kind's chain-id scheme (docs/protocol.md: `destChainId` is in the kind's own scheme) mapped
- * back to EVM chain ids, and bridge contracts per (chain, kind).
+ * The chains and their bridge contracts, as lookups: chain names, each kind's chain-id scheme
+ * (docs/protocol.md: `destChainId` is in the kind's own scheme) mapped back to EVM chain ids,
+ * and bridge contracts per (chain, kind). The core of every registry: the router's full
+ * Registry (registry.ts: tokens, DEX pairs, links besides) is one too, and the indexer, whose
+ * configuration names only chains and bridges, builds one with `createBridgeRegistry`.
  */
 import { type Address, getAddress } from "viem";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "./bridge-kind.js";
 
-export interface RegistryChain {
+/** A chain as far as bridges are concerned. */
+export interface BridgeChain {
   name: string;
   chainId: number;
   /** Symbol of the native coin (token address 0x0), e.g. "ETH". */
@@ -21,9 +24,12 @@ export interface RegistryBridge {
   bridgeChainId: string;
 }
 
-/** What a registry is built from (plain data: it can be sent to a worker thread). */
+/**
+ * What a registry is built from, as plain data: the indexer's set-based derivation passes it
+ * to SQL as JSON parameters (src/store/derive-transfers-sql.ts).
+ */
 export interface RegistrySource {
-  chains: RegistryChain[];
+  chains: BridgeChain[];
   bridges: RegistryBridge[];
 }
 
@@ -41,7 +47,7 @@ export interface BridgeRegistry {
 }
 
 export function createBridgeRegistry(
-  chains: readonly RegistryChain[],
+  chains: readonly BridgeChain[],
   bridges: readonly RegistryBridge[],
 ): BridgeRegistry {
   const chainById = new Map(chains.map((c) => [c.chainId, c]));
