@@ -290,6 +290,11 @@ export interface paths {
                                          * @example
                                          */
                                         error: string;
+                                        /**
+                                         * @description On PostgreSQL, host:pid of the `bridge-oracle index` process that leads (holds the indexer lock; others wait as standbys); "" when none does, and on SQLite (one indexer per file)
+                                         * @example indexer-1:4242
+                                         */
+                                        leader: string;
                                     }[];
                                 };
                             };
