@@ -23,6 +23,7 @@ import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/exp
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
+import { registerWebhookRoutes, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
 
 /** decisions.md 5: request bodies over 16 KiB are refused (413). */
@@ -63,6 +64,8 @@ export interface BuildAppOptions {
    * Default REQUEST_TIMEOUT_MS.
    */
   requestTimeoutMs?: number;
+  /** `/api/oracle/webhooks` (routes/webhooks.ts) when given; it needs API-key auth installed. */
+  webhooks?: WebhookRoutesDeps;
 }
 
 /** How long a client may take to send a whole request (headers and body, at most 16 KB). */
@@ -157,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
+  if (options.webhooks !== undefined) registerWebhookRoutes(app, options.webhooks);
   return app;
 }
 
@@ -182,7 +186,7 @@ function trustProxyOption(
 async function registerCors(app: FastifyInstance, origins: "*" | readonly string[]) {
   await app.register(cors, {
     origin: origins === "*" ? "*" : [...origins],
-    methods: ["GET", "HEAD", "POST"],
+    methods: ["GET", "HEAD", "POST", "DELETE"],
     allowedHeaders: ["authorization", "content-type", REQUEST_ID_HEADER],
     exposedHeaders: [
       REQUEST_ID_HEADER,

@@ -10,6 +10,7 @@ import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import {
   type ClosableIndexerStore,
@@ -19,6 +20,7 @@ import { createJsonLogger } from "../json-logger.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import type { Store } from "../store/types.js";
+import { openWebhookStore, type WebhookStore } from "../store/webhook-store.js";
 import { portInUse } from "./port-in-use.js";
 import { type RouterService, startRouterService } from "./router-service.js";
 
@@ -32,7 +34,8 @@ Runs the HTTP API. Settings come from the environment:
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
   ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000),
   LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
-  CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps)
+  CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES (false; webhook URLs may reach private addresses)
 `;
 
 export interface ServeDeps {
@@ -55,6 +58,7 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
   let config: Config;
   try {
     config = loadConfig(deps.env ?? process.env);
+    loadWebhookConfig(deps.env ?? process.env); // refused here, before anything opens
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -131,6 +135,12 @@ export async function startApiService(
   // The store and the router start before the app and its pino logger exist; their lines go
   // through the same pino setup (json-logger.ts), so start-up reads as one stream.
   const startupLog = createJsonLogger(config.logLevel);
+  let webhookConfig: WebhookConfig;
+  try {
+    webhookConfig = loadWebhookConfig(env);
+  } catch (error) {
+    throw new ApiStartError(`configuration error: ${errorMessage(error)}`);
+  }
   let store: Store;
   try {
     store = await createStore({
@@ -168,9 +178,27 @@ export async function startApiService(
       return undefined;
     },
   );
+  // /api/oracle/webhooks: subscriptions on their own small connection (webhook-store.ts).
+  let webhookStore: WebhookStore;
+  try {
+    webhookStore = await openWebhookStore({
+      databaseUrl: config.databaseUrl,
+      migrate: false,
+      timeouts,
+      poolSize: 2,
+    });
+  } catch (error) {
+    await routerService.stop();
+    await indexerStatus?.close();
+    await store.close();
+    throw new ApiStartError(
+      `cannot open the webhook tables of ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}`,
+    );
+  }
   const closeRest = async (): Promise<void> => {
     await routerService.stop();
     await indexerStatus?.close();
+    await webhookStore.close();
     await store.close();
   };
 
@@ -181,6 +209,10 @@ export async function startApiService(
       store,
       plugins: apiPlugins(config, timeouts),
       router: routerService.route,
+      webhooks: {
+        store: webhookStore,
+        allowPrivateAddresses: webhookConfig.allowPrivateAddresses,
+      },
       ...(indexerStatus !== undefined
         ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
         : {}),
