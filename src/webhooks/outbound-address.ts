@@ -117,7 +117,6 @@ export function hostOf(url: URL): string {
 export type ResolveHost = (host: string) => Promise<string[]>;
 
 export const resolveHost: ResolveHost = async (host) => {
-  if (isIP(host) !== 0) return [host];
   const found = await lookup(host, { all: true, verbatim: true });
   return found.map((entry) => entry.address);
 };
@@ -135,7 +134,7 @@ export async function checkWebhookUrl(
   const host = hostOf(url);
   let addresses: string[];
   try {
-    addresses = await (options.resolve ?? resolveHost)(host);
+    addresses = isIP(host) !== 0 ? [host] : await (options.resolve ?? resolveHost)(host);
   } catch {
     throw new WebhookUrlError(`url's host '${host}' does not resolve`);
   }

@@ -5,8 +5,9 @@
  * The n-th retry waits base * 2^(n-1), capped at one hour, and then a random part of it: "equal
  * jitter", half the delay fixed and half random, so a receiver that was down for everyone is not
  * hit by every retry at the same instant when it comes back, while no retry comes much sooner
- * than its schedule says. With the default base of 5 s: about 5 s, 10 s, 20 s, 40 s, 80 s,
- * 160 s, 5 min, 11 min, 21 min, 43 min, then hourly: some 30 attempts in 24 hours.
+ * than its schedule says. With the default base of 5 s the retries come 2.5-5 s, 5-10 s,
+ * 10-20 s, ... after each failure, 21-43 min after the tenth, then every 30-60 min: about 40
+ * attempts in 24 hours.
  */
 
 export interface RetryPolicy {
