@@ -41,6 +41,8 @@ export interface WebhookRoutesDeps {
   readonly resolve?: ResolveHost;
 }
 
+const CREATE_FIELDS = ["url", "addresses", "txHashes"];
+
 const ok = <T>(data: T) => ({ code: 0, msg: "success", data });
 
 function ownerOf(request: FastifyRequest): number {
@@ -62,6 +64,17 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
   app.post<{ Body: { url: string; addresses?: string[]; txHashes?: string[] } }>(WEBHOOKS_PATH, {
     schema: createWebhookRouteSchema,
     config,
+    // Ajv drops unknown fields silently; a misspelt filter ("adresses") would then subscribe
+    // to every transfer, so unknown fields are refused before validation.
+    preValidation: async (request) => {
+      const extra = Object.keys(request.body ?? {}).find((name) => !CREATE_FIELDS.includes(name));
+      if (extra !== undefined) {
+        throw new ApiError(
+          "invalidParameter",
+          `${extra.slice(0, 40)} is not an accepted body field (${CREATE_FIELDS.join(", ")})`,
+        );
+      }
+    },
     handler: async (request) => {
       try {
         const created = await createSubscription(
