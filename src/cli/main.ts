@@ -32,7 +32,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     load: () => import("./webhooks.js"),
   },
   deliver: { summary: "run the webhook delivery process", load: () => import("./deliver.js") },
-  bench: { summary: "run a benchmark (list | router | index)", load: () => import("./bench.js") },
+  bench: {
+    summary: "run a benchmark (list | router | index | push)",
+    load: () => import("./bench.js"),
+  },
   start: {
     summary: "devnet + indexer + API on SQLite, all in one (npm start)",
     load: () => import("./start.js"),
