@@ -18,8 +18,8 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
-import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
+import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
 import { createStderrLogger, type DevnetLogger, silentLogger } from "../devnet/logger.js";
 import {

@@ -22,7 +22,17 @@ export {
   openSqliteConnection,
   type SqliteStoreOptions,
 } from "./sqlite/sqlite-store.js";
+export {
+  type ChangesSinceOptions,
+  createTransferChangeRepository,
+  TRANSFER_CHANGE_TYPES,
+  type TransferChange,
+  type TransferChangePage,
+  type TransferChangeRepository,
+  type TransferChangeType,
+} from "./transfer-change-repository.js";
 export { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
+export { transferMatches } from "./transfer-match.js";
 export * from "./types.js";
 
 export interface CreateStoreOptions {

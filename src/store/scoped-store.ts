@@ -7,6 +7,7 @@
  * transaction ended.
  */
 import type { TransferBackend } from "./backend.js";
+import { createTransferChangeRepository } from "./transfer-change-repository.js";
 import { createTransferRepository } from "./transfer-repository.js";
 import type { Store } from "./types.js";
 
@@ -69,6 +70,10 @@ export async function runInScope<T>(
     transfers: createTransferRepository({
       reader: backend,
       atomically: (fn) => savepoint(() => fn(backend)),
+    }),
+    transferChanges: createTransferChangeRepository({
+      sql: backend.sql,
+      atomically: (fn) => savepoint(() => fn(backend.sql)),
     }),
     transaction: (inner) =>
       savepoint(() => runInScope({ ...options, depth: depth + 1 }, (child) => inner(child))),

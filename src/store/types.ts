@@ -1,3 +1,5 @@
+import type { TransferChangeRepository } from "./transfer-change-repository.js";
+
 /**
  * The bridge transaction record exactly as the API returns it (interface.md 2.2), and the
  * repository interface both store implementations (SQLite, PostgreSQL) satisfy.
@@ -152,6 +154,8 @@ export interface TransferMaintenanceRepository extends TransferRepository {
 export interface Store {
   readonly kind: "sqlite" | "postgres";
   readonly transfers: TransferRepository;
+  /** The change log of transfer records (migration 0007): the stream's and webhooks' source. */
+  readonly transferChanges: TransferChangeRepository;
   /**
    * Runs `work` in one database transaction with a store bound to it; commits when it resolves,
    * rolls back when it rejects. Nothing from a rolled back run is visible afterwards.

@@ -4,6 +4,7 @@
  * repository method the API does not call rejects, so the fake keeps compiling as the
  * repository interface grows.
  */
+import type { TransferChangeRepository } from "../../src/store/transfer-change-repository.js";
 import type {
   ListTransfersQuery,
   ListTransfersResult,
@@ -34,10 +35,21 @@ export function createFakeStore(
       };
     },
   }) as TransferRepository;
+  const transferChanges = new Proxy(
+    {},
+    {
+      get(_target, name) {
+        return async () => {
+          throw new Error(`fake store: transferChanges.${String(name)} is not implemented`);
+        };
+      },
+    },
+  ) as TransferChangeRepository;
   const store: Store & { calls: ListTransfersQuery[] } = {
     kind: "sqlite",
     calls,
     transfers,
+    transferChanges,
     transaction: (work) => work(store),
     ping: options.ping ?? (async () => {}),
     close: async () => {},

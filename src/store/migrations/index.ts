@@ -16,12 +16,13 @@ import { migration as m0003 } from "./0003-indexer.js";
 import { migration as m0004 } from "./0004-transfer-change-notify.js";
 import { migration as m0005 } from "./0005-failed-receive-amount.js";
 import { migration as m0006 } from "./0006-api-key-change-notify.js";
+import { migration as m0007 } from "./0007-transfer-changes.js";
 import { migration as m0008 } from "./0008-webhooks.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0008];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];
 
 /** Throws when versions are not strictly increasing (a merge mistake, caught at start). */
 export function assertMigrationOrder(migrations: readonly Migration[]): void {

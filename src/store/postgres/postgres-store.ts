@@ -9,6 +9,7 @@ import { redactDatabaseUrl } from "../database-url.js";
 import { MIGRATIONS } from "../migrations/index.js";
 import { runInScope, type TransactionConnection } from "../scoped-store.js";
 import { NoAnswerError, ReadReplicaError, readReplicaFailure } from "../store-unavailable.js";
+import { createTransferChangeRepository } from "../transfer-change-repository.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
 import { createChangeListener } from "./change-listener.js";
@@ -205,6 +206,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           ? createPostgresBackend(pool)
           : createPostgresBackend(readPool, undefined, readReplicaFailure),
       atomically: (fn) => inTransaction((_store, backend) => fn(backend)),
+    }),
+    // The primary, not a replica: a replica's lag would only delay the stream.
+    transferChanges: createTransferChangeRepository({
+      sql: createPostgresBackend(pool).sql,
+      atomically: (fn) => inTransaction((_store, backend) => fn(backend.sql)),
     }),
     transaction: (work) => inTransaction((store) => work(store)),
     ping,

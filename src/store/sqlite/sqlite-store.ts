@@ -14,6 +14,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { MIGRATIONS } from "../migrations/index.js";
 import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";
+import { createTransferChangeRepository } from "../transfer-change-repository.js";
 import { createTransferRepository } from "../transfer-repository.js";
 import type { Store, StoreLogger } from "../types.js";
 import { watchDatabaseFile } from "./database-file.js";
@@ -157,6 +158,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     transfers: createTransferRepository({
       reader: readerBackend,
       atomically: (fn) => inTransaction((_store, backend) => fn(backend)),
+    }),
+    transferChanges: createTransferChangeRepository({
+      sql: readerBackend.sql,
+      atomically: (fn) => inTransaction((_store, backend) => fn(backend.sql)),
     }),
     transaction: (work) => inTransaction((store) => work(store)),
     ping,

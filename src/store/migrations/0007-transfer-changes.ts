@@ -1,0 +1,125 @@
+import { isNumberField } from "../transfer-row.js";
+import { TRANSFER_FIELDS } from "../types.js";
+import type { Migration } from "./migration.js";
+
+/**
+ * transfer_changes: the change log of transfer records (docs/push.md), the one source of the
+ * stream and the webhooks. Database triggers on `transfers` append to it, so every write path
+ * (the indexer, import, a statement typed by hand) logs its changes in its own transaction:
+ *   - seq: monotonic, never reused (SQLite AUTOINCREMENT; a PostgreSQL identity);
+ *   - change_type: 'created' (a row inserted), 'updated' (one of the 32 API columns changed),
+ *     'removed' (the row deleted: a reorg dropped its send);
+ *   - record: the whole record at that change (the deleted one for 'removed') as JSON text in
+ *     the API's field order, decimals as numbers: byte for byte what JSON.stringify makes of
+ *     the list endpoint's record for the usual values (addresses, hashes, amounts, names);
+ *   - changed_at: UTC 'YYYY-MM-DD HH:MM:SS.mmm', what retention prunes by.
+ * transfer_changes_pruned.through_seq: every change with seq <= it has been pruned (0: none),
+ *   so a reader can tell "nothing happened" from "no longer retained".
+ *
+ * Order (the invariant readers rely on): once a change with seq s is visible, every change that
+ * will ever be visible with a smaller seq is visible too. SQLite has one writer at a time, so
+ * seq order is commit order. PostgreSQL allocates identities before commit, so two concurrent
+ * writers could commit out of order; there the log is written by a DEFERRED constraint trigger,
+ * which runs at commit time and first takes `LOCK TABLE transfer_changes IN EXCLUSIVE MODE`
+ * (held until the commit ends; SELECTs are not blocked): writers append their changes one
+ * transaction at a time, in commit order. The lock is taken only in the commit phase, after every
+ * other lock the transaction holds, so it adds no lock-order cycle (no deadlock).
+ */
+
+/**
+ * PostgreSQL: JSON text of the record held in `row`, in TRANSFER_FIELDS order, compact as
+ * JSON.stringify writes it (json_build_object would put spaces around every colon).
+ */
+function postgresRecord(row: string): string {
+  const parts = TRANSFER_FIELDS.map((field, i) => {
+    const value = isNumberField(field) ? `${row}.${field}::text` : `to_json(${row}.${field})::text`;
+    return `'${i === 0 ? "{" : ","}"${field}":' || ${value}`;
+  });
+  return `${parts.join(" || ")} || '}'`;
+}
+
+/** SQLite: json_object keeps argument order, INTEGER columns become JSON numbers. */
+function sqliteRecord(row: string): string {
+  return `json_object(${TRANSFER_FIELDS.map((field) => `'${field}', ${row}.${field}`).join(", ")})`;
+}
+
+const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
+
+const apiColumnChanged = (distinct: string) =>
+  TRANSFER_FIELDS.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
+
+const sqlite = `
+CREATE TABLE transfer_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  message_id TEXT NOT NULL,
+  change_type TEXT NOT NULL CHECK (change_type IN ('created', 'updated', 'removed')),
+  record TEXT NOT NULL,
+  changed_at TEXT NOT NULL
+);
+CREATE TABLE transfer_changes_pruned (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  through_seq INTEGER NOT NULL
+);
+INSERT INTO transfer_changes_pruned (id, through_seq) VALUES (1, 0);
+
+CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW")}, ${SQLITE_NOW});
+END;
+CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
+WHEN ${apiColumnChanged("IS NOT")}
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW")}, ${SQLITE_NOW});
+END;
+CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD")}, ${SQLITE_NOW});
+END;
+`;
+
+const postgres = `
+CREATE TABLE transfer_changes (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  message_id TEXT COLLATE "C" NOT NULL,
+  change_type TEXT NOT NULL CHECK (change_type IN ('created', 'updated', 'removed')),
+  record TEXT NOT NULL,
+  changed_at TEXT COLLATE "C" NOT NULL
+);
+CREATE TABLE transfer_changes_pruned (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  through_seq BIGINT NOT NULL
+);
+INSERT INTO transfer_changes_pruned (id, through_seq) VALUES (1, 0);
+
+CREATE FUNCTION bridge_oracle_log_transfer_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r transfers;
+BEGIN
+  LOCK TABLE transfer_changes IN EXCLUSIVE MODE;
+  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (
+    r.message_id,
+    CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
+    ${postgresRecord("r")},
+    to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
+  );
+  RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER transfers_log_insert AFTER INSERT ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+CREATE CONSTRAINT TRIGGER transfers_log_update AFTER UPDATE ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (${apiColumnChanged("IS DISTINCT FROM")})
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+CREATE CONSTRAINT TRIGGER transfers_log_delete AFTER DELETE ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+`;
+
+export const migration: Migration = { version: 7, name: "transfer-changes", sqlite, postgres };
