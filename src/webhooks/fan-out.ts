@@ -10,6 +10,7 @@
  * order (migration 0007), so nothing can later appear behind the cursor.
  */
 import type { SqlExecutor } from "../store/backend.js";
+import { createTransferChangeRepository } from "../store/transfer-change-repository.js";
 import type { BridgeTransaction } from "../store/types.js";
 import type { NewDelivery, WebhookRepository } from "../store/webhook-repository.js";
 import { filterMatches } from "./subscription-filter.js";
@@ -22,29 +23,20 @@ export type ChangeReader = (
   limit: number,
 ) => Promise<LoggedChange[]>;
 
-/** The change log of migration 0007 (transfer_changes). */
-export const readChangeLog: ChangeReader = async (sql, afterSeq, limit) => {
-  const rows = await sql.all<Record<string, unknown>>(
-    "SELECT seq, message_id, change_type, record, changed_at FROM transfer_changes" +
-      " WHERE seq > ? ORDER BY seq LIMIT ?",
-    [afterSeq, limit],
-  );
-  return rows.map((row) => ({
-    seq: Number(row.seq),
-    messageId: String(row.message_id),
-    changeType: String(row.change_type),
-    recordJson: String(row.record),
-    changedAt: String(row.changed_at),
-  }));
-};
-
-/** The highest seq in the change log (0 when empty). */
-async function lastChangeSeq(sql: SqlExecutor): Promise<number> {
-  const rows = await sql.all<{ seq: unknown }>(
-    "SELECT COALESCE(max(seq), 0) AS seq FROM transfer_changes",
-  );
-  return Number(rows[0]?.seq ?? 0);
+/** The change log over the fan-out's own transaction (it only reads here). */
+function changeLog(sql: SqlExecutor) {
+  return createTransferChangeRepository({ sql, atomically: (work) => work(sql) });
 }
+
+/** The change log of migration 0007 (transfer_changes). */
+export const readChangeLog: ChangeReader = async (sql, afterSeq, limit) =>
+  (await changeLog(sql).changesSince(afterSeq, { limit })).changes.map((change) => ({
+    seq: change.seq,
+    messageId: change.messageId,
+    changeType: change.type,
+    recordJson: change.recordJson,
+    changedAt: change.changedAt,
+  }));
 
 export interface FanOutResult {
   /** Changes the cursor moved past. */
@@ -67,7 +59,7 @@ export async function fanOutOnce(
   if (subscriptions.length === 0) {
     // Nothing to deliver to: skip the log to its end rather than reading it row by row. A
     // subscription created later starts at the cursor (createSubscription), after these.
-    const last = await lastChangeSeq(sql);
+    const last = await changeLog(sql).latestSeq();
     if (last > cursor) await webhooks.setFanOutCursor(last);
     return { changes: Math.max(0, last - cursor), deliveries: 0, ran: true, more: false };
   }

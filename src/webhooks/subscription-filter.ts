@@ -6,6 +6,7 @@
  * values exactly.
  */
 import { classifyAddressOrTxHash } from "../api/schemas/list-transfers-query.js";
+import { transferMatches } from "../store/transfer-match.js";
 import type { BridgeTransaction } from "../store/types.js";
 
 export interface SubscriptionFilter {
@@ -58,17 +59,14 @@ export function parseSubscriptionFilter(input: {
   };
 }
 
-/** Whether a transfer record is one the filter selects. */
+/**
+ * Whether a transfer record is one the filter selects: any value matches it by the list
+ * endpoint's rule (transferMatches).
+ */
 export function filterMatches(filter: SubscriptionFilter, record: BridgeTransaction): boolean {
   if (filter.addresses.length === 0 && filter.txHashes.length === 0) return true;
-  // Filters hold EVM values in lowercase; records hold addresses in EIP-55 form.
-  const has = (values: readonly string[], field: string) =>
-    field !== "" && values.includes(/^0x[0-9a-fA-F]+$/.test(field) ? field.toLowerCase() : field);
-  return (
-    has(filter.addresses, record.from_address) ||
-    has(filter.addresses, record.to_address) ||
-    has(filter.txHashes, record.source_tx_hash) ||
-    has(filter.txHashes, record.dest_tx_hash) ||
-    has(filter.txHashes, record.message_id)
-  );
+  return [...filter.addresses, ...filter.txHashes].some((value) => {
+    const match = classifyAddressOrTxHash(value);
+    return match !== undefined && transferMatches(record, match);
+  });
 }
