@@ -4,9 +4,9 @@
  *   - the ceiling: the calls alone (same chains, addresses, topics and block spans as the
  *     indexer's), what the node allows;
  *   - the raw-log floor: the same calls with each span's logs stored as they came, undecoded,
- *     keyed by (chain id, tx hash, log index) as the issue requires, together with the chain's
+ *     keyed by (chain id, tx hash, log index) as the indexer keeps them, together with the chain's
  *     cursor in one transaction per span (the next span is requested while one is written, as
- *     the indexer does). It is the least any indexer that meets the issue's storage rule must
+ *     the indexer does). It is the least any indexer that keeps the raw logs must
  *     do, whatever its code and read model: no decoding, block hashes, pairing, records or
  *     address lists. Table form: a rowid table with a UNIQUE key (a WITHOUT ROWID table keyed by
  *     the same columns was slower: its rows of about 900 bytes move on every page split).

@@ -4,8 +4,8 @@
  *   1. times the bare eth_getLogs calls the indexer needs (same chains, addresses, topics and
  *      block spans; fetch + JSON.parse only) - the ceiling the node allows;
  *   2. times the raw-log floor: the same bare calls with each span's logs stored undecoded,
- *      keyed as the issue requires, with the cursor, one transaction per span
- *      (bench/index-bare-logs.ts) - the least any indexer meeting the issue's storage rule
+ *      keyed as the indexer keeps them, with the cursor, one transaction per span
+ *      (bench/index-bare-logs.ts) - the least any indexer that keeps the raw logs
  *      must do, whatever its code and read model;
  *   3. times the raw-events floor: the indexer's own fetching, decoding and raw_events insert,
  *      nothing else (rawEventsFloor) - what this indexer's code does before deriving anything;

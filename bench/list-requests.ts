@@ -7,7 +7,7 @@ import type { DatasetSample } from "./list-data.js";
 
 export const LIST_PATH = "/api/oracle/bridge-transactions";
 
-/** Rows skipped by a "deep" page: the 100,000 rows into one address's history. */
+/** Rows skipped by a "deep" page: 100,000 rows into one address's history. */
 export const DEEP_OFFSET = 100_000;
 
 const SORTS = [

@@ -15,8 +15,8 @@ export type ParseAmountResult =
 
 /**
  * Parses a human-unit decimal string into base units of a token with `decimals` decimals.
- * Rules (decisions.md 1): must match DECIMAL_PATTERN, be > 0, and have no more fractional
- * digits than the token has decimals (trailing zeros count).
+ * Rules (docs/http-api.md, API rule 1): must match DECIMAL_PATTERN, be > 0, and have no more
+ * fractional digits than the token has decimals (trailing zeros count).
  */
 export function parseAmount(text: string, decimals: number): ParseAmountResult {
   if (!DECIMAL_PATTERN.test(text)) {
@@ -28,7 +28,8 @@ export function parseAmount(text: string, decimals: number): ParseAmountResult {
   }
   const [whole = "0", fraction = ""] = text.split(".");
   // Every written digit counts, trailing zeros included: "1.1000000" is refused for a 6-decimal
-  // token, as decisions.md 1 words the rule; a client sending it has the decimals wrong.
+  // token, as docs/http-api.md, API rule 1 words the rule; a client sending it has the decimals
+  // wrong.
   if (fraction.length > decimals) {
     return {
       ok: false,

@@ -1,6 +1,6 @@
 /**
  * The one error type that reaches clients. Every error response is the envelope
- * `{ code, msg, data: null }` with the HTTP status and code of decisions.md section 6.
+ * `{ code, msg, data: null }` with the HTTP status and code of docs/http-api.md, API rule 6.
  */
 export const ErrorCode = {
   invalidParameter: { code: 40001, status: 400 },
@@ -26,9 +26,9 @@ export const ErrorCode = {
   headersTooLarge: { code: 43101, status: 431 },
   internal: { code: 50001, status: 500 },
   /**
-   * decisions.md's "chain state unavailable or too stale to quote", and everything else that
-   * makes the service unable to answer now: the database or read replica unreachable or slow,
-   * not ready, shutting down. Always retryable.
+   * "Chain state unavailable or too stale to quote" (docs/http-api.md, "Errors"), and everything
+   * else that makes the service unable to answer now: the database or read replica unreachable or
+   * slow, not ready, shutting down. Always retryable.
    */
   serviceUnavailable: { code: 50301, status: 503 },
 } as const;

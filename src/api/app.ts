@@ -26,7 +26,7 @@ import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-
 import { registerWebhookRoutes, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
 
-/** decisions.md 5: request bodies over 16 KiB are refused (413). */
+/** docs/http-api.md, API rule 5: request bodies over 16 KiB are refused (413). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Pairing as a pure reducer: the stored events of one message id (the source send, the
  * destination delivery or failure, the source refund, in any arrival order) -> the bridge
- * transaction record of interface.md 2.2, following decisions.md 2 and 7. Because records are
- * derived from raw events, a reorg is undone by deleting the orphaned events and deriving again.
+ * transaction record of docs/http-api.md, "The record", following API rules 2 and 7. Because
+ * records are derived from raw events, a reorg is undone by deleting the orphaned events and
+ * deriving again.
  *
  * Invariants: no send -> no record (destination events wait in raw_events); a delivery makes it
  * Success, else a failure or refund makes it Failed, else Processing; only events on the chain
@@ -112,7 +113,8 @@ export function deriveTransfer(
     send_amount: amount(a.sendAmount, sourceToken.decimals),
     min_receive_amount: amount(a.minReceiveAmount, destToken.decimals),
     // Known once there is an outcome: a failure or refund delivered nothing, so "0" (as import
-    // requires of a Failed record); unknown, "", only while Processing (decisions.md 2).
+    // requires of a Failed record); unknown, "", only while Processing
+    // (docs/http-api.md, API rule 2).
     receive_amount:
       delivery !== undefined
         ? amount(delivery.args.receiveAmount, destToken.decimals)
@@ -130,7 +132,7 @@ export function deriveTransfer(
     dest_bridge_token: checksum(String(a.destBridgeToken)),
     dest_bridge_token_decimals: destBridgeToken.decimals,
     dest_bridge_token_amount: amount(a.destBridgeAmount, destBridgeToken.decimals),
-    // decisions.md 4: fees are in the source bridge token.
+    // docs/http-api.md, API rule 4: fees are in the source bridge token.
     fee_address: checksum(String(a.sourceBridgeToken)),
     fee_decimals: sourceBridgeToken.decimals,
     fee_symbol: sourceBridgeToken.symbol,

@@ -1,10 +1,10 @@
 /**
  * The per-process set of valid API keys, so that authenticating a request never touches the
- * database (issue 5, performance).
+ * database (docs/api-keys.md).
  *
  * Invariants:
- * - `authenticate` is synchronous and does no I/O: a hash and one Map lookup (issue 5: no
- *   database query on the request path).
+ * - `authenticate` is synchronous and does no I/O: a hash and one Map lookup (no
+ *   database query on the request path: docs/router.md, "Chain state").
  * - Every `refreshIntervalMs` the cache asks the store for the key-set version (one tiny query);
  *   only when it changed (a key was created or revoked, by this or any other process) does it
  *   reload the active keys. A key revoked from the CLI therefore stops working in every running

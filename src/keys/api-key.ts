@@ -1,5 +1,5 @@
 /**
- * API key format, hashing and the Authorization header (decisions.md 5).
+ * API key format, hashing and the Authorization header (docs/http-api.md, API rule 5).
  *
  * A key is `bo_` + 32 random bytes in base64url (256 bits of entropy, 46 characters). Only its
  * SHA-256 hash is stored. A slow password hash (bcrypt, scrypt, argon2) exists to make guessing
@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from "node:crypto";
 
 export const API_KEY_PREFIX = "bo_";
-/** Random bytes per key: 256 bits, well above the 128 bits decisions.md 5 asks for. */
+/** Random bytes per key: 256 bits, above the 128 bits docs/http-api.md, API rule 5 asks for. */
 export const API_KEY_RANDOM_BYTES = 32;
 /** `bo_` + 8 base64url characters (48 bits): enough to tell keys apart in `keys list`. */
 export const API_KEY_DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;

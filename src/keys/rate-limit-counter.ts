@@ -1,5 +1,6 @@
 /**
- * Fixed-window request counters for rate limiting (decisions.md 5), in process memory.
+ * Fixed-window request counters for rate limiting (docs/http-api.md, API rule 5), in process
+ * memory.
  *
  * A bucket's window opens at its first request and lasts `windowMs`; every request in it
  * (allowed or not) increments the count; when the window ends the count starts again at zero.

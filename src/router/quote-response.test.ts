@@ -45,7 +45,7 @@ function quote(body: Record<string, string>) {
 }
 
 describe("buildQuoteData", () => {
-  it("default: the data object of interface.md 2.4", () => {
+  it('default: the data object of docs/router.md ("Response")', () => {
     const body = {
       sourceChain: "71001",
       sourceToken: f.token("alpha", "USDC").address.toLowerCase(),

@@ -1,6 +1,7 @@
 /**
- * The quote response (interface.md 2.4, decisions.md 4) from a validated request and its best
- * priced route, and the way back from `signData` to the contract's base-unit BridgeParams.
+ * The quote response (docs/router.md, "Response"; docs/http-api.md, API rule 4) from a validated
+ * request and its best priced route, and the way back from `signData` to the contract's base-unit
+ * BridgeParams.
  */
 import type { Address } from "viem";
 import { formatAmount, toBaseUnits } from "../amount.js";
@@ -11,8 +12,8 @@ import type { PricedRoute } from "./price-route.js";
 import type { ValidatedRouterRequest } from "./validate-request.js";
 
 /**
- * The object encoded in signData.params, fields in the order of interface.md 2.4. Amounts are
- * human-unit canonical decimal strings, each in its own token (see the README's router section).
+ * The object encoded in signData.params, fields in the order of docs/router.md, "Response". Amounts
+ * are human-unit canonical decimal strings, each in its own token (docs/router.md, "Response").
  */
 export interface QuoteParams {
   /** Destination in the chosen kind's chain-id scheme. */
@@ -63,7 +64,8 @@ export function buildQuoteParams(
 ): QuoteParams {
   const { route } = priced;
   const amount = formatAmount(priced.amount, route.sourceToken.decimals);
-  // Object literal order is JSON.stringify order: keep interface.md's order.
+  // Object literal order is JSON.stringify order: keep the documented order (docs/router.md,
+  // "Response").
   return {
     destChainId: route.destBridgeChainId,
     sourceToken: request.request.sourceToken,

@@ -1,7 +1,8 @@
 /**
  * What the state providers must read, per chain, for the router to price every route of the
- * registry (docs/protocol.md "Views the router reads"). Derived from the registry alone, so a
- * provider computes it once at start and then reads exactly this each block to fill a ChainState.
+ * registry (docs/devnet-contracts.md, "Views (what the router reads)"). Derived from the registry
+ * alone, so a provider computes it once at start and then reads exactly this each block to fill a
+ * ChainState.
  */
 import type { Address } from "viem";
 import type { Registry, RegistryPair, RegistryToken } from "../config/registry.js";

@@ -107,7 +107,8 @@ describe("validateRouterRequest", () => {
       message: "amount has 7 fractional digits; the token has 6 decimals (USDC)",
     });
     assert.ok(validateRouterRequest({ ...valid, amount: "1.123450" }, f.registry).ok);
-    // Trailing zeros are digits too (decisions.md 1: no more fractional digits than decimals).
+    // Trailing zeros are digits too (docs/http-api.md, API rule 1: no more fractional digits than
+    // decimals).
     assert.deepEqual(failure({ ...valid, amount: "1.1000000" }), {
       kind: "invalidParameter",
       message: "amount has 7 fractional digits; the token has 6 decimals (USDC)",
@@ -133,7 +134,7 @@ describe("validateRouterRequest", () => {
     assert.equal(failure({ ...valid, sourceChain: "1", amount: "x" }).kind, "invalidParameter");
   });
 
-  it("behavior: failures become ApiErrors with the codes of decisions.md 6", () => {
+  it("behavior: failures become ApiErrors with the codes of docs/http-api.md, API rule 6", () => {
     const unsupported = validateRouterRequest({ ...valid, sourceChain: "1" }, f.registry);
     assert.ok(!unsupported.ok);
     const error = quoteFailureToApiError(unsupported);

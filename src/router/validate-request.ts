@@ -1,7 +1,7 @@
 /**
- * Validation of a router request body (interface.md 4.2, decisions.md 1, 4, 6) as a pure
- * function. Failures carry an ErrorKind and a message naming the parameter and the rule, so the
- * HTTP layer only wraps them in ApiError. Order: shape and format of every field first (40001),
+ * Validation of a router request body (docs/router.md; docs/http-api.md, API rules 1, 4 and 6) as a
+ * pure function. Failures carry an ErrorKind and a message naming the parameter and the rule, so
+ * the HTTP layer only wraps them in ApiError. Order: shape and format of every field first (40001),
  * then support by the registry (42201), then the amount's precision for its token (40001).
  */
 import { getAddress } from "viem";

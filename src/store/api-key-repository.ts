@@ -8,7 +8,7 @@
  * - Every create and every revoke increments the single-row key-set version in the same
  *   transaction, so readers can poll one cheap row and reload the keys only when it moved.
  *   Recording last use does not move it: it changes no key's validity.
- * - Times are UTC "YYYY-MM-DD HH:MM:SS" (decisions.md 2), so they compare as strings.
+ * - Times are UTC "YYYY-MM-DD HH:MM:SS" (docs/http-api.md, API rule 2), so they compare as strings.
  */
 import type { SqlExecutor } from "./backend.js";
 
@@ -69,7 +69,7 @@ export class ApiKeyNameTakenError extends Error {
   }
 }
 
-/** UTC "YYYY-MM-DD HH:MM:SS" (decisions.md 2). */
+/** UTC "YYYY-MM-DD HH:MM:SS" (docs/http-api.md, API rule 2). */
 export function formatKeyTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }

@@ -52,7 +52,7 @@ export function transferFromRow(row: Record<string, unknown>): BridgeTransaction
 /**
  * True when `next` would change nothing visible except the timestamps the service itself
  * stamps: created_at is immutable once stored, and updated_at alone does not make a change
- * (ingesting the same event twice changes nothing, decisions.md 7).
+ * (ingesting the same event twice changes nothing, docs/http-api.md, API rule 7).
  */
 export function sameTransferContent(stored: BridgeTransaction, next: BridgeTransaction): boolean {
   for (const field of TRANSFER_FIELDS) {

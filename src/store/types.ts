@@ -1,8 +1,8 @@
 import type { TransferChangeRepository } from "./transfer-change-repository.js";
 
 /**
- * The bridge transaction record exactly as the API returns it (interface.md 2.2), and the
- * repository interface both store implementations (SQLite, PostgreSQL) satisfy.
+ * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
+ * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
  */
 
 export const TRANSFER_STATUSES = ["Processing", "Success", "Failed"] as const;
@@ -84,7 +84,7 @@ export const TRANSFER_FIELDS = [
   "updated_at",
 ] as const satisfies readonly (keyof BridgeTransaction)[];
 
-/** Sort keys of the list endpoint (decisions.md 3), in snake_case. */
+/** Sort keys of the list endpoint (docs/http-api.md, API rule 3), in snake_case. */
 export const SORT_FIELDS = [
   "created_at",
   "updated_at",
@@ -97,7 +97,7 @@ export type SortField = (typeof SORT_FIELDS)[number];
 export type SortOrder = "asc" | "desc";
 
 /**
- * What `addressOrTxHash` was classified as (decisions.md 3):
+ * What `addressOrTxHash` was classified as (docs/http-api.md, API rule 3):
  * - evmAddress: lowercase 0x + 40 hex; matches from_address / to_address case-insensitively;
  * - evmHash: lowercase 0x + 64 hex; matches source_tx_hash / dest_tx_hash / message_id;
  * - other: exact match against all five fields (non-EVM chains).

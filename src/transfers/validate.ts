@@ -1,7 +1,7 @@
 /**
  * Validation and normalisation of one bridge transaction record in exactly the API's record
- * shape (interface.md 2.2, decisions.md 1-2). Used by `bridge-oracle import`, so that whatever
- * an operator migrates from another explorer is stored in the same canonical form the API
+ * shape (docs/http-api.md, "The record" and API rules 1-2). Used by `bridge-oracle import`, so that
+ * whatever an operator migrates from another explorer is stored in the same canonical form the API
  * returns: EIP-55 addresses, lowercase hashes, canonical decimal amounts.
  */
 
@@ -37,7 +37,7 @@ export const MAX_TOKEN_DECIMALS = 36;
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const HEX_32_BYTES = /^0x[0-9a-fA-F]{64}$/;
-/** decisions.md 3: identifiers of non-EVM chains (base58, bech32, ...). */
+/** docs/http-api.md, API rule 3: identifiers of non-EVM chains (base58, bech32, ...). */
 const OTHER_ID = /^[A-Za-z0-9:_-]{1,128}$/;
 const TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -48,7 +48,7 @@ interface AmountRule {
   zero: "allowed" | "rejected" | ((status: TransferStatus) => boolean);
   /**
    * "" (not known yet) while Processing: "required" for what only the delivery tells
-   * (decisions.md 2), "allowed" for what an indexer may or may not know before it.
+   * (docs/http-api.md, API rule 2), "allowed" for what an indexer may or may not know before it.
    */
   emptyWhileProcessing?: "required" | "allowed";
 }

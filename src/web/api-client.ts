@@ -1,8 +1,8 @@
 /**
  * The explorer's HTTP client: the list and router endpoints and the explorer's own chain list.
- * Every answer is the `{ code, msg, data }` envelope (interface.md 2.1); a failure of any kind
- * (HTTP error, network error, a body that is not an envelope) becomes `{ ok: false, msg }` so
- * the page has one thing to show the user.
+ * Every answer is the `{ code, msg, data }` envelope (docs/http-api.md, "The envelope"); a failure
+ * of any kind (HTTP error, network error, a body that is not an envelope) becomes
+ * `{ ok: false, msg }` so the page has one thing to show the user.
  */
 import type { RouteQuoteData } from "../router/quote-response.js";
 import type { RouterRequest } from "../router/validate-request.js";

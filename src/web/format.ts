@@ -21,7 +21,7 @@ export function formatAmount(amount: string, symbol: string): string {
   return symbol === "" ? groupDecimal(amount) : `${groupDecimal(amount)} ${symbol}`;
 }
 
-/** The API's times are UTC "YYYY-MM-DD HH:MM:SS" without a zone (decisions.md); say so. */
+/** The API's times are UTC "YYYY-MM-DD HH:MM:SS" with no zone (docs/http-api.md, API rule 2). */
 export function formatUtcTime(value: string): string {
   return value === "" ? EMPTY_VALUE : `${value} UTC`;
 }

@@ -73,7 +73,7 @@ export function serializeState(state: ExplorerState): string {
   return params.toString();
 }
 
-/** The list endpoint's query parameters for `state` (interface.md 4.1). */
+/** The list endpoint's query parameters for `state` (docs/http-api.md, API rule 3). */
 export function listQuery(state: ExplorerState): Record<string, string> {
   return {
     addressOrTxHash: state.q,

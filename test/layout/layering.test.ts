@@ -1,5 +1,5 @@
 /**
- * The layering conventions.md sets, checked on every relative import under src/: the API and
+ * The layering docs/architecture.md sets, checked on every relative import under src/: the API and
  * the indexer share only the store ("api/ never imports indexer/; both go through store/"), the
  * store holds tables and their SQL and knows neither of its users, and the router is pure (its
  * state comes in through provider interfaces). Entry points (cli/) import anything; nothing
@@ -45,7 +45,7 @@ function importedFolders(file: string, text: string): { spec: string; folder: st
   return found;
 }
 
-describe("layering (conventions.md)", () => {
+describe("layering (docs/architecture.md)", () => {
   it("behavior: no folder imports one it must not", async () => {
     const violations: string[] = [];
     for (const file of await sourceFiles(SRC)) {

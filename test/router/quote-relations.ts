@@ -1,6 +1,7 @@
 /**
- * The relations every successful quote satisfies (interface.md 2.4 / 4.2, decisions.md 4),
- * checked on the response alone plus the registry: shared by the route test and the devnet test.
+ * The relations every successful quote satisfies (docs/router.md, "Response"; docs/http-api.md,
+ * API rule 4), checked on the response alone plus the registry: shared by the route test and
+ * the devnet test.
  */
 import assert from "node:assert/strict";
 import { canonicalDecimal, toBaseUnits } from "../../src/amount.js";

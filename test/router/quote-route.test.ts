@@ -1,7 +1,8 @@
 /**
  * POST /api/oracle/router through the real app (auth, rate limit, body parser, error envelope)
- * over a fixture snapshot: the success envelope with every relation of interface.md 4.2 /
- * decisions.md 4, every bad input with its code, and no RPC or database call per request.
+ * over a fixture snapshot: the success envelope with every relation of docs/router.md /
+ * docs/http-api.md, API rule 4, every bad input with its code, and no RPC or database call per
+ * request.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

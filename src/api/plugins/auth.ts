@@ -1,5 +1,6 @@
 /**
- * API key authentication (decisions.md 5), applied per route through the route's config:
+ * API key authentication (docs/http-api.md, API rule 5), applied per route through the route's
+ * config:
  *
  *   config: { apiKey: "required" }   the router: no key -> 401 40101
  *   config: { apiKey: "optional" }   the default: no key is fine, a valid key raises the rate limit

@@ -1,8 +1,8 @@
 /**
- * Turns every failure into the envelope `{ code, msg, data: null }` (decisions.md 6) and logs it
- * exactly once, here where it is handled: 4xx at info, 5xx at error with the full cause. Nothing
- * but an ApiError's own message ever reaches a client; other errors become 50001 with the
- * request id, so a stack trace or SQL text cannot leak.
+ * Turns every failure into the envelope `{ code, msg, data: null }` (docs/http-api.md, API rule 6)
+ * and logs it exactly once, here where it is handled: 4xx at info, 5xx at error with the full
+ * cause. Nothing but an ApiError's own message ever reaches a client; other errors become 50001
+ * with the request id, so a stack trace or SQL text cannot leak.
  *
  * Covers: thrown errors (setErrorHandler), unknown paths (404 40401) and known paths with the
  * wrong method (405 40501 with an Allow header, found from the registered routes), malformed

@@ -6,10 +6,11 @@
  * What the generator adds to each route's own schema (the route schema itself is never mutated:
  * Fastify serialises responses with it):
  * - the error responses the route can really produce, one per HTTP status, each the
- *   ErrorEnvelope with its codes (decisions.md 6) in the description. They are derived from the
- *   route: 400 40001 when it takes parameters; 400 40002, 413 and 415 when it takes a body;
- *   401 when API-key auth is installed (40101 too when the route needs a key); 429 unless the
- *   route is rate-limit exempt; 500 and 503 always (503 also while the server shuts down).
+ *   ErrorEnvelope with its codes (docs/http-api.md, "Errors") in the description. They are
+ *   derived from the route: 400 40001 when it takes parameters; 400 40002, 413 and 415 when it
+ *   takes a body; 401 when API-key auth is installed (40101 too when the route needs a key);
+ *   429 unless the route is rate-limit exempt; 500 and 503 always (503 also while the server
+ *   shuts down).
  *   Statuses a route declares itself (the router's 422) are kept and described with their codes.
  *   What can meet a request on any path before its route runs, 400 40003 (not valid HTTP/1.1,
  *   or no Host), 408 40801 and 431 43101, joins the route's entry of its status when it has one
@@ -38,7 +39,7 @@ export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PATH = "/docs";
 export const API_KEY_SCHEME = "apiKey";
 
-/** When each error code is answered (decisions.md 6), for the response descriptions. */
+/** When each error code is answered (docs/http-api.md, "Errors"), for response descriptions. */
 const ERROR_WHEN: Record<ErrorKind, string> = {
   invalidParameter: "a parameter is missing or invalid (msg names it and the rule)",
   invalidBody: "the body is not valid JSON, or not a JSON object",
@@ -81,7 +82,7 @@ function readPackageVersion(): string {
   return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
 }
 
-/** The decisions.md 6 table, for the document's description. */
+/** The error table (docs/http-api.md, "Errors"), for the document's description. */
 function errorTable(): string {
   const rows = (Object.keys(ErrorCode) as ErrorKind[]).map(
     (kind) => `| ${ErrorCode[kind].status} | ${ErrorCode[kind].code} | ${ERROR_WHEN[kind]} |`,

@@ -1,5 +1,5 @@
 /**
- * Rate limits per API key and per client address (decisions.md 5).
+ * Rate limits per API key and per client address (docs/http-api.md, API rule 5).
  *
  * A request with a valid key (auth.ts set `request.apiKey`) counts against that key's budget;
  * any other request counts against its client address (IPv6 addresses by their /64, which one

@@ -1,6 +1,7 @@
 /**
- * `GET /api/oracle/bridge-transactions` (interface.md 4.1, decisions.md 3). No API key.
- * Rate limiting (registerRateLimit) applies to it; a valid API key (optional here) raises the limit.
+ * `GET /api/oracle/bridge-transactions` (docs/http-api.md, API rule 3). No API key.
+ * Rate limiting (registerRateLimit) applies to it; a valid API key (optional here) raises the
+ * limit.
  *
  * With a response cache (response-cache.ts) and a store that has a change counter (SQLite, and
  * PostgreSQL without a read replica), an answer is served from the cache while the data it was

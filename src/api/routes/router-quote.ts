@@ -1,6 +1,6 @@
 /**
- * `POST /api/oracle/router` (interface.md 4.2, decisions.md 4-6): the best route quote for a
- * transfer, from the state provider's current snapshot. Needs an API key (auth.ts reads the
+ * `POST /api/oracle/router` (docs/router.md; docs/http-api.md, API rules 4-6): the best route quote
+ * for a transfer, from the state provider's current snapshot. Needs an API key (auth.ts reads the
  * route's `config.apiKey`); rate limited like every route.
  *
  * The request path is pure: body -> router.quote(body, state.current()) -> envelope. No RPC and

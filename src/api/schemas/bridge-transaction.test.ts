@@ -4,7 +4,7 @@ import { TRANSFER_FIELDS } from "../../store/types.js";
 import { bridgeTransactionSchema } from "./bridge-transaction.js";
 
 describe("bridgeTransactionSchema", () => {
-  it("default: requires exactly the record fields of interface.md 2.2, in order", () => {
+  it('default: requires exactly the fields of docs/http-api.md ("The record"), in order', () => {
     assert.deepEqual(Object.keys(bridgeTransactionSchema.properties), [...TRANSFER_FIELDS]);
     assert.deepEqual(bridgeTransactionSchema.required, [...TRANSFER_FIELDS]);
     assert.equal(bridgeTransactionSchema.additionalProperties, false);

@@ -1,8 +1,8 @@
 /**
- * JSON schema of one bridge transaction record (interface.md 2.2, decisions.md 2). Every field is
- * required and nothing else is allowed, so the serialiser refuses a record whose shape drifted
- * from the spec instead of sending it. bridge-transaction.test.ts checks the property list
- * against TRANSFER_FIELDS.
+ * JSON schema of one bridge transaction record (docs/http-api.md, "The record" and API rule 2).
+ * Every field is required and nothing else is allowed, so the serialiser refuses a record whose
+ * shape drifted from the documented one instead of sending it. bridge-transaction.test.ts checks
+ * the property list against TRANSFER_FIELDS.
  */
 import { TRANSFER_STATUSES } from "../../store/types.js";
 

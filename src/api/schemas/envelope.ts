@@ -1,7 +1,8 @@
 /**
- * JSON schemas of the response envelope (interface.md 2.1, decisions.md 6). Registered once with
- * `app.addSchema` (see shared.ts) and referenced by `$ref`, so fast-json-stringify serialises
- * every response from a schema and @fastify/swagger emits them as OpenAPI components.
+ * JSON schemas of the response envelope (docs/http-api.md, "The envelope" and API rule 6).
+ * Registered once with `app.addSchema` (see shared.ts) and referenced by `$ref`, so
+ * fast-json-stringify serialises every response from a schema and @fastify/swagger emits them as
+ * OpenAPI components.
  */
 
 /** Every error: `{ code, msg, data: null }`. */

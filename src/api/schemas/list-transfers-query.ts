@@ -1,7 +1,7 @@
 /**
- * Parses the query string of `GET /api/oracle/bridge-transactions` (decisions.md 3) into a store
- * query. Pure: no I/O, throws only ApiError("invalidParameter") whose message names the
- * parameter and the rule, so the HTTP layer answers 400 40001 without knowing the rules.
+ * Parses the query string of `GET /api/oracle/bridge-transactions` (docs/http-api.md, API rule 3)
+ * into a store query. Pure: no I/O, throws only ApiError("invalidParameter") whose message names
+ * the parameter and the rule, so the HTTP layer answers 400 40001 without knowing the rules.
  *
  * Validation lives here rather than in an Ajv schema because the rules (trim-then-classify,
  * repeated parameters, camelCase aliases) and their messages are the product; the route's
@@ -46,7 +46,7 @@ export const ADDRESS_OR_TX_HASH_RULE =
 
 export interface ParsedListTransfersQuery {
   query: ListTransfersQuery;
-  /** Echoed in the response as numbers (interface.md 4.1). */
+  /** Echoed in the response as numbers (docs/http-api.md, "List bridge transactions"). */
   page: { page: number; pageSize: number };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Route schema of `POST /api/oracle/router` (interface.md 2.4 / 4.2). The body part documents
+ * Route schema of `POST /api/oracle/router` (docs/router.md, "Response"). The body part documents
  * the fields for OpenAPI; the rules themselves run in the router core (validateRouterRequest,
  * which names the field and the rule in a 40001 message), so the route turns Ajv off for the
  * body. The 200 schema fixes the quote's shape for the serialiser: `signData.params` is a STRING
@@ -51,8 +51,8 @@ export const routerQuoteBodySchema = {
 } as const;
 
 /**
- * A canonical human-unit amount as formatAmount writes it (decisions.md 1): no sign, exponent,
- * leading zeros or trailing fractional zeros, "0" for zero.
+ * A canonical human-unit amount as formatAmount writes it (docs/http-api.md, API rule 1): no sign,
+ * exponent, leading zeros or trailing fractional zeros, "0" for zero.
  */
 const canonicalAmount = (description: string) =>
   ({
@@ -62,7 +62,7 @@ const canonicalAmount = (description: string) =>
     examples: ["1.5"],
   }) as const;
 
-/** The fourteen fields, in the order interface.md 2.4 lists them (also `required`'s order). */
+/** The fourteen fields in the order docs/router.md lists them (also `required`'s order). */
 const routeQuoteParamsProperties = {
   destChainId: {
     type: "string",
@@ -97,12 +97,12 @@ const routeQuoteParamsProperties = {
 } as const;
 
 /**
- * The object `signData.params` encodes (interface.md 2.4, decisions.md 4; QuoteParams in
- * router/quote-response.ts), a shared schema so it becomes the OpenAPI component
- * RouteQuoteParams. The document is OpenAPI 3.0.3, whose Schema Object has no
- * `contentMediaType` / `contentSchema` (JSON Schema 2019-09, OpenAPI 3.1): `params` points here
- * with the extensions `x-contentMediaType` / `x-contentSchema` instead. Nothing serialises with
- * this schema; fast-json-stringify sees `params` as the plain string it is.
+ * The object `signData.params` encodes (docs/router.md, "Response"; docs/http-api.md, API rule 4;
+ * QuoteParams in router/quote-response.ts), a shared schema so it becomes the OpenAPI component
+ * RouteQuoteParams. The document is OpenAPI 3.0.3, whose Schema Object has no `contentMediaType` /
+ * `contentSchema` (JSON Schema 2019-09, OpenAPI 3.1): `params` points here with the extensions
+ * `x-contentMediaType` / `x-contentSchema` instead. Nothing serialises with this schema;
+ * fast-json-stringify sees `params` as the plain string it is.
  */
 export const routeQuoteParamsSchema = {
   $id: "RouteQuoteParams",

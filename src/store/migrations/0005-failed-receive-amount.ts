@@ -3,9 +3,10 @@ import type { Migration } from "./migration.js";
 
 /**
  * A Failed record's `receive_amount` is "0": nothing was delivered, and that is known
- * (decisions.md 2 keeps "" for values not known yet; import has always required an amount). The
- * indexer wrote "" for it before; this rewrites such records and their address rows' sort key.
- * `updated_at` stays: the transfer did not change, only how the store spelled its outcome.
+ * (docs/http-api.md, API rule 2 keeps "" for values not known yet; import has always required an
+ * amount). The indexer wrote "" for it before; this rewrites such records and their address rows'
+ * sort key. `updated_at` stays: the transfer did not change, only how the store spelled its
+ * outcome.
  */
 const ZERO_KEY = amountSortKey("0");
 const STATEMENTS = `
