@@ -1,5 +1,5 @@
 /**
- * The webhook half of `npm run bench:push` (issue #25): latency from the commit of a change to
+ * The webhook half of `npm run bench:push`: latency from the commit of a change to
  * its webhook's arrival at a receiver on loopback, at a steady 100 changes/s, p50 and p99
  * (target p99 <= 1 s).
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:push` (issue #25). This file holds the webhook half until the stream half
+ * `npm run bench:push`. This file holds the webhook half until the stream half
  * (1,000 concurrent streams under the list mix) joins it: the latency from a change's commit to
  * its webhook's arrival, at 100 changes/s (push-webhooks.ts). Writes the "push: webhooks"
  * section of bench/RESULTS.md.

@@ -10,7 +10,7 @@
  * - The secret is read only by the delivery process (claimDue) and returned only by create.
  * - A delivery is made once per (subscription, change): the fan-out (fan-out.ts) inserts it in
  *   the transaction that moves the cursor past the change.
- * - Times shown to people are UTC "YYYY-MM-DD HH:MM:SS" (decisions.md 2); scheduling times are
+ * - Times shown to people are UTC "YYYY-MM-DD HH:MM:SS" (docs/http-api.md, "2. Times and unknown values"); scheduling times are
  *   epoch milliseconds.
  */
 import type { SqlExecutor } from "./backend.js";
@@ -102,7 +102,7 @@ export interface DeliveryLockHolder {
 
 export type Dialect = "sqlite" | "postgres";
 
-/** UTC "YYYY-MM-DD HH:MM:SS" (decisions.md 2). */
+/** UTC "YYYY-MM-DD HH:MM:SS" (docs/http-api.md, "2. Times and unknown values"). */
 export function formatWebhookTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 }

@@ -23,7 +23,7 @@ import {
   signatureHeader,
 } from "./signature.js";
 
-/** A 2xx within this long delivers (the issue's 10 s). */
+/** A 2xx within this long delivers (docs/webhooks.md, "Retries"). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of a response body is read (and kept, for `deliveries`). */
 export const MAX_RESPONSE_BYTES = 1024;

@@ -2,7 +2,7 @@
  * Which transfers a webhook subscription receives: every one, or those involving any of its
  * addresses (as sender or recipient) or any of its hashes (the source or destination transaction
  * hash, or the message id). Values follow the list endpoint's addressOrTxHash rules
- * (decisions.md 3): EVM addresses and 32-byte hashes match case-insensitively, other chains'
+ * (docs/http-api.md, "3. Listing"): EVM addresses and 32-byte hashes match case-insensitively, other chains'
  * values exactly.
  */
 import { classifyAddressOrTxHash } from "../api/schemas/list-transfers-query.js";

@@ -1,5 +1,5 @@
 /**
- * At least once, across kill -9 (issue #25's test): `bridge-oracle deliver` runs as a child
+ * At least once, across kill -9 (docs/webhooks.md, "Design"): `bridge-oracle deliver` runs as a child
  * process and is killed with SIGKILL at seeded random moments, several times in a row, each time
  * restarted, while transfers are created and settled; the receiver on loopback answers 500 to a
  * share of requests and never answers some (the time limit ends those). At the end every change

@@ -22,7 +22,16 @@ import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+];
 
 /** Throws when versions are not strictly increasing (a merge mistake, caught at start). */
 export function assertMigrationOrder(migrations: readonly Migration[]): void {
