@@ -13,7 +13,6 @@ import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
 import { type DeliveryService, startDeliveryService } from "../webhooks/delivery-service.js";
-import { listenForSignals } from "./serve.js";
 
 const USAGE = `usage: bridge-oracle deliver
 
@@ -67,7 +66,7 @@ export async function run(args: string[], deps: DeliverDeps = {}): Promise<numbe
     { database: redactUrl(databaseUrl), store: service.store.kind },
     "webhook delivery running",
   );
-  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
+  const signals = deps.stopSignal === undefined ? onStopSignals() : undefined;
   const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
   try {
     const outcome = await Promise.race([
@@ -84,4 +83,28 @@ export async function run(args: string[], deps: DeliverDeps = {}): Promise<numbe
     signals?.remove();
     await service.stop();
   }
+}
+
+/**
+ * SIGINT / SIGTERM: the first resolves `first`, a second exits at once. Not serve's helper:
+ * importing serve.ts would load the whole HTTP API into the delivery process.
+ */
+function onStopSignals(): { first: Promise<string>; remove(): void } {
+  let seen = false;
+  let resolveFirst: (signal: string) => void = () => {};
+  const first = new Promise<string>((resolve) => {
+    resolveFirst = resolve;
+  });
+  const handler = (signal: NodeJS.Signals) => {
+    if (seen) process.exit(130);
+    seen = true;
+    resolveFirst(signal);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, handler);
+  return {
+    first,
+    remove: () => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, handler);
+    },
+  };
 }

@@ -31,7 +31,10 @@ import { startWebhookReceiver, type WebhookReceiver } from "../setup/webhook-rec
 const ENTRY = join(import.meta.dirname, "../start/cli-entry.ts");
 const SEED = 2511;
 const KILLS = 5;
-const TRANSFERS = 40;
+/** At least this many transfers, however fast the kills go. */
+const MIN_TRANSFERS = 20;
+/** And at most this many: a slow machine makes the kills take longer, not the test bigger. */
+const MAX_TRANSFERS = 60;
 
 interface EventBody {
   id: string;
@@ -45,10 +48,12 @@ function startDeliver(databaseUrl: string): { child: ChildProcess; output: () =>
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
-      LOG_LEVEL: "warn",
+      // Debug: every failed attempt is logged, so the secret-free logs are tested too.
+      LOG_LEVEL: "debug",
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true",
-      WEBHOOK_TIMEOUT_MS: "300",
-      WEBHOOK_RETRY_BASE_MS: "50",
+      // Short enough for hung requests to cost little, long enough for a loaded CI machine.
+      WEBHOOK_TIMEOUT_MS: "1000",
+      WEBHOOK_RETRY_BASE_MS: "20",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -98,29 +103,36 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
 
     it("default: every change is delivered at least once, one body per event id, none missing", async () => {
       const webhooks = await openWebhookStore({ databaseUrl: db.databaseUrl, migrate: false });
+      let secret: string;
       try {
-        await createSubscription(
+        // Credentials in the URL: sent as Basic auth, never logged.
+        ({ secret } = await createSubscription(
           webhooks,
-          { ownerKeyId: 1, url: `${receiver.url}/hook` },
+          { ownerKeyId: 1, url: `${receiver.url.replace("//", "//hook:hunter2@")}/hook` },
           { allowPrivateAddresses: true, now: Date.now() },
-        );
+        ));
       } finally {
         await webhooks.close();
       }
+      const outputs: (() => string)[] = [];
       const prng = createPrng(SEED + 1);
 
-      // Traffic: each transfer created, then settled a little later, until all are written.
-      const transfers = Array.from({ length: TRANSFERS }, () => makeProcessingTransfer());
+      // Traffic for as long as the kills go on: a transfer created every 100-300 ms, each settled
+      // three creations later; the last ones settled (Failed) once the kills are over.
+      const transfers: BridgeTransaction[] = [];
+      let killing = true;
       const traffic = (async () => {
-        for (let i = 0; i < transfers.length; i++) {
-          await store.transfers.upsertTransfers([transfers[i] as BridgeTransaction]);
-          const settle = transfers[i - 3];
+        while ((killing || transfers.length < MIN_TRANSFERS) && transfers.length < MAX_TRANSFERS) {
+          const created = makeProcessingTransfer();
+          transfers.push(created);
+          await store.transfers.upsertTransfers([created]);
+          const settle = transfers[transfers.length - 4];
           if (settle !== undefined) {
             await store.transfers.upsertTransfers([
               { ...settle, status: "Success", end_time: "2026-02-01 00:00:00" },
             ]);
           }
-          await sleep(40 + prng.int(80));
+          await sleep(100 + prng.int(200));
         }
         for (const settle of transfers.slice(-3)) {
           await store.transfers.upsertTransfers([
@@ -132,6 +144,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       let refusalChecked = backend !== "sqlite";
       for (let kill = 0; kill < KILLS; kill++) {
         const run = startDeliver(db.databaseUrl);
+        outputs.push(run.output);
         current = run.child;
         if (!refusalChecked) {
           // While one runs (its lock taken: it logged nothing yet, so wait for a delivery).
@@ -142,24 +155,42 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
           assert.match(second.output(), /deliver refused: another delivery process .*SQLite/s);
           refusalChecked = true;
         }
-        await sleep(400 + prng.int(1600));
+        await sleep(300 + prng.int(1200));
         await kill9(run.child);
       }
+      killing = false;
       await traffic;
       const last = startDeliver(db.databaseUrl);
+      outputs.push(last.output);
       current = last.child;
 
       // Every change of the log, delivered (2xx) at least once.
       const changes = await changeLog(db.databaseUrl);
-      assert.equal(changes.length, TRANSFERS * 2, "one creation and one settlement each");
-      await eventually(40_000, () => {
+      assert.equal(changes.length, transfers.length * 2, "one creation and one settlement each");
+      let missing: number[] = [];
+      await eventually(45_000, () => {
         const delivered = new Set(
           receiver.delivered().map((r) => (JSON.parse(r.body) as EventBody).id),
         );
-        const missing = changes.filter((seq) => !delivered.has(`evt_${seq}`));
-        assert.deepEqual(missing, [], `${missing.length} of ${changes.length} not delivered yet`);
+        missing = changes.filter((seq) => !delivered.has(`evt_${seq}`));
+        assert.equal(missing.length, 0);
+      }).catch(async () => {
+        const rows = await deliveryRows(db.databaseUrl, missing);
+        assert.fail(
+          `${missing.length} of ${changes.length} not delivered: ${JSON.stringify(rows)}`,
+        );
       });
       await kill9(last.child);
+
+      // Logs: failed attempts are there; the secret and the URL's password never are.
+      const logs = outputs.map((output) => output()).join("");
+      assert.match(logs, /webhook attempt failed/);
+      assert.equal(logs.includes(secret), false);
+      assert.equal(logs.includes("hunter2"), false);
+      assert.equal(
+        receiver.requests[0]?.headers.authorization,
+        `Basic ${Buffer.from("hook:hunter2").toString("base64")}`,
+      );
 
       // Duplicates (retries, attempts cut off by kill -9) carry the same id and the same body.
       const byId = new Map<string, Set<string>>();
@@ -180,7 +211,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         const seen = newest.get(event.data.message_id);
         if (seen === undefined || seen.seq < event.seq) newest.set(event.data.message_id, event);
       }
-      assert.equal(newest.size, TRANSFERS);
+      assert.equal(newest.size, transfers.length);
       for (const transfer of transfers) {
         const answer = await app.inject({
           url: `/api/oracle/bridge-transactions?addressOrTxHash=${transfer.message_id}&pageNo=1&pageSize=10`,
@@ -190,6 +221,25 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       }
     });
   });
+}
+
+/** The delivery rows of some changes, to say why they were not delivered. */
+async function deliveryRows(databaseUrl: string, seqs: readonly number[]): Promise<unknown[]> {
+  const webhooks = await openWebhookStore({ databaseUrl, migrate: false });
+  try {
+    const rows = await webhooks.sql.all(
+      "SELECT change_seq, status, attempts, next_attempt_at, claimed_until, last_error FROM webhook_deliveries ORDER BY change_seq",
+    );
+    return [
+      { now: Date.now() },
+      ...rows.filter((row) => seqs.includes(Number(row.change_seq))),
+      {
+        withoutDelivery: seqs.filter((seq) => !rows.some((row) => Number(row.change_seq) === seq)),
+      },
+    ];
+  } finally {
+    await webhooks.close();
+  }
 }
 
 /** The change log's sequence numbers (the test's own reading of transfer_changes). */
