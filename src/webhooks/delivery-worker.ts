@@ -57,6 +57,15 @@ export interface DeliveryWorker {
   runOnce(): Promise<{ fannedOut: number; attempted: number }>;
 }
 
+/** An attempt's outcome waiting to be recorded. */
+interface Finished {
+  readonly delivery: ClaimedDelivery;
+  readonly outcome: AttemptOutcome;
+  readonly startedAt: number;
+  readonly at: number;
+  settle(error: unknown, disabledReason: string | undefined): void;
+}
+
 /** How long a claim lasts beyond the attempt's own time limit. */
 const LEASE_MARGIN_MS = 1000;
 
@@ -92,6 +101,76 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
+  /** One attempt's outcome, recorded; returns why its subscription was disabled, if it was. */
+  async function recordOutcome(
+    webhooks: WebhookRepository,
+    item: Finished,
+  ): Promise<string | undefined> {
+    const { delivery, outcome, startedAt, at } = item;
+    await webhooks.recordAttempt({
+      deliveryId: delivery.id,
+      attemptedAt: formatWebhookTime(startedAt),
+      responseStatus: outcome.status ?? null,
+      error: outcome.error ?? null,
+      durationMs: outcome.durationMs,
+      responseBody: outcome.responseBody,
+    });
+    if (outcome.ok) {
+      await webhooks.markDelivered(delivery.id, at, outcome.status as number);
+      await webhooks.noteSubscriptionSuccess(delivery.subscriptionId);
+      return undefined;
+    }
+    const next = nextAttemptAt(
+      retry,
+      delivery.attempts + 1,
+      delivery.firstAttemptAt ?? startedAt,
+      at,
+      random,
+    );
+    await webhooks.markFailedAttempt(delivery.id, at, {
+      status: outcome.status ?? null,
+      error: outcome.error ?? "failed",
+      nextAttemptAt: next,
+    });
+    const failingSince = await webhooks.noteSubscriptionFailure(delivery.subscriptionId, at);
+    if (failingSince === undefined || at - failingSince < disableAfterMs) return undefined;
+    const reason =
+      `every delivery attempt failed for ${Math.round(disableAfterMs / 3_600_000)} hours` +
+      ` since ${formatWebhookTime(failingSince)} UTC; last: ${outcome.error ?? "failed"}`;
+    await webhooks.disableSubscription(delivery.subscriptionId, reason, at);
+    return reason;
+  }
+
+  // Outcomes are recorded in batches: every outcome that finished while the previous batch was
+  // being written goes into the next transaction. On SQLite each transaction takes the file's
+  // one write lock, which the indexer needs too; one per attempt made both wait.
+  const finished: Finished[] = [];
+  let flushing = false;
+
+  function flush(): void {
+    if (flushing || finished.length === 0) return;
+    flushing = true;
+    const batch = finished.splice(0);
+    store
+      .transaction(async (webhooks) => {
+        const reasons: (string | undefined)[] = [];
+        for (const item of batch) reasons.push(await recordOutcome(webhooks, item));
+        return reasons;
+      })
+      .then(
+        (reasons) => {
+          for (const [i, item] of batch.entries()) item.settle(undefined, reasons[i]);
+        },
+        (error: unknown) => {
+          for (const item of batch) item.settle(error, undefined);
+        },
+      )
+      .finally(() => {
+        flushing = false;
+        flush();
+      });
+  }
+
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = now();
     const outcome: AttemptOutcome = await send(
@@ -105,41 +184,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       },
       { timeoutMs, allowPrivateAddresses: options.allowPrivateAddresses ?? false },
     );
-    const at = now();
-    let disabledReason: string | undefined;
-    await store.transaction(async (webhooks) => {
-      await webhooks.recordAttempt({
-        deliveryId: delivery.id,
-        attemptedAt: formatWebhookTime(startedAt),
-        responseStatus: outcome.status ?? null,
-        error: outcome.error ?? null,
-        durationMs: outcome.durationMs,
-        responseBody: outcome.responseBody,
+    const disabledReason = await new Promise<string | undefined>((resolve, reject) => {
+      finished.push({
+        delivery,
+        outcome,
+        startedAt,
+        at: now(),
+        settle: (error, reason) => (error === undefined ? resolve(reason) : reject(error)),
       });
-      if (outcome.ok) {
-        await webhooks.markDelivered(delivery.id, at, outcome.status as number);
-        await webhooks.noteSubscriptionSuccess(delivery.subscriptionId);
-        return;
-      }
-      const next = nextAttemptAt(
-        retry,
-        delivery.attempts + 1,
-        delivery.firstAttemptAt ?? startedAt,
-        at,
-        random,
-      );
-      await webhooks.markFailedAttempt(delivery.id, at, {
-        status: outcome.status ?? null,
-        error: outcome.error ?? "failed",
-        nextAttemptAt: next,
-      });
-      const failingSince = await webhooks.noteSubscriptionFailure(delivery.subscriptionId, at);
-      if (failingSince !== undefined && at - failingSince >= disableAfterMs) {
-        disabledReason =
-          `every delivery attempt failed for ${Math.round(disableAfterMs / 3_600_000)} hours` +
-          ` since ${formatWebhookTime(failingSince)} UTC; last: ${outcome.error ?? "failed"}`;
-        await webhooks.disableSubscription(delivery.subscriptionId, disabledReason, at);
-      }
+      flush();
     });
     if (disabledReason !== undefined) {
       logger?.warn(
