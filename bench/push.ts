@@ -67,6 +67,11 @@ export async function main(args: string[]): Promise<number> {
       .map((l) => l.toFixed(2))
       .join(" / ")} at end`,
     "- What: from the commit of a change (the writer's upsert resolved) to its webhook's arrival at a receiver on loopback answering 200; 100 changes/s in one transaction each (half creations, half settlements), 3 s of warm-up not counted; `bridge-oracle deliver` in its own process on the same database (default settings: SQLite polls every 200 ms, PostgreSQL is woken by NOTIFY), the writer and the receiver in the benchmark's process.",
+    ...(loadBefore[0]! > cpu.length
+      ? [
+          `- **Busy machine**: 1-minute load average ${loadBefore[0]!.toFixed(1)} on ${cpu.length} cores at start (other processes were running): the writer, the delivery process and the database shared what was left.`,
+        ]
+      : []),
     "",
     ...formatWebhookLatency(results),
   ].join("\n");
