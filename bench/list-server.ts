@@ -6,7 +6,8 @@
  *     the real API (buildApp) on a SQLite database file, or with DATABASE `-` on the database of
  *     the DATABASE_URL environment variable (PostgreSQL: with serve's connection bounds), with
  *     its response cache (the default) or, with `no-cache`, without it (LIST_CACHE_MB=0: every
- *     request queries the database);
+ *     request queries the database); `no-stream-limit` lifts the per-client limit of concurrent
+ *     streams (STREAM_MAX_PER_CLIENT=0), for bench/push.ts's 1,000 streams from one address;
  *   node --import tsx bench/list-server.ts baseline CANNED_JSON
  *     a bare Fastify server: GET /api/oracle/bridge-transactions answers a canned envelope of
  *     the same size as the real one (chosen by pageSize and whether the query is a hash) with
@@ -32,12 +33,13 @@ export interface CannedBodies {
 
 async function startApp(
   databaseUrl: string,
-  cache: boolean,
+  flags: readonly string[],
 ): Promise<{ app: FastifyInstance; store: Store }> {
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: "warn",
-    ...(cache ? {} : { LIST_CACHE_MB: "0" }),
+    ...(flags.includes("no-cache") ? { LIST_CACHE_MB: "0" } : {}),
+    ...(flags.includes("no-stream-limit") ? { STREAM_MAX_PER_CLIENT: "0" } : {}),
   });
   // As serve opens it (src/cli/serve.ts): on PostgreSQL, the API's connect and query bounds.
   const store = await createStore({ databaseUrl, timeouts: API_POSTGRES_TIMEOUTS });
@@ -61,10 +63,10 @@ async function startBaseline(cannedPath: string): Promise<FastifyInstance> {
 }
 
 async function main(): Promise<void> {
-  const [mode, path, flag] = process.argv.slice(2);
+  const [mode, path, ...flags] = process.argv.slice(2);
   if ((mode !== "app" && mode !== "baseline") || path === undefined) {
     process.stderr.write(
-      "usage: list-server.ts app DATABASE|- [no-cache] | baseline CANNED_JSON\n",
+      "usage: list-server.ts app DATABASE|- [no-cache] [no-stream-limit] | baseline CANNED_JSON\n",
     );
     process.exit(2);
   }
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
   let app: FastifyInstance;
   if (mode === "app") {
     const databaseUrl = path === "-" ? (process.env.DATABASE_URL ?? "") : path;
-    ({ app, store } = await startApp(databaseUrl, flag !== "no-cache"));
+    ({ app, store } = await startApp(databaseUrl, flags));
   } else {
     app = await startBaseline(path);
   }

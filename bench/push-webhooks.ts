@@ -17,14 +17,17 @@ import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStore } from "../src/store/index.js";
 import type { BridgeTransaction } from "../src/store/types.js";
 import { openWebhookStore } from "../src/store/webhook-store.js";
 import { createSubscription } from "../src/webhooks/subscriptions.js";
+import { writeResultsSection } from "./list-report.js";
+import type { PushScenarioContext, PushScenarioResult } from "./push.js";
 
 const MAIN = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
 
@@ -270,4 +273,98 @@ export function formatWebhookLatency(results: readonly WebhookLatencyResult[]): 
         `| ${r.store === "sqlite" ? "SQLite" : "PostgreSQL"} | ${r.rate} (${r.achievedRate.toFixed(1)}) | ${r.changes} | ${r.delivered} | ${ms(r.p50Ms)} | ${ms(r.p90Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} | ${verdict(r)} |`,
     ),
   ];
+}
+
+/**
+ * The scenario of `npm run bench:push`: the store under test, `--duration` measured seconds;
+ * its own database (a temporary SQLite file, or a schema of its own on the PostgreSQL server).
+ */
+export async function runWebhooksScenario(
+  context: PushScenarioContext,
+): Promise<PushScenarioResult> {
+  const { options, log } = context;
+  log(`webhooks: ${options.durationSeconds} s at 100 changes/s on ${options.store}`);
+  const result = await measureWebhookLatency({
+    store: options.store,
+    seconds: options.durationSeconds,
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+  });
+  return {
+    name: "webhooks",
+    markdown: [
+      "### webhook latency at 100 changes/s",
+      "",
+      WHAT,
+      "",
+      ...formatWebhookLatency([result]),
+    ].join("\n"),
+    results: [],
+    ok: verdict(result) === "yes",
+  };
+}
+
+const WHAT =
+  "From the commit of a change (the writer's upsert resolved) to its webhook's arrival at a receiver on loopback answering 200; 100 changes/s in one transaction each (half creations, half settlements), 3 s of warm-up not counted; `bridge-oracle deliver` in its own process on the same database (default settings: SQLite polls every 200 ms, PostgreSQL is woken by NOTIFY), the writer and the receiver in the benchmark's process. Target: p99 <= 1 s.";
+
+/**
+ * Run directly (`node --import tsx bench/push-webhooks.ts [--store sqlite|postgres|both]
+ * [--seconds N] [--no-write]`): this scenario alone, on one store or both, into the
+ * "push: webhooks" section of bench/RESULTS.md.
+ */
+async function main(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      store: { type: "string", default: "both" },
+      seconds: { type: "string", default: "20" },
+      "no-write": { type: "boolean", default: false },
+    },
+  });
+  const stores =
+    values.store === "both"
+      ? (["sqlite", "postgres"] as const)
+      : [values.store as "sqlite" | "postgres"];
+  const databaseUrl = process.env.DATABASE_URL;
+  const loadBefore = loadavg();
+  const results: WebhookLatencyResult[] = [];
+  for (const store of stores) {
+    process.stderr.write(`webhook latency on ${store}: ${values.seconds} s at 100 changes/s ...\n`);
+    results.push(
+      await measureWebhookLatency({
+        store,
+        seconds: Number(values.seconds),
+        ...(store === "postgres" && databaseUrl?.startsWith("postgres") ? { databaseUrl } : {}),
+      }),
+    );
+  }
+  const cpu = cpus();
+  const section = [
+    "## push: webhooks",
+    "",
+    `- Command: \`node --import tsx bench/push-webhooks.ts --store ${values.store} --seconds ${values.seconds}\` (the same measurement is the "webhooks" scenario of \`npm run bench:push\`)`,
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${cpu[0]?.model.trim() ?? "?"}, ${cpu.length} cores, Node ${process.version}; load average (1/5/15 min) ${loadBefore.map((l) => l.toFixed(2)).join(" / ")} at start, ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" / ")} at end`,
+    ...((loadBefore[0] ?? 0) > cpu.length
+      ? [
+          `- **Busy machine**: 1-minute load average ${(loadBefore[0] ?? 0).toFixed(1)} on ${cpu.length} cores at start (other processes were running): the writer, the delivery process and the database shared what was left.`,
+        ]
+      : []),
+    `- What: ${WHAT}`,
+    "",
+    ...formatWebhookLatency(results),
+  ].join("\n");
+  if (values["no-write"]) process.stdout.write(`${section}\n`);
+  else
+    await writeResultsSection(
+      join(fileURLToPath(new URL("..", import.meta.url)), "bench", "RESULTS.md"),
+      "push: webhooks",
+      section,
+    );
+  return 0;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await main(process.argv.slice(2));
 }

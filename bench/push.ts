@@ -1,83 +1,213 @@
 /**
- * `npm run bench:push`. This file holds the webhook half until the stream half
- * (1,000 concurrent streams under the list mix) joins it: the latency from a change's commit to
- * its webhook's arrival, at 100 changes/s (push-webhooks.ts). Writes the "push: webhooks"
- * section of bench/RESULTS.md.
+ * The push benchmark (`npm run bench:push`, `bridge-oracle bench push`, docs/push.md): loads the
+ * list benchmark's generated data set (default 100,000 records) into the store under test, runs
+ * each push scenario against it and writes the results with the command and the machine into
+ * the "push" section of bench/RESULTS.md ("push (PostgreSQL)" with --store postgres).
+ *
+ * Scenarios (each a function in its own file, listed in SCENARIOS):
+ *   streams    1,000 concurrent streams held by one API process while the list mix runs
+ *              (bench/push-streams.ts)
+ *   webhooks   latency from a change's commit to its webhook at a loopback receiver, at 100
+ *              changes/s, in a database of its own (bench/push-webhooks.ts)
+ * A scenario gets the options, the data set and the list benchmark's request sets, starts and
+ * stops its own servers, and returns its markdown and its load results.
+ *
+ * Run directly: node --import tsx bench/push.ts [--records N] [--duration S] [--streams N]
  */
-import { cpus, loadavg } from "node:os";
+import os from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { writeResultsSection } from "./list-report.js";
-import {
-  formatWebhookLatency,
-  measureWebhookLatency,
-  type WebhookLatencyResult,
-} from "./push-webhooks.js";
+import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
+import { type Dataset, ensureGeneratedData, ensureSqliteDataset } from "./list-data.js";
+import { DEFAULT_BENCH_SCHEMA, ensurePostgresDataset } from "./list-postgres.js";
+import { buildRequestSets, type RequestSets } from "./list-requests.js";
+import { finishBenchmark, type LoadResult } from "./load.js";
+import { integerOption } from "./options.js";
+import { runStreamsScenario } from "./push-streams.js";
+import { runWebhooksScenario } from "./push-webhooks.js";
 
-const ROOT = join(import.meta.dirname, "..");
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-const USAGE = `usage: npm run bench:push -- [--store sqlite|postgres|both] [--seconds N] [--no-write]
+export interface PushBenchmarkOptions {
+  records: number;
+  durationSeconds: number;
+  connections: number;
+  streams: number;
+  seed: number;
+  cacheDir: string;
+  resultsPath: string;
+  write: boolean;
+  store: "sqlite" | "postgres";
+  databaseUrl?: string;
+  /** Scenario names to run; all by default. */
+  only: string[] | undefined;
+}
 
-  --store      where the change log and the deliveries live (default both; PostgreSQL from
-               DATABASE_URL or --database-url, in a schema of its own, dropped after)
-  --seconds N  measured seconds per store at 100 changes/s (default 20, after 3 s of warm-up)
-  --no-write   print the section instead of replacing it in bench/RESULTS.md
+export interface PushScenarioContext {
+  options: PushBenchmarkOptions;
+  dataset: Dataset;
+  sets: RequestSets;
+  log: (line: string) => void;
+}
+
+export interface PushScenarioResult {
+  name: string;
+  /** Its part of the results section (a ### heading and what follows). */
+  markdown: string;
+  /** Load runs: any non-2xx response or error fails the benchmark. */
+  results: LoadResult[];
+  /** Whether the scenario met its target. */
+  ok: boolean;
+}
+
+/** Every scenario, in the order they run. */
+const SCENARIOS: {
+  name: string;
+  run(context: PushScenarioContext): Promise<PushScenarioResult>;
+}[] = [
+  { name: "streams", run: runStreamsScenario },
+  { name: "webhooks", run: runWebhooksScenario },
+];
+
+const USAGE = `usage: bridge-oracle bench push [--records N] [--duration S] [--connections C]
+                                 [--streams N] [--only NAME,...] [--store sqlite|postgres]
+                                 [--database-url URL] [--seed S] [--cache-dir DIR]
+                                 [--results FILE] [--no-write]
+
+  --records N         records of the list data set (default 100000; cached in --cache-dir)
+  --duration S        seconds per measured list run (default 10)
+  --connections C     concurrent list connections (default 10)
+  --streams N         concurrent streams held while the list mix runs (default 1000)
+  --only NAMES        run only these scenarios (${SCENARIOS.map((s) => s.name).join(", ")})
+  --store S           sqlite (default) or postgres (the list benchmark's schema
+                      ${DEFAULT_BENCH_SCHEMA} of --database-url / DATABASE_URL)
+  --results FILE      markdown file whose "## push" section is replaced (default bench/RESULTS.md)
+  --no-write          print the section instead of writing it
 `;
 
-export async function main(args: string[]): Promise<number> {
+function parseOptions(args: string[], env: NodeJS.ProcessEnv): PushBenchmarkOptions | "help" {
   const { values } = parseArgs({
     args,
     options: {
-      store: { type: "string", default: "both" },
-      seconds: { type: "string", default: "20" },
+      records: { type: "string", default: "100000" },
+      duration: { type: "string", default: "10" },
+      connections: { type: "string", default: "10" },
+      streams: { type: "string", default: "1000" },
+      seed: { type: "string", default: "1" },
+      only: { type: "string" },
+      store: { type: "string", default: "sqlite" },
       "database-url": { type: "string" },
+      "cache-dir": { type: "string", default: join(ROOT, "data", "bench") },
+      results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
       "no-write": { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
-  if (values.help) {
+  if (values.help) return "help";
+  if (values.store !== "sqlite" && values.store !== "postgres") {
+    throw new Error("--store must be sqlite or postgres");
+  }
+  const only = values.only?.split(",").map((name) => name.trim());
+  for (const name of only ?? []) {
+    if (!SCENARIOS.some((s) => s.name === name)) throw new Error(`--only: no scenario ${name}`);
+  }
+  const databaseUrl = values["database-url"] ?? env.DATABASE_URL ?? "";
+  if (values.store === "postgres" && databaseKind(databaseUrl) !== "postgres") {
+    throw new Error("--store postgres needs a postgres:// URL: set DATABASE_URL or --database-url");
+  }
+  return {
+    records: integerOption("records", values.records, 1000, 100_000_000),
+    durationSeconds: integerOption("duration", values.duration, 1, 600),
+    connections: integerOption("connections", values.connections, 1, 1000),
+    streams: integerOption("streams", values.streams, 1, 100_000),
+    seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
+    cacheDir: values["cache-dir"],
+    resultsPath: values.results,
+    write: !values["no-write"],
+    store: values.store,
+    ...(values.store === "postgres" ? { databaseUrl } : {}),
+    only,
+  };
+}
+
+function commandLine(args: readonly string[]): string {
+  const shown = args.map((arg, i) =>
+    args[i - 1] === "--database-url" ? redactDatabaseUrl(arg) : arg,
+  );
+  return shown.length > 0 ? `npm run bench:push -- ${shown.join(" ")}` : "npm run bench:push";
+}
+
+export async function runPushBenchmark(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(args, env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (options === "help") {
     process.stdout.write(USAGE);
     return 0;
   }
-  const stores =
-    values.store === "both"
-      ? (["sqlite", "postgres"] as const)
-      : [values.store as "sqlite" | "postgres"];
-  const seconds = Number(values.seconds);
-  const databaseUrl = values["database-url"] ?? process.env.DATABASE_URL;
-  const loadBefore = loadavg();
-  const results: WebhookLatencyResult[] = [];
-  for (const store of stores) {
-    process.stderr.write(`webhook latency on ${store}: ${seconds} s at 100 changes/s ...\n`);
-    results.push(
-      await measureWebhookLatency({
-        store,
-        seconds,
-        ...(store === "postgres" && databaseUrl?.startsWith("postgres") ? { databaseUrl } : {}),
-      }),
-    );
+  const log = (line: string) => process.stderr.write(`[bench push] ${line}\n`);
+  const started = performance.now();
+  const loadAverage = os.loadavg();
+  let dataset: Dataset;
+  if (options.store === "sqlite") {
+    dataset = await ensureSqliteDataset({ ...options, log });
+  } else {
+    const generated = await ensureGeneratedData({ ...options, log });
+    const { postgres: _info, ...loaded } = await ensurePostgresDataset({
+      databaseUrl: options.databaseUrl as string,
+      schema: DEFAULT_BENCH_SCHEMA,
+      generated,
+      log,
+    });
+    dataset = loaded;
   }
-  const cpu = cpus();
+  const context: PushScenarioContext = {
+    options,
+    dataset,
+    sets: buildRequestSets(dataset.sample, options.seed),
+    log,
+  };
+  const outcomes: PushScenarioResult[] = [];
+  for (const scenario of SCENARIOS) {
+    if (options.only !== undefined && !options.only.includes(scenario.name)) continue;
+    outcomes.push(await scenario.run(context));
+  }
   const section = [
-    "## push: webhooks",
+    `Command: \`${commandLine(args)}\`, ${new Date().toISOString()}, ${options.store === "sqlite" ? "SQLite" : "PostgreSQL"},` +
+      ` ${options.records.toLocaleString("en-US")} records, ${options.connections} list connections,` +
+      ` ${options.durationSeconds} s per run; Node ${process.version}, ${os.cpus()[0]?.model ?? "unknown"}` +
+      ` x ${os.cpus().length}; load average ${loadAverage.map((l) => l.toFixed(2)).join(" ")} at the` +
+      ` start, ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} at the end; ${((performance.now() - started) / 1000).toFixed(0)} s in all.`,
     "",
-    `- Command: \`npm run bench:push -- --store ${values.store} --seconds ${seconds}\``,
-    `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${cpu[0]?.model.trim() ?? "?"}, ${cpu.length} cores, Node ${process.version}; load average (1/5/15 min) ${loadBefore.map((l) => l.toFixed(2)).join(" / ")} at start, ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" / ")} at end`,
-    "- What: from the commit of a change (the writer's upsert resolved) to its webhook's arrival at a receiver on loopback answering 200; 100 changes/s in one transaction each (half creations, half settlements), 3 s of warm-up not counted; `bridge-oracle deliver` in its own process on the same database (default settings: SQLite polls every 200 ms, PostgreSQL is woken by NOTIFY), the writer and the receiver in the benchmark's process.",
-    ...(loadBefore[0]! > cpu.length
-      ? [
-          `- **Busy machine**: 1-minute load average ${loadBefore[0]!.toFixed(1)} on ${cpu.length} cores at start (other processes were running): the writer, the delivery process and the database shared what was left.`,
-        ]
-      : []),
-    "",
-    ...formatWebhookLatency(results),
+    ...outcomes.flatMap((o) => [o.markdown, ""]),
   ].join("\n");
-  if (values["no-write"]) process.stdout.write(`${section}\n`);
-  else await writeResultsSection(join(ROOT, "bench", "RESULTS.md"), "push: webhooks", section);
-  return results.every((r) => r.delivered === r.changes) ? 0 : 1;
+  const results = Object.fromEntries(
+    outcomes.flatMap((o) => o.results).map((r) => [r.name, r] as const),
+  );
+  const code = await finishBenchmark({
+    section: section.trimEnd(),
+    sectionName: options.store === "sqlite" ? "push" : "push (PostgreSQL)",
+    resultsPath: options.resultsPath,
+    write: options.write,
+    results,
+    log,
+  });
+  const missed = outcomes.filter((o) => !o.ok).map((o) => o.name);
+  if (missed.length > 0) log(`targets not met: ${missed.join(", ")}`);
+  return missed.length > 0 ? Math.max(code, 1) : code;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await runPushBenchmark(process.argv.slice(2));
+}

@@ -11,6 +11,8 @@ import { databaseKind } from "../src/store/database-url.js";
 
 export interface ServerProcess {
   baseUrl: string;
+  /** The server's process id (its memory is read from /proc by bench/push-streams.ts). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startServerScript(
   });
   return {
     baseUrl: `http://127.0.0.1:${info.port}`,
+    pid: child.pid,
     info,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

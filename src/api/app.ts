@@ -23,8 +23,12 @@ import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/exp
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
+import { registerTransferStreamRoute } from "./routes/transfer-stream.js";
 import { registerWebhookRoutes, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
+import { createChangeFeed } from "./stream/change-feed.js";
+import { startChangeLogPruner } from "./stream/change-log-pruner.js";
+import { createStreamRegistry } from "./stream/stream-registry.js";
 
 /** docs/http-api.md, API rule 5: request bodies over 16 KiB are refused (413). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -66,6 +70,19 @@ export interface BuildAppOptions {
   requestTimeoutMs?: number;
   /** `/api/oracle/webhooks` (routes/webhooks.ts) when given; it needs API-key auth installed. */
   webhooks?: WebhookRoutesDeps;
+  /** The transfer stream's timings (tests shorten them); limits come from `config`. */
+  stream?: StreamTimings;
+}
+
+export interface StreamTimings {
+  /** Default config.streamHeartbeatSeconds. */
+  heartbeatMs?: number;
+  /** Bytes a client may leave unread before its stream is ended. Default 1 MiB. */
+  maxBufferedBytes?: number;
+  /** First retry of the change feed after a failed read. Default 500 ms. */
+  feedRetryMs?: number;
+  /** The change log pruner's first run after start. Default 60 s. */
+  pruneFirstDelayMs?: number;
 }
 
 /** How long a client may take to send a whole request (headers and body, at most 16 KB). */
@@ -158,10 +175,52 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { cache: createResponseCache({ maxChars: config.listCacheMb * 1024 * 1024 }) }
       : {}),
   });
+  registerTransferStream(app, config, store, options.stream ?? {});
   registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   if (options.webhooks !== undefined) registerWebhookRoutes(app, options.webhooks);
   return app;
+}
+
+/**
+ * The stream route, its process-wide change feed and registry of open streams, and the change
+ * log's retention (docs/push.md). Streams end first when the app closes (preClose), so that
+ * their connections go idle and the server's close does not wait for them.
+ */
+function registerTransferStream(
+  app: FastifyInstance,
+  config: Config,
+  store: Store,
+  timings: StreamTimings,
+): void {
+  const feed = createChangeFeed({
+    changes: store.transferChanges,
+    subscribeChanges: store.subscribeChanges,
+    logger: app.log,
+    ...(timings.feedRetryMs !== undefined ? { retryMs: timings.feedRetryMs } : {}),
+  });
+  const registry = createStreamRegistry({
+    maxPerClient: config.streamMaxPerClient,
+    maxPerKey: config.streamMaxPerKey,
+    heartbeatMs: timings.heartbeatMs ?? config.streamHeartbeatSeconds * 1000,
+  });
+  const pruner = startChangeLogPruner({
+    changes: store.transferChanges,
+    retentionMs: config.changeLogRetentionHours * 3_600_000,
+    logger: app.log,
+    ...(timings.pruneFirstDelayMs !== undefined ? { firstDelayMs: timings.pruneFirstDelayMs } : {}),
+  });
+  app.addHook("preClose", async () => {
+    registry.close();
+    feed.close();
+  });
+  app.addHook("onClose", async () => pruner.stop());
+  registerTransferStreamRoute(app, {
+    store,
+    feed,
+    registry,
+    maxBufferedBytes: timings.maxBufferedBytes ?? 1024 * 1024,
+  });
 }
 
 /**

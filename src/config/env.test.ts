@@ -34,6 +34,10 @@ describe("loadConfig", () => {
         routerMaxStateAgeMs: 15000,
         corsOrigins: undefined,
         listCacheMb: 64,
+        changeLogRetentionHours: 168,
+        streamHeartbeatSeconds: 15,
+        streamMaxPerClient: 10,
+        streamMaxPerKey: 100,
       },
     );
     assert.equal(CONFIG_DEFAULTS.port, 8080);

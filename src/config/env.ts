@@ -52,6 +52,14 @@ export interface Config {
    * read the answers).
    */
   readonly corsOrigins: "*" | readonly string[] | undefined;
+  /** CHANGE_LOG_RETENTION_HOURS: changes older than this are pruned (docs/push.md). */
+  readonly changeLogRetentionHours: number;
+  /** STREAM_HEARTBEAT_SECONDS: between two heartbeat comments of a stream. */
+  readonly streamHeartbeatSeconds: number;
+  /** STREAM_MAX_PER_CLIENT: concurrent streams per client address without a key; 0 = no limit. */
+  readonly streamMaxPerClient: number;
+  /** STREAM_MAX_PER_KEY: concurrent streams per API key; 0 = no limit. */
+  readonly streamMaxPerKey: number;
 }
 
 export type TrustProxy = false | number | readonly string[];
@@ -67,6 +75,10 @@ export const CONFIG_DEFAULTS = {
   routerSlippageBps: 50,
   routerMaxStateAgeMs: 15_000,
   listCacheMb: 64,
+  changeLogRetentionHours: 168,
+  streamHeartbeatSeconds: 15,
+  streamMaxPerClient: 10,
+  streamMaxPerKey: 100,
 } as const satisfies Partial<Config>;
 
 export class ConfigError extends Error {
@@ -128,6 +140,24 @@ export function loadConfig(env: Env = process.env): Config {
       65_536,
       "MiB of cached list responses, 0 = off",
     ),
+    changeLogRetentionHours: readInteger(
+      env,
+      "CHANGE_LOG_RETENTION_HOURS",
+      CONFIG_DEFAULTS.changeLogRetentionHours,
+      1,
+      87_600,
+      "hours, 168 = 7 days",
+    ),
+    streamHeartbeatSeconds: readInteger(
+      env,
+      "STREAM_HEARTBEAT_SECONDS",
+      CONFIG_DEFAULTS.streamHeartbeatSeconds,
+      1,
+      3600,
+      "seconds",
+    ),
+    streamMaxPerClient: readCount(env, "STREAM_MAX_PER_CLIENT", CONFIG_DEFAULTS.streamMaxPerClient),
+    streamMaxPerKey: readCount(env, "STREAM_MAX_PER_KEY", CONFIG_DEFAULTS.streamMaxPerKey),
   });
 }
 

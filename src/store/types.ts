@@ -184,6 +184,16 @@ export interface Store {
    * commit and `changeCounter` moving. Undefined where no fixed bound holds (PostgreSQL).
    */
   readonly changeVisibilityMs?: number;
+  /**
+   * Calls `listener` (never synchronously) after a commit that may have changed transfers, by
+   * this store or by any other connection or process: SQLite within `changeVisibilityMs` (its
+   * data_version poll; any commit counts), PostgreSQL on the NOTIFY of migration 0004, and after
+   * each (re)connection of the listening connection (a notification may have been missed while
+   * it was down). Returns the unsubscribe function. The stream's change feed
+   * (src/api/stream/change-feed.ts) reads the change log on each call. Absent on a
+   * transaction-scoped store.
+   */
+  readonly subscribeChanges?: (listener: () => void) => () => void;
   close(): Promise<void>;
 }
 

@@ -20,6 +20,7 @@ import {
   type RouterRouteDeps,
   routerReadinessCheck,
 } from "../../src/api/routes/router-quote.js";
+import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { ErrorCode } from "../../src/errors.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
 import {
@@ -61,6 +62,7 @@ const faults = {
   list: undefined as Error | undefined,
   ready: undefined as Error | undefined,
   state: undefined as Error | undefined,
+  changes: undefined as Error | undefined,
 };
 
 /**
@@ -73,6 +75,8 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /metrics 500": "the catch-all; a failing indexer status still answers 200",
   "get /healthz 503": "only while the server shuts down (server.test.ts)",
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/bridge-transactions/stream 200":
+    "an event stream that never ends, which inject cannot wait for (transfer-stream.test.ts)",
 };
 
 /** `signData.params` in the document: a string whose JSON content has its own schema. */
@@ -149,6 +153,18 @@ describe("OpenAPI conformance: every response matches the served document", () =
             if (faults.ready !== undefined) throw faults.ready;
             return target.ping(options);
           };
+        }
+        if (name === "transferChanges") {
+          // Checked per call: the app's change feed holds this object from the start.
+          return new Proxy(target.transferChanges, {
+            get(changes, method, r) {
+              const error = faults.changes;
+              if (error === undefined) return Reflect.get(changes, method, r);
+              return async () => {
+                throw error;
+              };
+            },
+          });
         }
         if (name === "transfers") {
           return new Proxy(target.transfers, {
@@ -336,6 +352,62 @@ describe("OpenAPI conformance: every response matches the served document", () =
       assert.equal(unavailable.headers["retry-after"], "1");
     } finally {
       faults.list = undefined;
+    }
+  });
+
+  it("stream: 400, 401, 429, 500 and 503 in the envelope before the stream starts", async () => {
+    const url = (query: string, options: InjectOptions = {}) => ({
+      ...options,
+      url: `${TRANSFER_STREAM_PATH}?${query}`,
+    });
+    await expectDocumented("GET", TRANSFER_STREAM_PATH, url("addressOrTxHash=%20"), 400, 40001);
+    const badKey = { headers: { authorization: "Bearer not-a-key" } };
+    await expectDocumented(
+      "GET",
+      TRANSFER_STREAM_PATH,
+      url(`addressOrTxHash=${ALICE}`, badKey),
+      401,
+      40102,
+    );
+    // Each stream opened counts against the rate limit like a list request.
+    const limited = { remoteAddress: "10.98.0.9" };
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+      await expectDocumented("GET", TRANSFER_STREAM_PATH, url("addressOrTxHash=", limited), 400);
+    }
+    await expectDocumented(
+      "GET",
+      TRANSFER_STREAM_PATH,
+      url(`addressOrTxHash=${ALICE}`, limited),
+      429,
+      42901,
+    );
+    await expectDocumented(
+      "GET",
+      TRANSFER_STREAM_PATH,
+      url(`addressOrTxHash=${ALICE}&since=x`),
+      400,
+      40001,
+    );
+    try {
+      faults.changes = new Error("boom: a bug below the route");
+      await expectDocumented(
+        "GET",
+        TRANSFER_STREAM_PATH,
+        url(`addressOrTxHash=${ALICE}`),
+        500,
+        50001,
+      );
+      faults.changes = new NoAnswerError("the database", 5000);
+      const unavailable = await expectDocumented(
+        "GET",
+        TRANSFER_STREAM_PATH,
+        url(`addressOrTxHash=${ALICE}`),
+        503,
+        50301,
+      );
+      assert.equal(unavailable.headers["retry-after"], "1");
+    } finally {
+      faults.changes = undefined;
     }
   });
 

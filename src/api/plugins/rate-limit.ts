@@ -202,7 +202,7 @@ export function decimal(n: number): string {
  * socket's address when that is not an IP address (a trusted hop count larger than the proxies
  * in front lets the client's own text through; it must not become a bucket of its choosing).
  */
-function clientAddress(request: FastifyRequest): string {
+export function clientAddress(request: FastifyRequest): string {
   if (isIP(request.ip) !== 0) return request.ip;
   return request.socket.remoteAddress ?? "unknown";
 }

@@ -82,13 +82,21 @@ export async function listBridgeTransactions(store: Store, rawQuery: Record<stri
   try {
     result = await store.transfers.listTransfers(query);
   } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    throw new ApiError("serviceUnavailable", unavailableMessage(error), {
-      headers: { "retry-after": "1" },
-      cause: error,
-    });
+    throw storeFailure(error);
   }
   return { code: 0, msg: "success", data: { data: result.items, total: result.total, page } };
+}
+
+/**
+ * What to throw for a store call's failure: 503 50301 with Retry-After when the database (or
+ * the read replica) cannot answer now, the error itself otherwise (a 500).
+ */
+export function storeFailure(error: unknown): unknown {
+  if (!isStoreUnavailable(error)) return error;
+  return new ApiError("serviceUnavailable", unavailableMessage(error), {
+    headers: { "retry-after": "1" },
+    cause: error,
+  });
 }
 
 function unavailableMessage(error: unknown): string {

@@ -65,16 +65,7 @@ export function classifyAddressOrTxHash(value: string): TransferMatch | undefine
 export function parseListTransfersQuery(
   raw: Readonly<Record<string, unknown>>,
 ): ParsedListTransfersQuery {
-  const addressOrTxHash = single(raw, "addressOrTxHash");
-  const match = classifyAddressOrTxHash((addressOrTxHash ?? "").trim());
-  if (match === undefined) {
-    throw invalidParameter(
-      "addressOrTxHash",
-      addressOrTxHash === undefined || addressOrTxHash.trim() === ""
-        ? `is required and ${ADDRESS_OR_TX_HASH_RULE}`
-        : `${ADDRESS_OR_TX_HASH_RULE}, got ${shown(addressOrTxHash)}`,
-    );
-  }
+  const match = parseAddressOrTxHash(raw);
   const pageNo = integerInRange(raw, "pageNo", 1, MAX_PAGE_NO);
   const pageSize = integerInRange(raw, "pageSize", 1, MAX_PAGE_SIZE);
   return {
@@ -89,8 +80,26 @@ export function parseListTransfersQuery(
   };
 }
 
+/**
+ * The `addressOrTxHash` parameter of `raw` (trimmed, then classified), or 400 40001 saying
+ * which rule it broke. Shared by the list endpoint and the stream (routes/transfer-stream.ts).
+ */
+export function parseAddressOrTxHash(raw: Readonly<Record<string, unknown>>): TransferMatch {
+  const addressOrTxHash = single(raw, "addressOrTxHash");
+  const match = classifyAddressOrTxHash((addressOrTxHash ?? "").trim());
+  if (match === undefined) {
+    throw invalidParameter(
+      "addressOrTxHash",
+      addressOrTxHash === undefined || addressOrTxHash.trim() === ""
+        ? `is required and ${ADDRESS_OR_TX_HASH_RULE}`
+        : `${ADDRESS_OR_TX_HASH_RULE}, got ${shown(addressOrTxHash)}`,
+    );
+  }
+  return match;
+}
+
 /** The parameter's one value; throws when it was repeated or is not a string. */
-function single(raw: Readonly<Record<string, unknown>>, name: string): string | undefined {
+export function single(raw: Readonly<Record<string, unknown>>, name: string): string | undefined {
   const value = Object.hasOwn(raw, name) ? raw[name] : undefined;
   if (value === undefined || typeof value === "string") return value;
   if (Array.isArray(value)) {
@@ -141,6 +150,6 @@ function sortOrder(raw: Readonly<Record<string, unknown>>): SortOrder {
 }
 
 /** The client's value, single-quoted (no escaping inside a JSON msg) and cut short. */
-function shown(value: string): string {
+export function shown(value: string): string {
   return `'${value.length > 70 ? `${value.slice(0, 70)}...` : value}'`;
 }

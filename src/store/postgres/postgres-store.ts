@@ -117,14 +117,19 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // Cached list answers need to hear about every commit before they are read again. With a read
   // replica they cannot: a notification from the primary can arrive before the replica has
   // replayed the commit, and a refill from the replica would then cache the old data as new.
-  const changes =
-    replica === undefined
-      ? createChangeListener({
-          databaseUrl: options.databaseUrl,
-          logger,
-          connectTimeoutMs: timeouts.connectMs,
-        })
-      : undefined;
+  // The change log is read from the primary, so its subscribers (subscribeChanges) are told
+  // either way. The listening connection opens on the first counter() or subscription.
+  const subscribers = new Set<() => void>();
+  const notify = () => {
+    for (const listener of subscribers) listener();
+  };
+  const listener = createChangeListener({
+    databaseUrl: options.databaseUrl,
+    logger,
+    connectTimeoutMs: timeouts.connectMs,
+    onChange: notify,
+  });
+  const changes = replica === undefined ? listener : undefined;
 
   const latestMigration = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
@@ -193,7 +198,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       };
       return runInScope({ kind: "postgres", connection, depth: 1, ping }, work);
     });
-    changes?.bump();
+    listener.bump();
+    if (subscribers.size > 0) setImmediate(notify);
     return result;
   }
 
@@ -215,9 +221,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     transaction: (work) => inTransaction((store) => work(store)),
     ping,
     ...(changes === undefined ? {} : { changeCounter: changes.counter }),
+    subscribeChanges(onChange) {
+      subscribers.add(onChange);
+      listener.counter(); // starts listening
+      return () => subscribers.delete(onChange);
+    },
     async close() {
       // At once: each waits up to a second for a server that went silent (connections.ts).
-      await Promise.all([changes?.close(), primary.end(), replica?.end()]);
+      await Promise.all([listener.close(), primary.end(), replica?.end()]);
     },
   };
 }

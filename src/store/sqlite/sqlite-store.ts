@@ -100,6 +100,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   // read of the WAL index, off the request path).
   const changePollMs = options.changePollMs ?? DEFAULT_CHANGE_POLL_MS;
   let changes = 0;
+  const subscribers = new Set<() => void>();
+  const notify = () => {
+    if (subscribers.size === 0) return;
+    setImmediate(() => {
+      for (const listener of subscribers) listener();
+    });
+  };
   const dataVersion = reader.prepare("PRAGMA data_version").pluck();
   let lastDataVersion = dataVersion.get() as number;
   const changePoll = setInterval(() => {
@@ -108,6 +115,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     if (now !== lastDataVersion) {
       lastDataVersion = now;
       changes++;
+      notify();
     }
   }, changePollMs);
   changePoll.unref();
@@ -140,6 +148,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
         );
         writer.exec("COMMIT");
         changes++;
+        notify();
         return result;
       } catch (error) {
         if (writer.inTransaction) writer.exec("ROLLBACK");
@@ -167,6 +176,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     ping,
     changeCounter: () => changes,
     changeVisibilityMs: changePollMs,
+    subscribeChanges(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
+    },
     async close() {
       if (closed) return;
       clearInterval(changePoll);

@@ -1,0 +1,187 @@
+/**
+ * The streams scenario of `npm run bench:push` (bench/push.ts): N concurrent transfer streams
+ * (GET /api/oracle/bridge-transactions/stream, docs/push.md) held by one API process while the
+ * list benchmark's mix runs against it, against the same mix without them: before the streams
+ * open and again after they closed, so that drift in a shared machine's load shows. Memory per
+ * stream: the server's resident set (/proc/PID/status VmRSS) with the streams open minus before,
+ * divided by N (garbage not yet collected counts too, so it is an upper bound).
+ */
+
+import { readFile } from "node:fs/promises";
+import http from "node:http";
+import { TRANSFER_STREAM_PATH } from "../src/api/routes/transfer-stream.js";
+import type { LoadResult } from "./load.js";
+import { runLoad } from "./load.js";
+import type { PushScenarioContext, PushScenarioResult } from "./push.js";
+import { startAppServer } from "./server-process.js";
+
+export interface StreamsReport {
+  streams: number;
+  /** Streams that were still open, with no error, when the loaded run ended. */
+  heldToTheEnd: number;
+  openSeconds: number;
+  rssBeforeMb: number | undefined;
+  rssWithStreamsMb: number | undefined;
+  kbPerStream: number | undefined;
+  runs: { before: LoadResult; withStreams: LoadResult; after: LoadResult };
+  /** withStreams / mean(before, after). */
+  ratio: number;
+}
+
+interface HeldStream {
+  ready: Promise<void>;
+  open(): boolean;
+  close(): void;
+}
+
+/** Opens one stream and resolves `ready` on its `ready` event. */
+function holdStream(agent: http.Agent, url: string): HeldStream {
+  let open = true;
+  let request: http.ClientRequest | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    request = http.get(url, { agent, headers: { accept: "text/event-stream" } }, (response) => {
+      if (response.statusCode !== 200) {
+        reject(new Error(`stream refused: HTTP ${response.statusCode}`));
+        response.resume();
+        return;
+      }
+      response.setEncoding("utf8");
+      let seen = "";
+      response.on("data", (chunk: string) => {
+        if (seen !== "done") {
+          seen += chunk;
+          if (seen.includes("event: ready")) {
+            seen = "done";
+            resolve();
+          }
+        }
+      });
+      response.on("close", () => {
+        open = false;
+      });
+    });
+    request.on("error", (error) => {
+      open = false;
+      reject(error);
+    });
+  });
+  return { ready, open: () => open, close: () => request?.destroy() };
+}
+
+async function rssMb(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runStreamsScenario(
+  context: PushScenarioContext,
+): Promise<PushScenarioResult> {
+  const { options, dataset, sets, log } = context;
+  const server = await startAppServer(dataset.databaseUrl, "no-stream-limit");
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const held: HeldStream[] = [];
+  try {
+    const load = (name: string) =>
+      runLoad({
+        name,
+        baseUrl: server.baseUrl,
+        paths: sets.mix,
+        connections: options.connections,
+        durationSeconds: options.durationSeconds,
+      });
+    log("streams: warming up the API ...");
+    await runLoad({
+      name: "warmup",
+      baseUrl: server.baseUrl,
+      paths: sets.mix,
+      connections: options.connections,
+      durationSeconds: Math.min(3, options.durationSeconds),
+    });
+    log(`streams: the list mix without streams for ${options.durationSeconds} s ...`);
+    const before = await load("mix, no streams");
+    const rssBeforeMb = await rssMb(server.pid);
+
+    log(`streams: opening ${options.streams} streams ...`);
+    const opening = performance.now();
+    const addresses = [...dataset.sample.addresses, ...dataset.sample.hotAddresses];
+    for (let i = 0; i < options.streams; i++) {
+      const address = addresses[i % addresses.length];
+      held.push(
+        holdStream(agent, `${server.baseUrl}${TRANSFER_STREAM_PATH}?addressOrTxHash=${address}`),
+      );
+    }
+    await Promise.all(held.map((s) => s.ready));
+    const openSeconds = (performance.now() - opening) / 1000;
+    const rssWithStreamsMb = await rssMb(server.pid);
+
+    log(
+      `streams: the list mix with ${options.streams} streams open for ${options.durationSeconds} s ...`,
+    );
+    const withStreams = await load(`mix, ${options.streams} streams open`);
+    const heldToTheEnd = held.filter((s) => s.open()).length;
+    for (const stream of held) stream.close();
+    held.length = 0;
+
+    log(`streams: the list mix without streams again for ${options.durationSeconds} s ...`);
+    const after = await load("mix, no streams (after)");
+    const baseline = (before.requestsPerSecond + after.requestsPerSecond) / 2;
+    const report: StreamsReport = {
+      streams: options.streams,
+      heldToTheEnd,
+      openSeconds,
+      rssBeforeMb,
+      rssWithStreamsMb,
+      kbPerStream:
+        rssBeforeMb === undefined || rssWithStreamsMb === undefined
+          ? undefined
+          : ((rssWithStreamsMb - rssBeforeMb) * 1024) / options.streams,
+      runs: { before, withStreams, after },
+      ratio: withStreams.requestsPerSecond / baseline,
+    };
+    return {
+      name: "streams",
+      markdown: formatStreams(report),
+      results: [before, withStreams, after],
+      ok: report.ratio >= 0.8 && heldToTheEnd === options.streams,
+    };
+  } finally {
+    for (const stream of held) stream.close();
+    agent.destroy();
+    await server.stop();
+  }
+}
+
+const fixed = (n: number | undefined, digits: number) =>
+  n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits);
+
+function formatStreams(r: StreamsReport): string {
+  const row = (run: LoadResult) =>
+    `| ${run.name} | ${Math.round(run.requestsPerSecond).toLocaleString("en-US")} | ${fixed(run.p50, 2)} | ${fixed(run.p99, 2)} | ${run.non2xx + run.errors} |`;
+  return [
+    `### ${r.streams.toLocaleString("en-US")} concurrent streams while the list mix runs`,
+    "",
+    `Target: list throughput with the streams open >= 80 % of the same mix without them.`,
+    `**${(r.ratio * 100).toFixed(1)} %** (with streams / mean of the runs before and after;` +
+      ` ${r.ratio >= 0.8 ? "met" : "NOT met"}).` +
+      ` Streams held to the end: ${r.heldToTheEnd} of ${r.streams}; all ${r.streams} opened and` +
+      ` caught up (\`ready\`) in ${r.openSeconds.toFixed(2)} s.`,
+    "",
+    "| run | req/s | p50 ms | p99 ms | non-2xx + errors |",
+    "|---|---|---|---|---|",
+    row(r.runs.before),
+    row(r.runs.withStreams),
+    row(r.runs.after),
+    "",
+    `Memory: the API process's resident set was ${fixed(r.rssBeforeMb, 1)} MiB after the run` +
+      ` without streams and ${fixed(r.rssWithStreamsMb, 1)} MiB with the ${r.streams} streams` +
+      ` open: **${fixed(r.kbPerStream, 1)} KiB per stream** (an upper bound: garbage not yet` +
+      " collected counts too). The streams were idle (no transfer changed during the run): this" +
+      " measures holding them, their heartbeats and the feed's subscriptions.",
+  ].join("\n");
+}

@@ -1,0 +1,123 @@
+/**
+ * `GET /api/oracle/bridge-transactions/stream` (docs/push.md): the changes of the transfers that
+ * `addressOrTxHash` matches, as server-sent events. The request gate treats it as the list
+ * endpoint: no key needed, rate limited once per stream opened. Every refusal (400, 429 for too
+ * many open streams, 503) is answered in the envelope before the stream starts.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, invalidParameter } from "../../errors.js";
+import type { Store } from "../../store/types.js";
+import { clientAddress, clientBucket } from "../plugins/rate-limit.js";
+import { parseAddressOrTxHash, shown, single } from "../schemas/list-transfers-query.js";
+import { transferStreamRouteSchema } from "../schemas/transfer-stream.js";
+import type { ChangeFeed } from "../stream/change-feed.js";
+import type { StreamRegistry } from "../stream/stream-registry.js";
+import { prepareTransferStream, StreamClosedError } from "../stream/transfer-stream-session.js";
+import { storeFailure } from "./list-transfers.js";
+
+export const TRANSFER_STREAM_PATH = "/api/oracle/bridge-transactions/stream";
+
+/** Retry-After of a 429 for too many open streams: a slot frees when a stream ends. */
+const STREAM_LIMIT_RETRY_SECONDS = 5;
+
+export interface TransferStreamRouteDeps {
+  store: Store;
+  feed: ChangeFeed;
+  registry: StreamRegistry;
+  /** Bytes a client may leave unread before its stream is ended. */
+  maxBufferedBytes: number;
+}
+
+const SEQ = /^[0-9]{1,15}$/;
+
+/** Last-Event-ID (wins: EventSource sends it on reconnecting to the same URL) or `since`. */
+export function parseResumePoint(
+  header: string | string[] | undefined,
+  query: Readonly<Record<string, unknown>>,
+): number | undefined {
+  const lastEventId = Array.isArray(header) ? header[0] : header;
+  if (lastEventId !== undefined && lastEventId.trim() !== "") {
+    const value = lastEventId.trim();
+    if (!SEQ.test(value)) {
+      throw invalidParameter(
+        "Last-Event-ID",
+        `must be an event id of this stream (a non-negative integer), got ${shown(value)}`,
+      );
+    }
+    return Number(value);
+  }
+  const since = single(query, "since");
+  if (since === undefined || since === "") return undefined;
+  if (!SEQ.test(since)) {
+    throw invalidParameter(
+      "since",
+      `must be an event id of this stream (a non-negative integer), got ${shown(since)}`,
+    );
+  }
+  return Number(since);
+}
+
+export function registerTransferStreamRoute(
+  app: FastifyInstance,
+  deps: TransferStreamRouteDeps,
+): void {
+  const { store, feed, registry } = deps;
+  app.get(TRANSFER_STREAM_PATH, {
+    schema: transferStreamRouteSchema,
+    // The schema documents; the parsers below validate with the list endpoint's messages.
+    validatorCompiler: () => (value) => ({ value }),
+    handler: (request, reply) => openStream(request, reply),
+  });
+
+  async function openStream(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const query = request.query as Record<string, unknown>;
+    const match = parseAddressOrTxHash(query);
+    const resumeAfter = parseResumePoint(request.headers["last-event-id"], query);
+    if (registry.closing()) throw shuttingDown();
+    const key = request.apiKey;
+    const admission = registry.admit(
+      key === undefined ? `ip:${clientBucket(clientAddress(request))}` : `key:${key.id}`,
+      key !== undefined,
+    );
+    if (!admission.admitted) {
+      const who =
+        admission.who === "key"
+          ? `API key '${key?.name}' (${key?.prefix}...)`
+          : "this client address";
+      throw new ApiError(
+        "rateLimited",
+        `at most ${admission.limit} concurrent streams are allowed for ${who}; close one or retry after ${STREAM_LIMIT_RETRY_SECONDS} s`,
+        { headers: { "retry-after": String(STREAM_LIMIT_RETRY_SECONDS) } },
+      );
+    }
+    let prepared: Awaited<ReturnType<typeof prepareTransferStream>>;
+    try {
+      prepared = await prepareTransferStream(
+        {
+          feed,
+          changes: store.transferChanges,
+          registry,
+          maxBufferedBytes: deps.maxBufferedBytes,
+          logger: request.log,
+        },
+        { match, resumeAfter, onEnd: admission.release },
+      );
+    } catch (error) {
+      admission.release();
+      if (error instanceof StreamClosedError) throw shuttingDown();
+      throw storeFailure(error);
+    }
+    if (request.raw.destroyed || reply.raw.destroyed) {
+      prepared.abandon();
+      return;
+    }
+    reply.hijack();
+    prepared.start(reply.raw, reply.getHeaders() as Record<string, string | string[] | number>);
+  }
+}
+
+function shuttingDown(): ApiError {
+  return new ApiError("serviceUnavailable", "the server is shutting down; retry shortly", {
+    headers: { "retry-after": "1" },
+  });
+}
