@@ -19,6 +19,8 @@ export const ErrorCode = {
   unsupportedMediaType: { code: 41501, status: 415 },
   /** A static asset's Range header asks for bytes it does not have. */
   rangeNotSatisfiable: { code: 41601, status: 416 },
+  /** An `Expect` header other than `100-continue`: before routing. */
+  expectationFailed: { code: 41701, status: 417 },
   noRoute: { code: 42201, status: 422 },
   amountOutOfRange: { code: 42202, status: 422 },
   rateLimited: { code: 42901, status: 429 },

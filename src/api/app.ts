@@ -12,6 +12,7 @@ import { ApiError } from "../errors.js";
 import { stdoutDestination } from "../json-logger.js";
 import type { Store } from "../store/types.js";
 import { createClientErrorHandler } from "./client-error.js";
+import { createConnectionOrder } from "./connection-order.js";
 import { lazyChildLogger } from "./lazy-logger.js";
 import { registerErrorHandling, sendApiError, setEnvelopeErrorHandler } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
@@ -29,6 +30,7 @@ import { registerSharedSchemas } from "./schemas/shared.js";
 import { createChangeFeed } from "./stream/change-feed.js";
 import { startChangeLogPruner } from "./stream/change-log-pruner.js";
 import { createStreamRegistry } from "./stream/stream-registry.js";
+import { answerUnusualRequests } from "./unusual-requests.js";
 
 /** docs/http-api.md, API rule 5: request bodies over 16 KiB are refused (413). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -92,6 +94,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, store } = options;
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   let appLog: FastifyInstance["log"] | undefined;
+  // Answers written straight to a socket wait for the responses owed ahead of them.
+  const connections = createConnectionOrder();
   const app: FastifyInstance = Fastify({
     logger: { level: config.logLevel, stream: options.logDestination ?? stdoutDestination },
     // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
@@ -107,7 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: false,
     // Requests the HTTP parser refuses get the envelope as well (client-error.ts). Node's own
     // bare 400 for an HTTP/1.1 request without Host is turned off: the request gate answers it.
-    clientErrorHandler: createClientErrorHandler(() => appLog),
+    clientErrorHandler: createClientErrorHandler(() => appLog, connections),
     // Node checks the timeouts every connectionsCheckingInterval, so a stalled request is
     // answered between the timeout and the timeout plus one check (Fastify's default is none).
     requestTimeout: requestTimeoutMs,
@@ -127,6 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }) as unknown as FastifyInstance;
   appLog = app.log;
+  connections.attach(app.server);
+  answerUnusualRequests(app.server, connections, () => appLog);
   // Before any plugin adds a route (@fastify/cors adds OPTIONS *): routes keep the error
   // handler they were added under.
   setEnvelopeErrorHandler(app, { bodyLimit: BODY_LIMIT_BYTES });

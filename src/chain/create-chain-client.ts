@@ -108,14 +108,38 @@ export class ChainRpcError extends Error {
   }
 }
 
-export function createChainClient(options: ChainClientOptions): ChainClient {
+export interface RpcPublicClientOptions {
+  /** May carry user info (`https://user:pass@host`): it is sent as a header (splitCredentials). */
+  rpcUrl: string;
+  /** Per request. */
+  timeoutMs: number;
+  /** JSON-RPC batching: calls made in the same tick go in one HTTP request of at most this many. */
+  batchSize?: number;
+}
+
+/**
+ * The viem public client every chain reader builds on (this module's ChainClient, the router's
+ * state provider): viem's own retry off, so that the callers' backoff (backoff.ts), 429 handling
+ * and credential redaction live in one place.
+ */
+export function createRpcPublicClient(options: RpcPublicClientOptions): PublicClient {
   const { url, headers } = splitCredentials(options.rpcUrl);
-  const client: PublicClient = createPublicClient({
+  return createPublicClient({
     transport: http(url, {
-      timeout: options.timeoutMs ?? 10_000,
+      timeout: options.timeoutMs,
       retryCount: 0,
+      ...(options.batchSize !== undefined
+        ? { batch: { batchSize: options.batchSize, wait: 0 } }
+        : {}),
       fetchOptions: headers === undefined ? undefined : { headers },
     }),
+  });
+}
+
+export function createChainClient(options: ChainClientOptions): ChainClient {
+  const client = createRpcPublicClient({
+    rpcUrl: options.rpcUrl,
+    timeoutMs: options.timeoutMs ?? 10_000,
   });
   const safeUrl = redactRpcUrl(options.rpcUrl);
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry, signal: options.signal };

@@ -1,8 +1,9 @@
 /**
- * Exponential backoff with full jitter for RPC calls. A bounded number of attempts per call; the
+ * Exponential backoff with full jitter for RPC calls (backoff.ts). A bounded number of attempts per call; the
  * caller (the chain loop) decides what to do after the last one, and never loses its cursor
  * because the cursor only moves in a committed transaction.
  */
+import { backoffDelayMs } from "./backoff.js";
 
 export interface RetryOptions {
   /** Attempts in total, the first included. */
@@ -69,8 +70,11 @@ export async function withRetry<T>(
     } catch (error) {
       const retryable = options.isRetryable?.(error) ?? true;
       if (!retryable || attempt >= options.attempts || options.signal?.aborted) throw error;
-      const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
-      const jittered = Math.floor(random() * ceiling);
+      const jittered = backoffDelayMs(
+        attempt,
+        { baseMs: options.baseDelayMs, maxMs: options.maxDelayMs, jitter: "full" },
+        random,
+      );
       const delay = Math.max(jittered, Math.min(retryAfterMs(error) ?? 0, 60_000));
       await wait(delay);
     }

@@ -11,6 +11,7 @@ import { ConfigError, loadDatabaseUrl, loadLogLevel, redactUrl } from "../config
 import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
+import { STOP_SIGNALS } from "../stop-signals.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
 import { type DeliveryService, startDeliveryService } from "../webhooks/delivery-service.js";
 
@@ -86,7 +87,7 @@ export async function run(args: string[], deps: DeliverDeps = {}): Promise<numbe
 }
 
 /**
- * SIGINT / SIGTERM: the first resolves `first`, a second exits at once. Not serve's helper:
+ * The stop signals (src/stop-signals.ts): the first resolves `first`, a second exits at once. Not serve's helper:
  * importing serve.ts would load the whole HTTP API into the delivery process.
  */
 function onStopSignals(): { first: Promise<string>; remove(): void } {
@@ -100,11 +101,11 @@ function onStopSignals(): { first: Promise<string>; remove(): void } {
     seen = true;
     resolveFirst(signal);
   };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, handler);
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
   return {
     first,
     remove: () => {
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, handler);
+      for (const signal of STOP_SIGNALS) process.off(signal, handler);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `bridge-oracle devnet [--traffic PER_MINUTE] [--chains N] [--relay-delay MS]
  * [--confirmations N] [--block-time S] [--seed N] [--rpc-port N] [--persist] [--quiet]`: runs
- * the local devnet until Ctrl-C (SIGINT) or SIGTERM, then stops traffic, relayer and every anvil
+ * the local devnet until Ctrl-C (SIGINT), SIGTERM or SIGHUP (a closed terminal), then stops traffic, relayer and every anvil
  * node and exits 0. The summary goes to stdout; log lines (relayer, traffic, shutdown) to stderr.
  */
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import {
   validateRunDevnetOptions,
 } from "../devnet/run-devnet.js";
 import { devnetDir } from "../devnet/write-manifest.js";
+import { STOP_SIGNALS } from "../stop-signals.js";
 import { rpcPortsProblem } from "./port-in-use.js";
 
 export const DEVNET_USAGE = `usage: bridge-oracle devnet [options]
@@ -112,10 +113,10 @@ export async function run(args: string[]): Promise<number> {
     received = name;
     signalled(name);
   };
-  const onInt = (): void => onSignal("SIGINT");
-  const onTerm = (): void => onSignal("SIGTERM");
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  const removeSignalHandlers = (): void => {
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+  };
 
   // One running devnet per DEVNET_DIR (devnet-lock.ts); a dead owner's nodes are stopped first.
   const dir = devnetDir();
@@ -124,8 +125,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     lock = await acquireDevnetLock({ dir, command: "devnet", log: (line) => say.info(line) });
   } catch (error) {
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
+    removeSignalHandlers();
     process.stderr.write(
       error instanceof DevnetDirInUseError
         ? `${error.message}\n`
@@ -140,8 +140,7 @@ export async function run(args: string[]): Promise<number> {
       : await rpcPortsProblem(rpcPort, parsed.options.chains ?? DEVNET_DEFAULTS.chains);
   if (portsProblem !== null) {
     lock.release();
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
+    removeSignalHandlers();
     process.stderr.write(`${portsProblem}\n`);
     return 1;
   }
@@ -192,7 +191,6 @@ export async function run(args: string[]): Promise<number> {
   } finally {
     // The nodes have exited by now (runDevnet stops them on a failed start too).
     lock.release();
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
+    removeSignalHandlers();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `bridge-oracle index [--config FILE] [--database URL]`: runs the indexer alone until SIGINT /
+ * `bridge-oracle index [--config FILE] [--database URL]`: runs the indexer alone until SIGINT, SIGHUP or
  * SIGTERM (the current batch of each chain finishes first). The config defaults to the devnet
  * manifest ($DEVNET_DIR/manifest.json, DEVNET_DIR default .devnet); the database to
  * DATABASE_URL (default ./data/bridge-oracle.db), shared with `serve`.
@@ -25,6 +25,7 @@ import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
+import { STOP_SIGNALS } from "../stop-signals.js";
 import { databaseKind, sqlitePath } from "../store/database-url.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
@@ -188,8 +189,8 @@ export async function run(
   const onSignal = (signal: NodeJS.Signals) => stop(signal);
   if (options.stopSignal !== undefined) void options.stopSignal.then(stop);
   else {
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
+    // once: a second signal of the same kind ends the process at once (the default action).
+    for (const name of STOP_SIGNALS) process.once(name, onSignal);
   }
   // SQLite: a database file deleted or replaced under the indexer is a stop, not a silent loss.
   let databaseGone: Error | undefined;
@@ -227,8 +228,7 @@ export async function run(
   } finally {
     // A later signal is not this run's (run() is called more than once in tests).
     finished = true;
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
     clearInterval(fileWatch);
     await store.close();
     clearTimeout(grace);

@@ -1,6 +1,6 @@
 /**
  * `bridge-oracle serve`: the HTTP API. Reads the configuration from the environment (README,
- * "Configuration"), opens the store (running migrations), listens, and on SIGINT / SIGTERM shuts
+ * "Configuration"), opens the store (running migrations), listens, and on SIGINT / SIGTERM / SIGHUP shuts
  * down gracefully: stops accepting, finishes in-flight requests, closes the store, exits 0.
  * A second signal during shutdown exits at once.
  */
@@ -17,6 +17,7 @@ import {
   openIndexerStore,
 } from "../indexer/store/open-indexer-store.js";
 import { createJsonLogger } from "../json-logger.js";
+import { STOP_SIGNALS } from "../stop-signals.js";
 import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import type { Store } from "../store/types.js";
@@ -73,19 +74,22 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
     process.stderr.write(`cannot listen on ${config.host}:${config.port}: ${portProblem}\n`);
     return 1;
   }
+  // Caught from the start: a signal while the API starts (its "listening" line included) stops
+  // it once started, instead of ending the process by the signal's default action.
+  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   let api: ApiService;
   try {
     api = await startApiService(config, deps.env ?? process.env, {
       ...(deps.databaseTimeouts !== undefined ? { databaseTimeouts: deps.databaseTimeouts } : {}),
     });
   } catch (error) {
+    signals?.remove();
     if (error instanceof ApiStartError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
     throw error;
   }
-  const signals = deps.stopSignal === undefined ? listenForSignals() : undefined;
   const stopSignal = deps.stopSignal ?? (signals as { first: Promise<string> }).first;
   try {
     const signal = await stopSignal;
@@ -268,7 +272,7 @@ function apiPlugins(config: Config, databaseTimeouts: PostgresTimeouts): AppPlug
   ];
 }
 
-/** First SIGINT/SIGTERM resolves `first`; a second one exits the process at once. */
+/** The first stop signal (SIGINT, SIGTERM, SIGHUP: stop-signals.ts) resolves `first`; a second one exits the process at once. */
 export function listenForSignals(): { first: Promise<string>; remove(): void } {
   let received = false;
   let resolve: (signal: string) => void = () => {};
@@ -283,13 +287,11 @@ export function listenForSignals(): { first: Promise<string>; remove(): void } {
     received = true;
     resolve(signal);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
   return {
     first,
     remove() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      for (const name of STOP_SIGNALS) process.off(name, onSignal);
     },
   };
 }

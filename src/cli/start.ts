@@ -1,7 +1,8 @@
 /**
  * `bridge-oracle start` (what `npm start` runs): the whole thing in one process for a first
  * look: a persistent devnet with traffic, the indexer on its manifest and the API (the same
- * pieces as `serve`) on SQLite, plus a fresh demo API key. docs/start.md describes it.
+ * pieces as `serve`) on SQLite, plus a demo API key kept across restarts. docs/start.md
+ * describes it.
  *
  * One process, not children: the pieces are libraries already (runDevnet, createIndexer,
  * startApiService), so one signal handler can stop them in the right order. The anvil nodes are
@@ -11,7 +12,7 @@
  * It owns DEVNET_DIR while it runs (DEVNET_DIR/devnet.lock, src/devnet/devnet-lock.ts): a second
  * start or devnet there is refused, and the chains a killed one left running are stopped first.
  *
- * Shutdown order on SIGINT/SIGTERM: the API stops accepting and finishes in-flight requests;
+ * Shutdown order on SIGINT/SIGTERM/SIGHUP (a closed terminal): the API stops accepting and finishes in-flight requests;
  * the indexer commits its current batch and stops; traffic and relayer stop; the anvil nodes
  * dump their state and exit. A second signal exits at once (the nodes are killed on exit).
  */
@@ -33,7 +34,7 @@ import { errorMessage } from "../errors.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { formatBanner } from "../start/banner.js";
-import { createDemoKey } from "../start/demo-key.js";
+import { DEMO_KEY_FILE, demoKey as keepDemoKey } from "../start/demo-key.js";
 import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
 import { indexerStopReport } from "../start/indexer-stop.js";
 import { createStore } from "../store/index.js";
@@ -44,18 +45,19 @@ import { type ApiService, ApiStartError, listenForSignals, startApiService } fro
 
 export const DEFAULT_TRAFFIC_PER_MINUTE = 30;
 
-const USAGE = `usage: bridge-oracle start [--traffic N] [--rpc-port N] [--quiet]
+const USAGE = `usage: bridge-oracle start [--traffic N] [--rpc-port N] [--new-demo-key] [--quiet]
 
 Runs a local devnet (with N random transfers per minute), the indexer and the API in one
 process, prints the explorer URL and a demo API key; Ctrl-C stops everything. The devnet's
-chain state is kept in $DEVNET_DIR/state (default .devnet/state) and the data in DATABASE_URL
-(default ./data/bridge-oracle.db), so the next start resumes where this one stopped.
-Delete both to start over.
+chain state and the demo key are kept in $DEVNET_DIR/state (default .devnet/state) and the
+data in DATABASE_URL (default ./data/bridge-oracle.db), so the next start resumes where this
+one stopped, with the same key. Delete both to start over.
 
 options:
   --traffic N    transfers per minute (default ${DEFAULT_TRAFFIC_PER_MINUTE}; 0 = none, up to 6000)
   --rpc-port N   alpha's RPC port; beta and gamma take N+1 and N+2, so a wallet's network
                  settings survive restarts (default: free ports, new at every start)
+  --new-demo-key revoke the demo key and print a new one (default: the same key as last time)
   --quiet        no devnet / indexer log lines on stderr (start-up and shutdown lines stay)
 
 Settings come from the environment as for \`serve\` (PORT, HOST, DATABASE_URL, LOG_LEVEL
@@ -69,17 +71,25 @@ export interface StartDeps {
 interface StartOptions {
   traffic: number;
   rpcPort: number | undefined;
+  newDemoKey: boolean;
   quiet: boolean;
 }
 
 function parseStartArgs(args: string[]): StartOptions | { help: true } | { error: string } {
-  let values: { traffic?: string; "rpc-port"?: string; quiet?: boolean; help?: boolean };
+  let values: {
+    traffic?: string;
+    "rpc-port"?: string;
+    "new-demo-key"?: boolean;
+    quiet?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args,
       options: {
         traffic: { type: "string" },
         "rpc-port": { type: "string" },
+        "new-demo-key": { type: "boolean" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -109,7 +119,12 @@ function parseStartArgs(args: string[]): StartOptions | { help: true } | { error
       : `rpc port must be an integer, got '${portText}'`;
     if (invalidPort !== null) return { error: `--rpc-port: ${invalidPort}` };
   }
-  return { traffic, rpcPort, quiet: values.quiet ?? false };
+  return {
+    traffic,
+    rpcPort,
+    newDemoKey: values["new-demo-key"] ?? false,
+    quiet: values.quiet ?? false,
+  };
 }
 
 export async function run(args: string[], deps: StartDeps = {}): Promise<number> {
@@ -196,13 +211,15 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     }
   };
 
+  // The chains' dumps and the demo key: what the next start resumes with.
+  const stateDir = join(dir, "state");
   try {
     say(`starting the devnet in ${dir} ...`);
     const starting = runDevnet({
       traffic: parsed.traffic,
       ...(parsed.rpcPort !== undefined ? { rpcPort: parsed.rpcPort } : {}),
       dir,
-      stateDir: join(dir, "state"),
+      stateDir,
       callerHandlesSignals: true,
       onNodeStarted: (node) => lock.addNode(node),
       progress: say,
@@ -226,7 +243,11 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       log: say,
       blockHash,
     });
-    const demoKey = await createDemoKey(config.databaseUrl);
+    const demo = await keepDemoKey({
+      databaseUrl: config.databaseUrl,
+      stateDir,
+      renew: parsed.newDemoKey,
+    });
     if (signalled !== undefined) return 0;
 
     const indexerConfig = await loadIndexerConfig(devnet.manifestPath);
@@ -268,7 +289,9 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       `${formatBanner({
         url: api.url,
         manifest: devnet.manifest,
-        demoKey,
+        demoKey: demo.key,
+        demoKeyKept: demo.kept,
+        demoKeyFile: join(stateDir, DEMO_KEY_FILE),
         restored: devnet.restored,
         freshReason: devnet.freshReason,
         trafficPerMinute: parsed.traffic,

@@ -1,7 +1,7 @@
 /**
  * Launches a local anvil node from the @foundry-rs/anvil npm package (no global foundry install).
  * Each node listens on 127.0.0.1 only, on a free port, and dies with this process: `stop()`, the
- * process `exit` event and SIGINT/SIGTERM all kill it. A node started with `callerHandlesSignals`
+ * process `exit` event and the stop signals (SIGINT, SIGTERM, SIGHUP) all kill it. A node started with `callerHandlesSignals`
  * is left to its caller on signals (which stops it after what still uses it, e.g. `npm start`'s
  * graceful shutdown), and gets SIGTERM on `exit`. Only a SIGKILL of this process leaves nodes
  * running; `start` and `devnet` record their pids in DEVNET_DIR's lock so that the next run stops
@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { STOP_SIGNALS } from "../stop-signals.js";
 
 export interface StartAnvilParameters {
   chainId: number;
@@ -108,7 +109,7 @@ function killAllSync(includeCallerManaged = true): void {
 }
 
 /**
- * Kills every node on process exit and on SIGINT/SIGTERM. When this module's handler is the only
+ * Kills every node on process exit and on each stop signal (SIGINT, SIGTERM, SIGHUP). When this module's handler is the only
  * one for a signal, it re-raises the signal afterwards so the default (terminate) still happens;
  * when the application has its own handler, that handler decides what to do next.
  */
@@ -116,7 +117,7 @@ function installExitHooks(): void {
   if (exitHooksInstalled) return;
   exitHooksInstalled = true;
   process.on("exit", () => killAllSync());
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  for (const signal of STOP_SIGNALS) {
     const onSignal = (): void => {
       killAllSync(process.listenerCount(signal) === 1);
       if (process.listenerCount(signal) === 1) {

@@ -10,6 +10,7 @@
  */
 import type { Hex } from "viem";
 import { type AdaptiveRange, createAdaptiveRange } from "../chain/adaptive-range.js";
+import { backoffDelayMs } from "../chain/backoff.js";
 import { BRIDGE_EVENT_TOPICS } from "../chain/bridge-events-abi.js";
 import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/create-chain-client.js";
 import { fetchLogs } from "../chain/fetch-logs.js";
@@ -105,6 +106,12 @@ export interface ChainIndexer {
   run(signal: AbortSignal): Promise<void>;
   status(): ChainIndexerStatus;
 }
+
+/**
+ * A failed step is retried after 0.5 s, doubling to at most 30 s. No jitter: the delay is in the
+ * log line ("retrying in N ms"), and each chain has its own RPC.
+ */
+const CHAIN_LOOP_BACKOFF = { baseMs: 500, maxMs: 30_000, jitter: "none" } as const;
 
 const HEADER_CONCURRENCY = 8;
 
@@ -550,7 +557,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           throw error;
         }
         failures++;
-        const delay = Math.min(30_000, 500 * 2 ** Math.min(failures - 1, 6));
+        const delay = backoffDelayMs(failures, CHAIN_LOOP_BACKOFF);
         const message = (error as Error).message ?? String(error);
         // Logged once here, where it is handled; RPC errors are already credential-free.
         logger.warn(`chain ${chain.name}: ${message}; retrying in ${delay} ms`, {

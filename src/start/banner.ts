@@ -10,6 +10,10 @@ export interface BannerInput {
   url: string;
   manifest: DevnetManifest;
   demoKey: string;
+  /** Whether the demo key is the one of the last start (else it was made now). */
+  demoKeyKept: boolean;
+  /** The file that keeps it ($DEVNET_DIR/state/demo-key). */
+  demoKeyFile: string;
   restored: boolean;
   freshReason: string | undefined;
   trafficPerMinute: number;
@@ -57,7 +61,7 @@ export function formatBanner(input: BannerInput): string {
     `  traffic    ${input.trafficPerMinute} transfers per minute`,
     `  data       DATABASE_URL=${shellQuote(input.databaseUrl)}, devnet state in ${shellQuote(input.devnetDir)}`,
     "",
-    `  demo API key (a new one at every start; the previous "demo" key is revoked):`,
+    `  demo API key (${input.demoKeyKept ? "the same as last time" : "new"}; kept in ${shellQuote(input.demoKeyFile)} for the next starts, --new-demo-key replaces it):`,
     `  ${input.demoKey}`,
     "",
     "try:",

@@ -26,6 +26,7 @@ import { createMemoryRateLimitCounter } from "../../src/keys/rate-limit-counter.
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
+import { eventually } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp, createLogCollector } from "./setup.js";
@@ -459,7 +460,7 @@ describe("operations: logs and shutdown", () => {
 
   it("behavior: close finishes an in-flight scrape and stops", async () => {
     const collector = createLogCollector();
-    let release: () => void = () => {};
+    let release: (() => void) | undefined;
     const collectIndexerStatus = () =>
       new Promise<IndexerChainProgress[]>((resolve) => {
         release = () =>
@@ -473,9 +474,10 @@ describe("operations: logs and shutdown", () => {
       port: 0,
     });
     const scrapeInFlight = fetch(`${server.url}/metrics`);
-    await new Promise((r) => setTimeout(r, 100));
+    // In flight once the scrape is collecting the indexer status (which waits for release).
+    await eventually(5000, () => assert.ok(release !== undefined, "the scrape is collecting"));
     const closed = server.close();
-    release();
+    release?.();
     const response = await scrapeInFlight;
     assert.equal(response.status, 200);
     assert.match(await response.text(), /bridge_oracle_indexer_lag_blocks\{chain="alpha"/);

@@ -697,7 +697,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
     );
   });
 
-  it("refusals before routing: no Host (400 40003) and oversized headers (431 43101)", async () => {
+  it("refusals before routing: no Host (400 40003), an unknown Expect (417 41701) and oversized headers (431 43101)", async () => {
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
     assert.ok(address !== null && typeof address === "object");
@@ -709,6 +709,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
       const head = `${method} ${path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n`;
       for (const [extra, status, code] of [
         ["", 400, 40003],
+        ["Host: localhost\r\nExpect: 200-ok\r\n", 417, 41701],
         [`Host: localhost\r\nX-Padding: ${"x".repeat(20_000)}\r\n`, 431, 43101],
       ] as const) {
         const response = await rawRequest(address.port, `${head}${extra}\r\n${body}`);

@@ -244,7 +244,7 @@ describe("OpenAPI document", () => {
     }
   });
 
-  it("behavior: refusals before routing (40003, 40801, 43101) are documented on every operation", () => {
+  it("behavior: refusals before routing (40003, 40801, 41701, 43101) are documented on every operation", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const where = `${method} ${path}`;
@@ -254,7 +254,11 @@ describe("OpenAPI document", () => {
           "#/components/schemas/ErrorEnvelope",
           where,
         );
-        assert.match(fallback?.description ?? "", /40801 \(HTTP 408\).*43101 \(HTTP 431\)/, where);
+        assert.match(
+          fallback?.description ?? "",
+          /40801 \(HTTP 408\).*41701 \(HTTP 417\).*43101 \(HTTP 431\)/,
+          where,
+        );
         // 40003 is with the operation's own 400 when it has one, in the default otherwise.
         const with400 = operation.responses["400"]?.description;
         assert.match(with400 ?? fallback?.description ?? "", /40003/, where);

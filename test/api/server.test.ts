@@ -64,7 +64,8 @@ describe("startServer", () => {
     const inFlight = fetch(`${server.url}${LIST}`); // fetch keeps connections alive
     await waitForValue(async () => (store.calls.length === 1 ? true : undefined));
     const closed = server.close();
-    await new Promise((resolve) => setTimeout(resolve, 200)); // close is under way
+    // Close is under way once the server no longer listens.
+    await eventually(2000, () => assert.equal(server.app.server.listening, false));
     release({ total: 0, items: [] });
     const response = await inFlight;
     assert.equal(response.status, 200);

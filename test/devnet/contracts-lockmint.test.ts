@@ -10,64 +10,38 @@ import {
   bridgeEvents,
   bridgeFeeOf,
   type ChainConnection,
-  connectChain,
   expectedSwapOut,
   readBridge,
   relay,
   sendBridge,
-  setupDevnet,
-  type TestDevnet,
   withSlippage,
 } from "../setup/anvil.js";
+import { type BridgeSuite, setupBridgeSuite, type TokenConfig } from "./bridge-suite.js";
 
 const KIND = 0;
 const DAI = (n: bigint) => n * 10n ** 18n;
 
 describe("contracts: LockMintBridge (kind 0)", () => {
-  let devnet: TestDevnet;
+  let suite: BridgeSuite | undefined;
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let beta: ChainConnection;
   let gamma: ChainConnection;
   let user: ManifestAccount;
   let recipient: ManifestAccount;
-  let config: readonly [bigint, bigint, bigint, bigint];
+  let config: TokenConfig;
+  let directParams: BridgeSuite["directParams"];
 
   before(async () => {
-    devnet = await setupDevnet();
-    manifest = devnet.manifest;
-    alpha = connectChain(manifest, "alpha");
-    beta = connectChain(manifest, "beta");
-    gamma = connectChain(manifest, "gamma");
-    user = manifest.accounts[2]!;
-    recipient = manifest.accounts[3]!;
-    config = await readBridge(manifest, alpha, KIND, "tokenConfig", [alpha.token("DAI")]);
+    suite = await setupBridgeSuite({
+      kind: KIND,
+      token: "DAI",
+      userAccount: 2,
+      recipientAccount: 3,
+    });
+    ({ manifest, alpha, beta, gamma, user, recipient, config, directParams } = suite);
   });
-  after(async () => devnet?.cleanup());
-
-  function directParams(
-    from: ChainConnection,
-    to: ChainConnection,
-    amount: bigint,
-  ): BridgeParamsValue {
-    const fee = bridgeFeeOf(config, amount);
-    return {
-      destChainId: BigInt(to.chain.chainId),
-      sourceToken: from.token("DAI"),
-      destToken: to.token("DAI"),
-      amount,
-      fee,
-      to: recipient.address,
-      sourceSwap: false,
-      sourceSwapFee: 0n,
-      sourceBridgeToken: from.token("DAI"),
-      sourceMinAmount: amount,
-      destSwap: false,
-      destSwapFee: 0n,
-      destBridgeToken: to.token("DAI"),
-      destMinAmount: amount - fee,
-    };
-  }
+  after(async () => suite?.devnet.cleanup());
 
   const totalSupply = (conn: ChainConnection, token: `0x${string}`) =>
     conn.client.readContract({

@@ -11,59 +11,44 @@ import {
   bridgeEvents,
   bridgeFeeOf,
   type ChainConnection,
-  connectChain,
   expectedSwapOut,
   readBridge,
   relay,
   sendBridge,
-  setupDevnet,
-  type TestDevnet,
   withSlippage,
 } from "../setup/anvil.js";
+import { type BridgeSuite, setupBridgeSuite, type TokenConfig } from "./bridge-suite.js";
 
 const KIND = 2;
 const USDC = (n: bigint) => n * 1_000_000n;
 
 describe("contracts: MessagingBridge + MessagingEndpoint (kind 2)", () => {
-  let devnet: TestDevnet;
+  let suite: BridgeSuite | undefined;
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let gamma: ChainConnection;
   let user: ManifestAccount;
   let recipient: ManifestAccount;
-  let config: readonly [bigint, bigint, bigint, bigint];
+  let config: TokenConfig;
   let xproto: bigint;
 
   before(async () => {
-    devnet = await setupDevnet();
-    manifest = devnet.manifest;
-    alpha = connectChain(manifest, "alpha");
-    gamma = connectChain(manifest, "gamma");
-    user = manifest.accounts[4]!;
-    recipient = manifest.accounts[5]!;
-    config = await readBridge(manifest, alpha, KIND, "tokenConfig", [alpha.token("USDC")]);
+    suite = await setupBridgeSuite({
+      kind: KIND,
+      token: "USDC",
+      userAccount: 4,
+      recipientAccount: 5,
+    });
+    ({ manifest, alpha, gamma, user, recipient, config } = suite);
     xproto = await readBridge(manifest, alpha, KIND, "xprotoFee", [40103n]);
   });
-  after(async () => devnet?.cleanup());
+  after(async () => suite?.devnet.cleanup());
 
+  /** Direct USDC alpha -> gamma (endpoint id 40103); the fee includes the messaging fee. */
   function directParams(amount: bigint): BridgeParamsValue {
-    const fee = bridgeFeeOf(config, amount) + xproto;
-    return {
-      destChainId: 40103n,
-      sourceToken: alpha.token("USDC"),
-      destToken: gamma.token("USDC"),
-      amount,
-      fee,
-      to: recipient.address,
-      sourceSwap: false,
-      sourceSwapFee: 0n,
-      sourceBridgeToken: alpha.token("USDC"),
-      sourceMinAmount: amount,
-      destSwap: false,
-      destSwapFee: 0n,
-      destBridgeToken: gamma.token("USDC"),
-      destMinAmount: amount - fee,
-    };
+    const params = suite!.directParams(alpha, gamma, amount, xproto);
+    assert.equal(params.destChainId, 40103n);
+    return params;
   }
 
   it("default: fees are 2 bps + 0.1 USDC plus the endpoint's messageFee (1.2 USDC to gamma)", async () => {

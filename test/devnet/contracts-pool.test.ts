@@ -12,59 +12,43 @@ import {
   bridgeEvents,
   bridgeFeeOf,
   type ChainConnection,
-  connectChain,
   expectedSwapOut,
   messageOf,
   readBridge,
   relay,
   sendBridge,
-  setupDevnet,
-  type TestDevnet,
   withSlippage,
 } from "../setup/anvil.js";
+import { type BridgeSuite, setupBridgeSuite, type TokenConfig } from "./bridge-suite.js";
 
 const KIND = 1;
 const USDC = (n: bigint) => n * 1_000_000n;
 
 describe("contracts: PoolBridge (kind 1)", () => {
-  let devnet: TestDevnet;
+  let suite: BridgeSuite | undefined;
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let beta: ChainConnection;
   let user: ManifestAccount;
   let recipient: ManifestAccount;
-  let config: readonly [bigint, bigint, bigint, bigint];
+  let config: TokenConfig;
 
   before(async () => {
-    devnet = await setupDevnet();
-    manifest = devnet.manifest;
-    alpha = connectChain(manifest, "alpha");
-    beta = connectChain(manifest, "beta");
-    user = manifest.accounts[0]!;
-    recipient = manifest.accounts[1]!;
-    config = await readBridge(manifest, alpha, KIND, "tokenConfig", [alpha.token("USDC")]);
+    suite = await setupBridgeSuite({
+      kind: KIND,
+      token: "USDC",
+      userAccount: 0,
+      recipientAccount: 1,
+    });
+    ({ manifest, alpha, beta, user, recipient, config } = suite);
   });
-  after(async () => devnet?.cleanup());
+  after(async () => suite?.devnet.cleanup());
 
-  /** Direct USDC -> USDC params to beta; the fee exactly as the router would quote it. */
+  /** Direct USDC -> USDC params to beta (pool chain id 102); the fee as the router quotes it. */
   function directParams(amount: bigint): BridgeParamsValue {
-    const fee = bridgeFeeOf(config, amount);
-    return {
-      destChainId: 102n,
-      sourceToken: alpha.token("USDC"),
-      destToken: beta.token("USDC"),
-      amount,
-      fee,
-      to: recipient.address,
-      sourceSwap: false,
-      sourceSwapFee: 0n,
-      sourceBridgeToken: alpha.token("USDC"),
-      sourceMinAmount: amount,
-      destSwap: false,
-      destSwapFee: 0n,
-      destBridgeToken: beta.token("USDC"),
-      destMinAmount: amount - fee,
-    };
+    const params = suite!.directParams(alpha, beta, amount);
+    assert.equal(params.destChainId, 102n);
+    return params;
   }
 
   it("default: USDC alpha -> beta without swaps; every event field and balance", async () => {

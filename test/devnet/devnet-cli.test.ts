@@ -1,6 +1,7 @@
 /**
  * `bridge-oracle devnet` as a process: prints its summary, writes $DEVNET_DIR/manifest.json,
- * and on SIGINT stops everything and exits 0 with no anvil left running.
+ * and on SIGINT (or SIGHUP, a closed terminal) stops everything and exits 0 with no anvil left
+ * running and its lock released.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -10,6 +11,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { DEVNET_LOCK_FILE } from "../../src/devnet/devnet-lock.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { freePortRun } from "../setup/free-port.js";
 import { anvilPidsOnPort, portOf, waitFor } from "./devnet-helpers.js";
@@ -105,6 +107,34 @@ describe("devnet: bridge-oracle devnet command", () => {
     }
     assert.equal(await cli.exited, 0, cli.stderr());
     assert.deepEqual(anvilPidsOnPort(rpcPort), []);
+  });
+
+  it("behavior: SIGHUP (a closed terminal) stops a persistent devnet as SIGINT does: state saved, no anvil left, lock released", {
+    timeout: 60_000,
+  }, async () => {
+    const rpcPort = await freePortRun(2);
+    const own = join(dir, "hangup");
+    // --persist: the nodes run in their own process group (they outlive a forced exit to write
+    // their state), so only this process can stop them; the default action of SIGHUP left them.
+    const cli = runCli(["--chains", "2", "--persist", "--rpc-port", String(rpcPort), "--quiet"], {
+      DEVNET_DIR: own,
+    });
+    try {
+      await waitFor("the summary", async () => cli.stdout().includes("press Ctrl-C"), 30_000, 100);
+      assert.ok(existsSync(join(own, DEVNET_LOCK_FILE)), "the lock is held while it runs");
+      cli.child.kill("SIGHUP");
+      const code = await Promise.race([
+        cli.exited,
+        new Promise<string>((resolve) => setTimeout(() => resolve("timeout"), 20_000)),
+      ]);
+      assert.equal(code, 0, `exit ${code}; stderr: ${cli.stderr()}`);
+    } finally {
+      cli.child.kill("SIGKILL");
+    }
+    assert.match(cli.stderr(), /SIGHUP: stopping the devnet/);
+    assert.deepEqual([...anvilPidsOnPort(rpcPort), ...anvilPidsOnPort(rpcPort + 1)], []);
+    assert.equal(existsSync(join(own, DEVNET_LOCK_FILE)), false, "lock released");
+    assert.ok(existsSync(join(own, "state", "alpha.json")), "alpha's state saved");
   });
 
   it("error: a --rpc-port whose ports are taken exits 1 naming the port, before any chain starts", async () => {

@@ -9,6 +9,7 @@ import { parseIndexerConfig } from "../../src/config/indexer-config.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
 import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
+import { eventually } from "../setup/eventually.js";
 import { startFaultyRpcProxy } from "../setup/faulty-rpc-proxy.js";
 import { memoryLogger } from "./helpers.js";
 
@@ -37,9 +38,10 @@ describe("indexer: stopping", () => {
       const indexer = createIndexer({ config, store, logger: memoryLogger() });
       const controller = new AbortController();
       const running = indexer.run(controller.signal).catch(() => undefined);
-      // Let the first calls be refused and a 30 s wait begin.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.ok(proxy.stats.rateLimited > 0, "the RPC refused calls");
+      // Until the first call was refused: its 30 s wait (the Retry-After) begins with the answer.
+      await eventually(10_000, () =>
+        assert.ok(proxy.stats.rateLimited > 0, "the RPC refused calls"),
+      );
       const stoppedAt = performance.now();
       controller.abort();
       await running;

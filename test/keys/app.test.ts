@@ -88,8 +88,10 @@ describe("auth and rate limit in buildApp", () => {
     const keyed = await app.inject({ url: LIST, headers: { authorization: `Bearer ${key}` } });
     assert.equal(keyed.statusCode, 200, keyed.body);
     assert.equal(keyed.headers["x-ratelimit-limit"], "4");
+    // This address is out of budget, but the bad key is what the client must fix: 401 (docs/http-api.md, "Errors").
     const bad = await app.inject({ url: LIST, headers: { authorization: "bo_not-a-key" } });
-    assert.equal(bad.statusCode, 429, "this address is still out of budget");
+    assert.equal(bad.statusCode, 401, bad.body);
+    assert.equal(bad.json().code, 40102);
     const elsewhere = await app.inject({
       url: LIST,
       remoteAddress: "203.0.113.9",

@@ -67,6 +67,18 @@ describe("rate limit in memory", async () => {
     assert.equal(response.statusCode, 429, "the exhausted address is limited before auth");
   });
 
+  it("behavior: an unknown or revoked key from an address over its limit is 401 40102, not 429", async () => {
+    // The address used its 3 requests above: the key, not the limit, is what the client must fix.
+    for (const authorization of [generateApiKey().key, "Basic dXNlcjpwYXNz"]) {
+      const response = await list(app, authorization);
+      assert.equal(response.statusCode, 401, response.body);
+      assert.equal(response.json().code, 40102);
+      assert.equal(response.headers["x-ratelimit-remaining"], "0", "still counted");
+    }
+    const anonymous = await list(app);
+    assert.equal(anonymous.statusCode, 429);
+  });
+
   it("behavior: an exempt route is never limited and carries no limit headers", async () => {
     const response = await app.inject({ url: "/healthz" });
     assert.equal(response.statusCode, 200);

@@ -2,7 +2,8 @@
  * `bridge-oracle start` as a real child process (through tsx, like `npm start` runs the build)
  * on its own DATABASE_URL, DEVNET_DIR and PORT: banner, transfers flowing, a quote with the
  * printed demo key, SIGINT -> exit 0 with no anvil left, a second start resuming the same chains
- * and data without duplicates, and a bad setting refused before anything starts.
+ * and data without duplicates and with the same demo key (stopped by SIGHUP, a closed terminal),
+ * --new-demo-key replacing the key, and a bad setting refused before anything starts.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -76,7 +77,7 @@ async function stopWithSignal(
 ): Promise<number | null> {
   cli.child.kill(signal);
   const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`no exit after SIGINT: ${cli.stderr()}`)), 40_000),
+    setTimeout(() => reject(new Error(`no exit after ${signal}: ${cli.stderr()}`)), 40_000),
   );
   return Promise.race([cli.exited, timeout]);
 }
@@ -124,6 +125,7 @@ describe("bridge-oracle start", () => {
   let env: Record<string, string>;
   let running: StartedCli | undefined;
   let firstRunIds: string[] = [];
+  let firstRunKey = "";
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "bridge-oracle-start-"));
@@ -171,6 +173,8 @@ describe("bridge-oracle start", () => {
     const quoteBody = (await quote.json()) as { code: number; msg: string };
     assert.equal(quote.status, 200, JSON.stringify(quoteBody));
     assert.equal(quoteBody.code, 0);
+    firstRunKey = banner.key;
+    assert.match(banner.text, /demo API key \(new; kept in .*demo-key/);
 
     assert.equal(await stopWithSignal(running), 0, running.stderr());
     assert.match(running.stderr(), /indexer: committing the current batch/);
@@ -198,7 +202,9 @@ describe("bridge-oracle start", () => {
         new RegExp(`${name} \\(\\d+\\) http://127\\.0\\.0\\.1:${rpcPort + index}\\b`),
       );
     }
-    // The old demo key was revoked; the new one quotes.
+    // The same demo key as the first run: a saved curl keeps working.
+    assert.equal(banner.key, firstRunKey);
+    assert.match(banner.text, /demo API key \(the same as last time/);
     const quote = await fetch(`${banner.url}/api/oracle/router`, {
       method: "POST",
       headers: { authorization: banner.key, "content-type": "application/json" },
@@ -230,8 +236,10 @@ describe("bridge-oracle start", () => {
     await until("new transfers indexed after the restart", 60_000, async () =>
       messageIds(env.DATABASE_URL as string).length > firstRunIds.length + 5 ? true : undefined,
     );
-    assert.equal(await stopWithSignal(running), 0, running.stderr());
+    // A closed terminal (SIGHUP) stops it as Ctrl-C does: chains saved and stopped, lock released.
+    assert.equal(await stopWithSignal(running, "SIGHUP"), 0, running.stderr());
     assert.deepEqual(anvilsOf(dir), []);
+    assert.equal(existsSync(join(dir, "devnet", "devnet.lock")), false, "lock released");
     // No reorg: the restored chains had exactly the blocks the database had indexed.
     assert.doesNotMatch(running.stderr(), /rolls back|reorg/);
 
@@ -264,11 +272,14 @@ describe("bridge-oracle start", () => {
     assert.equal(new Set(ids).size, ids.length, "duplicate message ids");
   });
 
-  it("behavior: a second Ctrl-C exits at once, and the chains stop right after", {
+  it("behavior: --new-demo-key prints a new key; a second Ctrl-C exits at once, and the chains stop right after", {
     timeout: 60_000,
   }, async () => {
-    running = spawnStart(env, ["--traffic", "120", "--quiet"]);
-    await bannerOf(running);
+    running = spawnStart(env, ["--traffic", "120", "--quiet", "--new-demo-key"]);
+    const banner = await bannerOf(running);
+    assert.ok(firstRunKey !== "", "needs the first run");
+    assert.notEqual(banner.key, firstRunKey);
+    assert.match(banner.text, /demo API key \(new;/);
     const forced = running;
     forced.child.kill("SIGINT");
     // Two signals sent before the process has taken the first may merge into one, so the second

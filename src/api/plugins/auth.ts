@@ -12,7 +12,8 @@
  *
  * Two steps of the request gate (request-gate.ts), so that the rate limit (rate-limit.ts) sees
  * who is calling and counts refused requests too:
- * - "identify" sets `request.apiKey` when the key is valid, never refuses;
+ * - "identify" sets `request.apiKey` when the key is valid (`request.apiKeyRefusal` when a sent
+ *   key is not), never refuses;
  * - "refuse", which runs after the rate limit and before the body is read, refuses.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -45,6 +46,12 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The caller's key when a valid one was sent, else undefined (auth.ts). */
     apiKey: ApiKeyIdentity | undefined;
+    /**
+     * The 401 40102 for a key that was sent but is unknown or revoked, on a route that judges
+     * keys (auth.ts). The rate limit answers it instead of its 429: the key is what the client
+     * must fix, and the 429's advice (use a valid key) would send it the wrong way.
+     */
+    apiKeyRefusal: ApiError | undefined;
   }
 }
 
@@ -125,32 +132,41 @@ export async function registerApiKeyAuth(
   }
 
   app.decorateRequest("apiKey", undefined);
+  app.decorateRequest("apiKeyRefusal", undefined);
 
   const gate = requestGate(app);
   gate.add("identify", (request) => {
     const key = apiKeyFromAuthorization(request.headers.authorization);
-    if (key !== undefined) request.apiKey = cache.authenticate(key);
+    if (key === undefined) return undefined;
+    request.apiKey = cache.authenticate(key);
+    if (request.apiKey === undefined) request.apiKeyRefusal = unknownKeyRefusal(request, key);
     return undefined;
   });
   gate.add("refuse", refusal);
 }
 
+/** The 401 40102 for a sent key that is not valid, unless the route does not judge keys. */
+function unknownKeyRefusal(request: FastifyRequest, key: string): ApiError | undefined {
+  if (request.is404 || request.routeOptions.config.apiKeyIgnored === true) return undefined;
+  // Only a key of ours is quoted (its public prefix): anything else sent as Authorization
+  // (a Basic credential, another service's token) is not echoed back or logged, even in part.
+  return new ApiError(
+    "unknownApiKey",
+    isWellFormedApiKey(key)
+      ? `unknown or revoked API key '${displayPrefix(key)}...': check the key, or ask the operator for a new one`
+      : `the Authorization header does not hold an API key of this service (${API_KEY_PREFIX} followed by 43 characters); ask the operator for one`,
+  );
+}
+
 /** Why the request is refused, or undefined when it may proceed. */
 function refusal(request: FastifyRequest): ApiError | undefined {
   if (request.apiKey !== undefined || request.is404) return undefined;
+  if (request.apiKeyRefusal !== undefined) return request.apiKeyRefusal;
   if (request.routeOptions.config.apiKeyIgnored === true) return undefined;
-  const key = apiKeyFromAuthorization(request.headers.authorization);
-  if (key !== undefined) {
-    // Only a key of ours is quoted (its public prefix): anything else sent as Authorization
-    // (a Basic credential, another service's token) is not echoed back or logged, even in part.
-    return new ApiError(
-      "unknownApiKey",
-      isWellFormedApiKey(key)
-        ? `unknown or revoked API key '${displayPrefix(key)}...': check the key, or ask the operator for a new one`
-        : `the Authorization header does not hold an API key of this service (${API_KEY_PREFIX} followed by 43 characters); ask the operator for one`,
-    );
-  }
-  if (request.routeOptions.config.apiKey === "required") {
+  if (
+    request.routeOptions.config.apiKey === "required" &&
+    apiKeyFromAuthorization(request.headers.authorization) === undefined
+  ) {
     return new ApiError("missingApiKey", MISSING_API_KEY_MESSAGE);
   }
   return undefined;

@@ -154,19 +154,25 @@ export function sendApiError(
   } else {
     request.log.info({ code: error.code, status: error.status }, error.message);
   }
-  // Refused before its body has fully arrived (by the request gate, or for its content type):
-  // the connection closes after this answer. Kept open, Node would wait for the rest of the body
-  // and, if it never came, write a 408 after this answer on the same connection. (`complete` is
-  // also false for a request without a body answered in the tick its headers arrived: a 404.)
-  if (!request.raw.complete && hasBody(request)) reply.header("connection", "close");
+  // Refused before its body has fully arrived (by the request gate, or for its content type).
+  // A body of known, small length is read and discarded after the answer (Node does that to an
+  // unread body when the response ends), so a client at its rate limit keeps its connection; a
+  // rest that stops arriving closes the connection without a second answer (client-error.ts). A
+  // larger or chunked body is not worth reading: the connection closes after this answer.
+  // (`complete` is also false for a request without a body answered in the tick its headers
+  // arrived: a 404.)
+  if (!request.raw.complete && !discardableBody(request)) reply.header("connection", "close");
   return reply.code(error.status).headers(error.headers).send(errorEnvelope(error));
 }
 
-function hasBody(request: FastifyRequest): boolean {
+/** The largest unread body a refusal reads and discards to keep its connection (16 KiB). */
+export const DISCARDED_BODY_MAX_BYTES = 16 * 1024;
+
+/** Whether the request has no body, or one of a known length small enough to discard. */
+function discardableBody(request: FastifyRequest): boolean {
+  if (request.headers["transfer-encoding"] !== undefined) return false;
   const length = request.headers["content-length"];
-  return (
-    request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")
-  );
+  return length === undefined || Number(length) <= DISCARDED_BODY_MAX_BYTES;
 }
 
 /** Records the method set of every route path so the not-found handler can tell 404 from 405. */

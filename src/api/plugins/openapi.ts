@@ -55,6 +55,7 @@ const ERROR_WHEN: Record<ErrorKind, string> = {
   bodyTooLarge: "the body is larger than 16 KiB",
   unsupportedMediaType: "the body is not sent as application/json",
   rangeNotSatisfiable: "a /docs static file's Range asks for bytes it does not have",
+  expectationFailed: "an Expect header other than 100-continue",
   headersTooLarge: "the request headers are larger than 16 KiB",
   noRoute: "chain, token or pair not supported: no route",
   amountOutOfRange: "amount outside the route's limits (msg gives the minimum and maximum)",
@@ -73,6 +74,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 export const BEFORE_ROUTE_KINDS: readonly ErrorKind[] = [
   "malformedRequest",
   "requestTimeout",
+  "expectationFailed",
   "headersTooLarge",
 ];
 

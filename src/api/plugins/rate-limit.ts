@@ -154,6 +154,8 @@ export async function registerRateLimit(
     reply.header("x-ratelimit-remaining", decimal(remaining));
     reply.header("x-ratelimit-reset", decimal(resetSeconds));
     if (hit.count <= limit) return undefined;
+    // An unknown or revoked key is answered 401 40102 over the limit too (the request counted).
+    if (request.apiKeyRefusal !== undefined) return request.apiKeyRefusal;
     const who =
       request.apiKey === undefined
         ? "this client address"

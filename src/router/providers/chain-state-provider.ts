@@ -20,8 +20,9 @@
  * per-snapshot caches rely on. readAtMs is the time the block number was ASKED for, so the age a
  * quote sees is never understated.
  */
-import { type Address, createPublicClient, http, type PublicClient, parseAbi } from "viem";
-import { splitCredentials } from "../../chain/create-chain-client.js";
+import { type Address, type PublicClient, parseAbi } from "viem";
+import { backoffDelayMs } from "../../chain/backoff.js";
+import { createRpcPublicClient } from "../../chain/create-chain-client.js";
 import { redactRpcUrl, redactText } from "../../chain/redact-rpc-url.js";
 import type { Registry, RegistryChain } from "../../config/registry.js";
 import type { BridgeKind } from "../../devnet/manifest.js";
@@ -85,7 +86,7 @@ export interface ChainStateProviderOptions {
   confirmAfterMs?: number;
   /** Per RPC request. Default 5000 ms. */
   timeoutMs?: number;
-  /** Backoff after failures: base doubling up to max, with full jitter. Default 250 / 10000 ms. */
+  /** Backoff after failures (chain/backoff.ts): base doubling up to max, "half" jitter. Default 250 / 10000 ms. */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   logger?: ProviderLogger;
@@ -161,14 +162,11 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
         `router: chain ${chain.name} (${chain.chainId}) has no rpcUrl in the registry; add one to read its state`,
       );
     }
-    const { url, headers } = splitCredentials(rpcUrl);
-    const client = createPublicClient({
-      transport: http(url, {
-        batch: { batchSize: 1000, wait: 0 },
-        timeout: options.timeoutMs ?? 5000,
-        retryCount: 0, // the loop retries with its own backoff
-        fetchOptions: headers === undefined ? undefined : { headers },
-      }),
+    // The loop retries with its own backoff; the client never does.
+    const client = createRpcPublicClient({
+      rpcUrl,
+      timeoutMs: options.timeoutMs ?? 5000,
+      batchSize: 1000,
     });
     return newLoop(chain, requirements, client, rpcUrl);
   });
@@ -379,8 +377,11 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       loop.lastError = undefined;
     } catch (error) {
       loop.failures++;
-      const delay = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.min(loop.failures - 1, 20));
-      const wait = Math.round(delay / 2 + random() * (delay / 2));
+      const wait = backoffDelayMs(
+        loop.failures,
+        { baseMs: backoffBaseMs, maxMs: backoffMaxMs, jitter: "half" },
+        random,
+      );
       loop.retryAtMs = now() + wait;
       loop.lastError = describe(error, loop.rpcUrl);
       // First failure and then every 10th: an outage must not flood the log.
