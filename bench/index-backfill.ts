@@ -7,8 +7,8 @@
 import Database from "better-sqlite3";
 import type { IndexerConfig } from "../src/config/indexer-config.js";
 import { createIndexer } from "../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../src/indexer/store/open-indexer-store.js";
 import { databaseKind } from "../src/store/database-url.js";
+import { openDatabase } from "../src/store/index.js";
 import { type CpuTimes, readCpuTimes, stealShare } from "./cpu-steal.js";
 import type { GeneratedDevnet } from "./index-generate.js";
 import { type LatencyResult, measureFollowLatency } from "./index-latency.js";
@@ -39,7 +39,7 @@ export async function timeBackfill(
   countEvents: () => Promise<number>,
 ): Promise<Backfill> {
   const postgres = databaseKind(databaseUrl) === "postgres";
-  const store = await openIndexerStore({ databaseUrl });
+  const store = await openDatabase(databaseUrl, { busyTimeoutMs: 10_000 });
   const indexer = createIndexer({ config, store, logger: quietLogger });
   const controller = new AbortController();
   const serverBefore = postgres ? readPostgresCpuMs() : undefined;
@@ -86,7 +86,7 @@ export async function timeFollowing(
   samples: number,
   log: (line: string) => void,
 ): Promise<LatencyResult> {
-  const store = await openIndexerStore({ databaseUrl });
+  const store = await openDatabase(databaseUrl, { busyTimeoutMs: 10_000 });
   const indexer = createIndexer({ config, store, logger: quietLogger });
   const controller = new AbortController();
   const running = indexer.run(controller.signal);

@@ -13,7 +13,7 @@
  */
 import type Database from "better-sqlite3";
 import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
-import { openIndexerSqlite } from "../src/indexer/store/indexer-sqlite-transaction.js";
+import { openSqliteWriter } from "../src/store/index.js";
 import type { GeneratedDevnet } from "./index-generate.js";
 
 export interface BareLogsResult {
@@ -119,7 +119,7 @@ export function rawLogFloor(
   span: number,
   databasePath: string,
 ): Promise<BareLogsResult> {
-  const { db } = openIndexerSqlite(databasePath);
+  const db = openSqliteWriter(databasePath, 10_000);
   db.exec(RAW_LOG_SCHEMA);
   const write = spanWriter(db);
   return eachSpan(generated, heads, span, write).finally(() => db.close());

@@ -22,7 +22,7 @@ import {
   maxUint256,
   parseAbi,
 } from "viem";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestChain } from "../src/devnet/manifest.js";
 import {
   bridgeEntryAbi,
   bridgeEventsAbi,
@@ -31,6 +31,7 @@ import {
 } from "../src/devnet/relayer-abi.js";
 import { buildBridgeMessage, type TransferSentArgs } from "../src/devnet/relayer-messages.js";
 import { type RunningDevnet, runDevnet } from "../src/devnet/run-devnet.js";
+import type { BridgeKind } from "../src/domain/bridge-kind.js";
 import { createPrng } from "../src/transfers/prng.js";
 
 const approveAbi = parseAbi(["function approve(address spender, uint256 amount) returns (bool)"]);

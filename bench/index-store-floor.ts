@@ -15,8 +15,7 @@
  */
 import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
-import { openIndexerSqlite } from "../src/indexer/store/indexer-sqlite-transaction.js";
-import { createStore } from "../src/store/index.js";
+import { openDatabase, openSqliteWriter } from "../src/store/index.js";
 
 /** The tables the indexer writes (migrations 0001 and 0003); none has a foreign key. */
 export const INDEXER_TABLES = [
@@ -45,8 +44,8 @@ function removeDatabase(path: string): void {
 /** A fresh database with the real schema, opened with the indexer's own connection settings. */
 async function freshDatabase(path: string): Promise<Database.Database> {
   removeDatabase(path);
-  await (await createStore({ databaseUrl: path })).close();
-  return openIndexerSqlite(path).db;
+  await (await openDatabase(path)).close();
+  return openSqliteWriter(path, 10_000);
 }
 
 /** Copies every indexer table from `sourcePath`; returns the rows copied and the time taken. */

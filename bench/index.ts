@@ -38,16 +38,12 @@ import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
 import { createChainClient } from "../src/chain/create-chain-client.js";
 import { fetchLogs } from "../src/chain/fetch-logs.js";
 import { type IndexerConfig, parseIndexerConfig } from "../src/config/indexer-config.js";
-import { createBridgeRegistry } from "../src/indexer/bridge-registry.js";
+import { createBridgeRegistry } from "../src/domain/bridge-registry.js";
 import { decodeBridgeLog } from "../src/indexer/decode-bridge-log.js";
 import { createMutex } from "../src/indexer/mutex.js";
-import {
-  openIndexerSqlite,
-  runSqliteTransaction,
-} from "../src/indexer/store/indexer-sqlite-transaction.js";
 import type { BridgeEvent } from "../src/store/bridge-event.js";
 import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
-import { createStore } from "../src/store/index.js";
+import { openDatabase } from "../src/store/index.js";
 import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type Backfill, countSqliteEvents, timeBackfill, timeFollowing } from "./index-backfill.js";
 import { type BareLogsResult, bareGetLogs, rawLogFloor } from "./index-bare-logs.js";
@@ -168,8 +164,7 @@ async function rawEventsFloor(
   span: number,
   databasePath: string,
 ): Promise<FloorResult> {
-  await (await createStore({ databaseUrl: databasePath })).close();
-  const connection = openIndexerSqlite(databasePath);
+  const database = await openDatabase(databasePath, { busyTimeoutMs: 10_000 });
   const registry = createBridgeRegistry(config.chains, config.bridges);
   // One transaction at a time on the one connection, as the indexer's chains commit.
   const commitLock = createMutex();
@@ -212,7 +207,7 @@ async function rawEventsFloor(
           }
           await commitLock.runExclusive(async () => {
             const insertStarted = performance.now();
-            await runSqliteTransaction(connection, (tx) => tx.indexer.insertEvents(decoded));
+            await database.transaction((tx) => tx.indexer.insertEvents(decoded));
             insertMs += performance.now() - insertStarted;
           });
           events += decoded.length;
@@ -221,7 +216,7 @@ async function rawEventsFloor(
     );
     return { ms: performance.now() - started, events, insertMs };
   } finally {
-    connection.db.close();
+    await database.close();
   }
 }
 

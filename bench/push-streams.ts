@@ -1,8 +1,8 @@
 /**
  * The streams scenario of `npm run bench:push` (bench/push.ts): N concurrent transfer streams
  * (GET /api/oracle/bridge-transactions/stream, docs/push.md) held by one API process while the
- * list benchmark's mix runs against it, against the same mix without them: before the streams
- * open and again after they closed, so that drift in a shared machine's load shows. Memory per
+ * list benchmark's mix runs against it, against the same mix without them, the runs alternating
+ * (`--rounds` of without-then-with, and a last one without). Memory per
  * stream: the server's resident set (/proc/PID/status VmRSS) with the streams open minus before,
  * divided by N (garbage not yet collected counts too, so it is an upper bound).
  */
@@ -10,8 +10,7 @@
 import { readFile } from "node:fs/promises";
 import http from "node:http";
 import { TRANSFER_STREAM_PATH } from "../src/api/routes/transfer-stream.js";
-import type { LoadResult } from "./load.js";
-import { runLoad } from "./load.js";
+import { type LoadResult, probeLatency, runLoad } from "./load.js";
 import type { PushScenarioContext, PushScenarioResult } from "./push.js";
 import { startAppServer } from "./server-process.js";
 
@@ -23,8 +22,9 @@ export interface StreamsReport {
   rssBeforeMb: number | undefined;
   rssWithStreamsMb: number | undefined;
   kbPerStream: number | undefined;
-  runs: { before: LoadResult; withStreams: LoadResult; after: LoadResult };
-  /** withStreams / mean(before, after). */
+  /** In the order they ran. */
+  runs: LoadResult[];
+  /** Mean req/s with the streams open / mean req/s without them. */
   ratio: number;
 }
 
@@ -79,13 +79,35 @@ async function rssMb(pid: number | undefined): Promise<number | undefined> {
   }
 }
 
+/** Opens `count` streams on `baseUrl` and waits until each has caught up (`ready`). */
+async function openStreams(
+  agent: http.Agent,
+  baseUrl: string,
+  addresses: readonly string[],
+  count: number,
+): Promise<HeldStream[]> {
+  const held: HeldStream[] = [];
+  for (let i = 0; i < count; i++) {
+    const address = addresses[i % addresses.length];
+    held.push(holdStream(agent, `${baseUrl}${TRANSFER_STREAM_PATH}?addressOrTxHash=${address}`));
+  }
+  try {
+    await Promise.all(held.map((s) => s.ready));
+  } catch (error) {
+    for (const stream of held) stream.close();
+    throw error;
+  }
+  return held;
+}
+
 export async function runStreamsScenario(
   context: PushScenarioContext,
 ): Promise<PushScenarioResult> {
   const { options, dataset, sets, log } = context;
   const server = await startAppServer(dataset.databaseUrl, "no-stream-limit");
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  const held: HeldStream[] = [];
+  let held: HeldStream[] = [];
+  const addresses = [...dataset.sample.addresses, ...dataset.sample.hotAddresses];
   try {
     const load = (name: string) =>
       runLoad({
@@ -95,7 +117,10 @@ export async function runStreamsScenario(
         connections: options.connections,
         durationSeconds: options.durationSeconds,
       });
-    log("streams: warming up the API ...");
+    // Every URL of the mix once, so that the response cache holds the same answers in every
+    // run (otherwise the first run pays the misses and the comparison leans on the order).
+    log("streams: warming up the API (each URL of the mix, then 3 s of load) ...");
+    await probeLatency(server.baseUrl, sets.mix, 1);
     await runLoad({
       name: "warmup",
       baseUrl: server.baseUrl,
@@ -103,34 +128,39 @@ export async function runStreamsScenario(
       connections: options.connections,
       durationSeconds: Math.min(3, options.durationSeconds),
     });
-    log(`streams: the list mix without streams for ${options.durationSeconds} s ...`);
-    const before = await load("mix, no streams");
-    const rssBeforeMb = await rssMb(server.pid);
-
-    log(`streams: opening ${options.streams} streams ...`);
-    const opening = performance.now();
-    const addresses = [...dataset.sample.addresses, ...dataset.sample.hotAddresses];
-    for (let i = 0; i < options.streams; i++) {
-      const address = addresses[i % addresses.length];
-      held.push(
-        holdStream(agent, `${server.baseUrl}${TRANSFER_STREAM_PATH}?addressOrTxHash=${address}`),
+    // Runs alternate, without and with the streams, ending without: a shared machine's load
+    // drifts, and alternating spreads the drift over both sides.
+    const without: LoadResult[] = [];
+    const withStreams: LoadResult[] = [];
+    let rssBeforeMb: number | undefined;
+    let rssWithStreamsMb: number | undefined;
+    let openSeconds = 0;
+    let heldToTheEnd = options.streams;
+    for (let round = 1; round <= options.rounds; round++) {
+      log(
+        `streams: round ${round}: the list mix without streams for ${options.durationSeconds} s ...`,
       );
+      without.push(await load(`mix, no streams (${round})`));
+      if (round === 1) rssBeforeMb = await rssMb(server.pid);
+      log(`streams: round ${round}: opening ${options.streams} streams ...`);
+      const opening = performance.now();
+      held = await openStreams(agent, server.baseUrl, addresses, options.streams);
+      if (round === 1) {
+        openSeconds = (performance.now() - opening) / 1000;
+        rssWithStreamsMb = await rssMb(server.pid);
+      }
+      log(
+        `streams: round ${round}: the list mix with the streams open for ${options.durationSeconds} s ...`,
+      );
+      withStreams.push(await load(`mix, ${options.streams} streams open (${round})`));
+      heldToTheEnd = Math.min(heldToTheEnd, held.filter((s) => s.open()).length);
+      for (const stream of held) stream.close();
+      held = [];
     }
-    await Promise.all(held.map((s) => s.ready));
-    const openSeconds = (performance.now() - opening) / 1000;
-    const rssWithStreamsMb = await rssMb(server.pid);
-
-    log(
-      `streams: the list mix with ${options.streams} streams open for ${options.durationSeconds} s ...`,
-    );
-    const withStreams = await load(`mix, ${options.streams} streams open`);
-    const heldToTheEnd = held.filter((s) => s.open()).length;
-    for (const stream of held) stream.close();
-    held.length = 0;
-
-    log(`streams: the list mix without streams again for ${options.durationSeconds} s ...`);
-    const after = await load("mix, no streams (after)");
-    const baseline = (before.requestsPerSecond + after.requestsPerSecond) / 2;
+    log(`streams: the list mix without streams once more for ${options.durationSeconds} s ...`);
+    without.push(await load(`mix, no streams (${options.rounds + 1})`));
+    const mean = (runs: LoadResult[]) =>
+      runs.reduce((sum, r) => sum + r.requestsPerSecond, 0) / runs.length;
     const report: StreamsReport = {
       streams: options.streams,
       heldToTheEnd,
@@ -141,13 +171,13 @@ export async function runStreamsScenario(
         rssBeforeMb === undefined || rssWithStreamsMb === undefined
           ? undefined
           : ((rssWithStreamsMb - rssBeforeMb) * 1024) / options.streams,
-      runs: { before, withStreams, after },
-      ratio: withStreams.requestsPerSecond / baseline,
+      runs: [...without, ...withStreams].sort((a, b) => runOrder(a) - runOrder(b)),
+      ratio: mean(withStreams) / mean(without),
     };
     return {
       name: "streams",
       markdown: formatStreams(report),
-      results: [before, withStreams, after],
+      results: report.runs,
       ok: report.ratio >= 0.8 && heldToTheEnd === options.streams,
     };
   } finally {
@@ -155,6 +185,12 @@ export async function runStreamsScenario(
     agent.destroy();
     await server.stop();
   }
+}
+
+/** Runs in the order they ran: round n's run without streams, then with them. */
+function runOrder(run: LoadResult): number {
+  const round = Number(/\((\d+)\)$/.exec(run.name)?.[1] ?? 0);
+  return round * 2 + (run.name.includes("streams open") ? 1 : 0);
 }
 
 const fixed = (n: number | undefined, digits: number) =>
@@ -167,16 +203,15 @@ function formatStreams(r: StreamsReport): string {
     `### ${r.streams.toLocaleString("en-US")} concurrent streams while the list mix runs`,
     "",
     `Target: list throughput with the streams open >= 80 % of the same mix without them.`,
-    `**${(r.ratio * 100).toFixed(1)} %** (with streams / mean of the runs before and after;` +
+    `**${(r.ratio * 100).toFixed(1)} %** (mean req/s of the runs with the streams open / mean` +
+      " of the runs without them, alternating;" +
       ` ${r.ratio >= 0.8 ? "met" : "NOT met"}).` +
       ` Streams held to the end: ${r.heldToTheEnd} of ${r.streams}; all ${r.streams} opened and` +
       ` caught up (\`ready\`) in ${r.openSeconds.toFixed(2)} s.`,
     "",
     "| run | req/s | p50 ms | p99 ms | non-2xx + errors |",
     "|---|---|---|---|---|",
-    row(r.runs.before),
-    row(r.runs.withStreams),
-    row(r.runs.after),
+    ...r.runs.map(row),
     "",
     `Memory: the API process's resident set was ${fixed(r.rssBeforeMb, 1)} MiB after the run` +
       ` without streams and ${fixed(r.rssWithStreamsMb, 1)} MiB with the ${r.streams} streams` +

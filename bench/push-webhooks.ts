@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createStore } from "../src/store/index.js";
 import type { BridgeTransaction } from "../src/store/types.js";
-import { openWebhookStore } from "../src/store/webhook-store.js";
+import { webhookStoreOf } from "../src/store/webhook-store.js";
 import { createSubscription } from "../src/webhooks/subscriptions.js";
 import { writeResultsSection } from "./list-report.js";
 import type { PushScenarioContext, PushScenarioResult } from "./push.js";
@@ -160,13 +160,11 @@ export async function measureWebhookLatency(
   const store = await createStore({ databaseUrl: database.url });
   let deliver: ChildProcess | undefined;
   try {
-    const webhooks = await openWebhookStore({ databaseUrl: database.url, migrate: false });
     await createSubscription(
-      webhooks,
+      webhookStoreOf(store),
       { ownerKeyId: 1, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` },
       { allowPrivateAddresses: true, now: Date.now() },
     );
-    await webhooks.close();
     deliver = spawn(
       process.execPath,
       [

@@ -1,14 +1,17 @@
 /**
  * A server process for the router benchmark, run by bench/router.ts in its own process:
  *
- *   node --import tsx bench/router-server.ts app EXTRA_TOKENS [no-memo]
+ *   node --import tsx bench/router-server.ts app EXTRA_TOKENS [no-memo] [spec-only]
  *     the real API (buildApp) with API-key auth (a key created in a temporary SQLite database),
  *     rate limiting (a limit high enough never to refuse, so the counter still runs) and the
  *     router route over the fixture snapshot (a static provider republishing it each second,
  *     as the chain provider does for idle chains): no chain needed. Prints {"port","key"}.
  *     Also POST /bench/app-canned-quote: the same app stack answering one precomputed quote,
  *     to tell the router's own cost from the app's. With `no-memo` the router's per-snapshot
- *     quote memo is off, so every request is validated and priced.
+ *     quote memo is off, so every request is validated and priced. Quotes carry the fields
+ *     beside the spec's (transactionRequest, approval, stateBlocks, expiresAt and an
+ *     estimatedDuration from 20 synthetic settled transfers per bridge and chain pair); with
+ *     `spec-only` they carry the spec's four fields only, to measure what the others cost.
  *   node --import tsx bench/router-server.ts baseline CANNED_JSON
  *     a bare Fastify server whose POST /api/oracle/router parses the JSON body and answers a
  *     canned quote envelope of the same size through the route's response schema. Prints
@@ -26,33 +29,63 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { buildApp } from "../src/api/app.js";
 import { registerApiKeyAuth } from "../src/api/plugins/auth.js";
 import { registerRateLimit } from "../src/api/plugins/rate-limit.js";
-import { routerQuoteRouteSchema } from "../src/api/schemas/router-quote.js";
+import {
+  routerQuoteRouteSchema,
+  routerQuoteSpecOnlyRouteSchema,
+} from "../src/api/schemas/router-quote.js";
 import { loadConfig } from "../src/config/env.js";
 import { generateApiKey } from "../src/keys/api-key.js";
 import { createRouter } from "../src/router/create-router.js";
+import type { RouterFixture } from "../src/router/fixtures.js";
 import { createRouterFixture } from "../src/router/fixtures.js";
+import { createDurationEstimator } from "../src/router/providers/duration-estimator.js";
 import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
-import { openApiKeyRepository } from "../src/store/api-key-store.js";
-import { createStore } from "../src/store/index.js";
+import { openDatabase } from "../src/store/index.js";
 import { APP_CANNED_PATH, type GcStats } from "./router-requests.js";
 
-async function startApp(extraTokens: number, memoizeQuotes: boolean) {
+/** 20 settled transfers of every bridge between every pair of chains, 5 to 100 s each. */
+function syntheticSettlements(fixture: RouterFixture) {
+  const at = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+  const now = Date.now();
+  return fixture.registry.chains.flatMap((source) =>
+    fixture.registry.chains.flatMap((dest) =>
+      Object.values(source.bridges).flatMap((bridge) =>
+        Array.from({ length: 20 }, (_, i) => ({
+          sourceContract: bridge,
+          sourceChainName: source.name,
+          destChainName: dest.name,
+          startTime: at(now - 600_000),
+          endTime: at(now - 600_000 + (5 + ((i * 37) % 96)) * 1000),
+        })),
+      ),
+    ),
+  );
+}
+
+async function startApp(extraTokens: number, memoizeQuotes: boolean, specOnly: boolean) {
   const dir = await mkdtemp(join(tmpdir(), "bench-router-"));
   const databaseUrl = join(dir, "bench.db");
-  const store = await createStore({ databaseUrl });
-  const keys = await openApiKeyRepository({ databaseUrl, migrate: false });
+  const store = await openDatabase(databaseUrl);
   const key = generateApiKey();
-  await keys.createKey({
+  await store.apiKeys.createKey({
     name: "bench",
     prefix: key.prefix,
     hash: key.hash,
     createdAt: new Date(),
   });
-  await keys.close();
   const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
   const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
-  const router = createRouter({ registry: fixture.registry, memoizeQuotes });
+  const settlements = syntheticSettlements(fixture);
+  const durations = createDurationEstimator({
+    source: { recentSettlements: async () => settlements },
+  });
+  await durations.refresh();
+  const router = createRouter({
+    registry: fixture.registry,
+    memoizeQuotes,
+    extensions: specOnly ? false : { ttlSeconds: 30, estimatedDuration: durations.lookup },
+  });
   // The app stack without the router: a quote computed once, answered as is (diagnostic).
   const sample = router.quote(
     {
@@ -71,11 +104,16 @@ async function startApp(extraTokens: number, memoizeQuotes: boolean) {
     config,
     store,
     plugins: [
-      (root) => registerApiKeyAuth(root, { databaseUrl }),
+      (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
       (root) => registerRateLimit(root, { keyPerMinute: 1_000_000_000 }),
       (root) => {
         root.post(APP_CANNED_PATH, {
-          schema: { response: { 200: routerQuoteRouteSchema.response[200] } },
+          schema: {
+            response: {
+              200: (specOnly ? routerQuoteSpecOnlyRouteSchema : routerQuoteRouteSchema)
+                .response[200],
+            },
+          },
           config: { apiKey: "required" },
           handler: async () => cannedEnvelope,
         });
@@ -127,10 +165,10 @@ function observeGc(): { stats: GcStats; stop(): void } {
 }
 
 async function main(): Promise<void> {
-  const [mode, arg, flag] = process.argv.slice(2);
+  const [mode, arg, ...flags] = process.argv.slice(2);
   if ((mode !== "app" && mode !== "baseline") || arg === undefined) {
     process.stderr.write(
-      "usage: router-server.ts app EXTRA_TOKENS [no-memo] | baseline CANNED_JSON\n",
+      "usage: router-server.ts app EXTRA_TOKENS [no-memo] [spec-only] | baseline CANNED_JSON\n",
     );
     process.exit(2);
   }
@@ -138,7 +176,11 @@ async function main(): Promise<void> {
   let close: () => Promise<void>;
   let key: string | undefined;
   if (mode === "app") {
-    const started = await startApp(Number(arg), flag !== "no-memo");
+    const started = await startApp(
+      Number(arg),
+      !flags.includes("no-memo"),
+      flags.includes("spec-only"),
+    );
     ({ app, key } = started);
     close = started.close;
   } else {

@@ -16,6 +16,7 @@ import { startServerScript } from "./server-process.js";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = fileURLToPath(new URL("./router-server.ts", import.meta.url));
 const PATH = "/api/oracle/router";
+const SPEC_ONLY = "router: mix, quote memo off, the spec's four fields only (diagnostic)";
 
 const USAGE = `usage: bridge-oracle bench router [--duration S] [--rounds R] [--connections C]
                                    [--tokens N] [--results FILE] [--no-write]
@@ -100,7 +101,9 @@ async function readGcStats(path: string): Promise<GcStats | undefined> {
 }
 
 /** Scavenge count, mean and longest pause per server (a pause stops every request in flight). */
-function gcReading(gc: Record<"app" | "computing" | "baseline", GcStats | undefined>): string {
+function gcReading(
+  gc: Record<"app" | "computing" | "specOnly" | "baseline", GcStats | undefined>,
+): string {
   const one = (name: string, stats: GcStats | undefined) => {
     if (stats === undefined) return `${name}: not reported`;
     const { count, totalMs, maxMs } = stats.scavenges;
@@ -110,6 +113,7 @@ function gcReading(gc: Record<"app" | "computing" | "baseline", GcStats | undefi
   return [
     one("app", gc.app),
     one("memo-off app", gc.computing),
+    one("memo-off spec-only app", gc.specOnly),
     one("bare route", gc.baseline),
   ].join("; ");
 }
@@ -170,12 +174,21 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   const gcFiles = {
     app: join(dir, "app.gc.json"),
     computing: join(dir, "no-memo.gc.json"),
+    specOnly: join(dir, "spec-only.gc.json"),
     baseline: join(dir, "baseline.gc.json"),
   };
   let gc: Record<keyof typeof gcFiles, GcStats | undefined> | undefined;
   const app = await startServer(gcFiles.app, "app", String(tokens));
   // The same app with the router's quote memo off: every request validated and priced.
   const computing = await startServer(gcFiles.computing, "app", String(tokens), "no-memo");
+  // The same again answering the spec's four fields only: what the added fields cost.
+  const specOnly = await startServer(
+    gcFiles.specOnly,
+    "app",
+    String(tokens),
+    "no-memo",
+    "spec-only",
+  );
   let baseline: Server | undefined;
   try {
     // A mix response of median size becomes the baseline's canned body.
@@ -197,6 +210,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     log("warming up ...");
     await postLoad("warmup", app, set.mix, connections, Math.min(3, duration));
     await postLoad("warmup", computing, set.mix, connections, Math.min(3, duration));
+    await postLoad("warmup", specOnly, set.mix, connections, Math.min(3, duration));
     await postLoad("warmup", baseline, set.mix, connections, Math.min(2, duration));
     // Both servers stay up (only one is loaded at a time) and the scenarios alternate round by
     // round, so a burst of background load on a shared machine hits every scenario alike.
@@ -209,6 +223,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
         set.mix,
         PATH,
       ],
+      [SPEC_ONLY, specOnly, set.mix, PATH],
       ["router: direct routes", app, set.direct, PATH],
       ["router: swap routes", app, set.swaps, PATH],
       ["app stack, canned quote (no router; diagnostic)", app, set.mix, APP_CANNED_PATH],
@@ -225,10 +240,12 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   } finally {
     await baseline?.stop();
     await computing.stop();
+    await specOnly.stop();
     await app.stop();
     gc = {
       app: await readGcStats(gcFiles.app),
       computing: await readGcStats(gcFiles.computing),
+      specOnly: await readGcStats(gcFiles.specOnly),
       baseline: await readGcStats(gcFiles.baseline),
     };
     await rm(dir, { recursive: true, force: true });
@@ -253,6 +270,16 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   const stack = results["app stack, canned quote (no router; diagnostic)"]!;
   const computed = results["router: mix, quote memo off (every request validated and priced)"]!;
   const computedRatio = computed.requestsPerSecond / bare.requestsPerSecond;
+  const spec = results[SPEC_ONLY]!;
+  const addedRatio = computed.requestsPerSecond / spec.requestsPerSecond;
+  // Round by round: the two memo-off servers run back to back within each round.
+  const specRounds = rounds.get(SPEC_ONLY)!;
+  const addedRounds = rounds
+    .get("router: mix, quote memo off (every request validated and priced)")!
+    .map(
+      (r, i) => `${((r.requestsPerSecond / specRounds[i]!.requestsPerSecond) * 100).toFixed(0)} %`,
+    )
+    .join(", ");
   const loadAtEnd = os.loadavg();
   const busiest = Math.max(loadAverage[0]!, loadAtEnd[0]!);
   // Per-request time the router's own work adds over the app stack answering a canned quote.
@@ -274,7 +301,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
       .join(
         ", ",
       )} (native coin included), every bridge kind between every pair of chains; ${set.direct.length} direct-route and ${set.swaps.length} swap-route requests (seeded), every one a 200.`,
-    `- Load: autocannon, ${connections} connections, ${roundCount} rounds of ${duration} s per scenario after a warm-up (scenarios alternate within each round, both servers up; each figure is the median over the rounds), POST with a JSON body and \`Authorization: <key>\`; server and load generator in separate processes. The API as buildApp makes it (LOG_LEVEL=warn) with API-key auth (a key in SQLite, cached), rate limiting (limit high enough never to refuse) and the router route over a static snapshot republished every second (a new snapshot each second, as on a chain with 1 s blocks, so the router's per-snapshot caches and its quote memo turn over every second). "router: mix" is the production default: a request repeated within one snapshot is answered from the router's memo (the ${set.mix.length} requests cycle, so most are repeats); "quote memo off" is a second app server that validates and prices every request. Baseline: a bare Fastify POST route (JSON body parsed) answering a canned quote of the median response size through the same response schema. Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    `- Load: autocannon, ${connections} connections, ${roundCount} rounds of ${duration} s per scenario after a warm-up (scenarios alternate within each round, both servers up; each figure is the median over the rounds), POST with a JSON body and \`Authorization: <key>\`; server and load generator in separate processes. The API as buildApp makes it (LOG_LEVEL=warn) with API-key auth (a key in SQLite, cached), rate limiting (limit high enough never to refuse) and the router route over a static snapshot republished every second (a new snapshot each second, as on a chain with 1 s blocks, so the router's per-snapshot caches and its quote memo turn over every second). "router: mix" is the production default: a request repeated within one snapshot is answered from the router's memo (the ${set.mix.length} requests cycle, so most are repeats); "quote memo off" is a second app server that validates and prices every request; "spec's fields only" a third, the same with quotes carrying only the four fields of the specification (no transactionRequest, approval, stateBlocks, expiresAt, estimatedDuration), to measure what those cost. Baseline: a bare Fastify POST route (JSON body parsed) answering a canned quote of the median response size through the same response schema. Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s.`,
     "",
     "| scenario | req/s | p50 ms | p99 ms | mean ms | non-2xx / errors | bytes/response |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -288,6 +315,7 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     `| router mix req/s >= 70 % of the bare route's | ${(rpsRatio * 100).toFixed(1)} % | ${rpsRatio >= 0.7 ? "yes" : "**no**"} |`,
     `| router mix p99 within 1.5x of the bare route's p99 | ${p99Ratio.toFixed(3)}x (${ms(mix.p99)} vs ${ms(bare.p99)} ms) | ${p99Ratio <= 1.5 ? "yes" : "**no**"} |`,
     `| (reading) the same ratios round by round (each round's router and bare runs back to back) | req/s ${rpsRounds}; p99 ${p99Rounds} | - |`,
+    `| memo-off quote req/s with the fields beside the spec's (transactionRequest, approval, stateBlocks, expiresAt, estimatedDuration) >= 90 % of the same server answering the spec's four fields only | ${(addedRatio * 100).toFixed(1)} % (${int(computed.requestsPerSecond)} vs ${int(spec.requestsPerSecond)} req/s; ${int(computed.bytesPerResponse)} vs ${int(spec.bytesPerResponse)} bytes per response); round by round ${addedRounds} | ${addedRatio >= 0.9 ? "yes" : "**no**"} |`,
     `| (reading) router mix with the quote memo off vs the bare route | ${(computedRatio * 100).toFixed(0)} %, p99 ${(computed.p99 / bare.p99).toFixed(2)}x | - |`,
     `| (reading) the app stack alone vs the bare route | ${((stack.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)} %; with the memo off, the router's own work (validation incl. EIP-55 checksums, pricing, response building) adds about ${routerMicros.toFixed(0)} µs per request on top | - |`,
     `| (reading) young-generation collections (scavenges) in each server from listening to stopping, warm-up included | ${gcReading(gc)} | - |`,

@@ -20,10 +20,12 @@ import { registerOpenApi } from "./plugins/openapi.js";
 import { requestGate } from "./request-gate.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { createResponseCache } from "./response-cache.js";
+import { type DiscoveryRouteDeps, registerDiscoveryRoutes } from "./routes/discovery.js";
 import { type ExplorerRoutesOptions, registerExplorerRoutes } from "./routes/explorer.js";
 import { type ReadinessCheck, registerHealthRoutes } from "./routes/health.js";
 import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
+import { registerTransferActivityRoutes } from "./routes/transfer-activity.js";
 import { registerTransferStreamRoute } from "./routes/transfer-stream.js";
 import { registerWebhookRoutes, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
@@ -62,6 +64,11 @@ export interface BuildAppOptions {
    * registers it answering 503 50301 (no registry configured).
    */
   router?: RouterRouteDeps;
+  /**
+   * The indexer's progress per chain for `GET /api/oracle/chains` (routes/discovery.ts); absent:
+   * every chain's `indexer` is null.
+   */
+  indexerStatus?: DiscoveryRouteDeps["indexerStatus"];
   /** The explorer page at `/` (routes/explorer.ts): where its built assets are. */
   explorer?: ExplorerRoutesOptions;
   /**
@@ -181,8 +188,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { cache: createResponseCache({ maxChars: config.listCacheMb * 1024 * 1024 }) }
       : {}),
   });
+  registerTransferActivityRoutes(app, { store });
+  registerDiscoveryRoutes(app, {
+    registry: options.router?.router?.registry,
+    state: options.router?.state ?? { current: () => ({ chains: new Map() }) },
+    slippageBps: options.router?.router?.slippageBps ?? 0,
+    ...(options.indexerStatus !== undefined ? { indexerStatus: options.indexerStatus } : {}),
+  });
   registerTransferStream(app, config, store, options.stream ?? {});
-  registerExplorerRoutes(app, { ...options.explorer, registry: options.router?.router?.registry });
+  registerExplorerRoutes(app, { ...options.explorer });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
   if (options.webhooks !== undefined) registerWebhookRoutes(app, options.webhooks);
   return app;

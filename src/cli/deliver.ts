@@ -12,6 +12,7 @@ import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
+import { type Database, openDatabase } from "../store/index.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
 import { type DeliveryService, startDeliveryService } from "../webhooks/delivery-service.js";
 
@@ -52,10 +53,22 @@ export async function run(args: string[], deps: DeliverDeps = {}): Promise<numbe
     }
     throw error;
   }
+  // The one database of this process (docs/store.md): the loop's statements and, on PostgreSQL,
+  // the change subscription that wakes it.
+  let database: Database;
+  try {
+    database = await openDatabase(databaseUrl, { logger });
+  } catch (error) {
+    process.stderr.write(
+      `cannot open the database ${redactUrl(databaseUrl)}: ${errorMessage(error)}\n`,
+    );
+    return 1;
+  }
   let service: DeliveryService;
   try {
-    service = await startDeliveryService({ databaseUrl, config, logger });
+    service = await startDeliveryService({ database, config, logger });
   } catch (error) {
+    await database.close();
     process.stderr.write(
       error instanceof DeliveryLockedError
         ? `deliver refused: ${error.message}\n`
@@ -83,6 +96,7 @@ export async function run(args: string[], deps: DeliverDeps = {}): Promise<numbe
   } finally {
     signals?.remove();
     await service.stop();
+    await database.close();
   }
 }
 

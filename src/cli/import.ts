@@ -6,8 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
-import { createStore } from "../store/index.js";
-import type { Store } from "../store/types.js";
+import { type Database, openDatabase } from "../store/index.js";
 import {
   DEFAULT_IMPORT_BATCH_SIZE,
   ImportLineError,
@@ -62,9 +61,10 @@ export async function run(args: string[], deps: ImportCommandDeps = {}): Promise
     }
   }
 
-  let store: Store;
+  // The background bounds (no query bound): an import batch is legitimately slow.
+  let store: Database;
   try {
-    store = await createStore({ databaseUrl });
+    store = await openDatabase(databaseUrl);
   } catch (error) {
     stderr.write(`cannot open the database ${redactUrl(databaseUrl)}: ${message(error)}\n`);
     return 1;

@@ -23,10 +23,10 @@ import { devnetDir } from "../devnet/write-manifest.js";
 import { type IndexerLogger, isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
-import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
 import { databaseKind, sqlitePath } from "../store/database-url.js";
+import { openDatabase } from "../store/index.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
 import type { StoreLogger } from "../store/types.js";
@@ -112,7 +112,13 @@ export async function run(
   }
   const openStore = async (logger?: StoreLogger) => {
     try {
-      return await openIndexerStore({ databaseUrl, ...(logger !== undefined ? { logger } : {}) });
+      const file = databaseKind(databaseUrl) === "sqlite" ? sqlitePath(databaseUrl) : undefined;
+      if (file === ":memory:" || file === "") {
+        throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
+      }
+      // Migrations and batches may run for minutes: the background bounds (no query bound).
+      // SQLite: a batch waits up to 10 s for another process's write lock (`import`, `serve`).
+      return await openDatabase(databaseUrl, { logger, busyTimeoutMs: 10_000 });
     } catch (error) {
       const message = (error as Error).message;
       const where = redactUrl(databaseUrl);

@@ -16,8 +16,8 @@ import {
   type ApiKeyRecord,
   type ApiKeyRepository,
 } from "../store/api-key-repository.js";
-import { openApiKeyRepository } from "../store/api-key-store.js";
 import { redactDatabaseUrl } from "../store/database-url.js";
+import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
 import { formatTable } from "./format-table.js";
 
 export const KEYS_USAGE = `usage:
@@ -53,19 +53,21 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
     (subcommand === undefined ? io.stderr : io.stdout)(KEYS_USAGE);
     return subcommand === undefined ? 1 : 0;
   }
-  let repository: (ApiKeyRepository & { close(): Promise<void> }) | undefined;
+  let database: Database | undefined;
   try {
     const command = parseCommand(subcommand, rest);
     // DATABASE_URL is the only setting keys use: a bad PORT must not stop them.
     const databaseUrl = loadDatabaseUrl(io.env);
     try {
-      repository = await openApiKeyRepository({ databaseUrl });
+      // Its statements are tiny: the API's bounds (docs/store.md, "Timeouts").
+      database = await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
     } catch (error) {
       io.stderr(
         `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
       );
       return 1;
     }
+    const repository = database.apiKeys;
     switch (command.kind) {
       case "create":
         return await create(repository, command.name, io);
@@ -85,7 +87,7 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
     }
     return 1;
   } finally {
-    await repository?.close();
+    await database?.close();
   }
 }
 

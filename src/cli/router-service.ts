@@ -15,14 +15,18 @@ import type { ReadinessCheck } from "../api/routes/health.js";
 import type { RouterRouteDeps } from "../api/routes/router-quote.js";
 import { routerReadinessCheck } from "../api/routes/router-quote.js";
 import type { Config } from "../config/env.js";
-import { loadRegistry, type Registry } from "../config/registry.js";
 import { devnetDir, MANIFEST_FILE } from "../devnet/write-manifest.js";
+import { loadRegistry, type Registry } from "../domain/registry.js";
 import { createRouter } from "../router/create-router.js";
 import {
   type ChainStateProvider,
   createChainStateProvider,
   type ProviderLogger,
 } from "../router/providers/chain-state-provider.js";
+import {
+  createDurationEstimator,
+  type SettlementSource,
+} from "../router/providers/duration-estimator.js";
 
 export interface RouterService {
   /** For buildApp's `router` option. */
@@ -55,6 +59,8 @@ export async function startRouterService(options: {
   config: Config;
   env: Readonly<Record<string, string | undefined>>;
   logger: ProviderLogger;
+  /** Where quotes' duration estimates are read from, in the background (the API's store). */
+  settlements?: SettlementSource;
 }): Promise<RouterService> {
   const { config, logger } = options;
   const empty = { current: () => ({ chains: new Map() }) };
@@ -74,13 +80,25 @@ export async function startRouterService(options: {
     };
   }
   const registry = await loadRegistry(registryPath);
-  const router = createRouter({ registry, slippageBps: config.routerSlippageBps });
+  const durations =
+    options.settlements === undefined
+      ? undefined
+      : createDurationEstimator({ source: options.settlements, logger });
+  const router = createRouter({
+    registry,
+    slippageBps: config.routerSlippageBps,
+    extensions: {
+      ttlSeconds: config.quoteTtlSeconds,
+      ...(durations !== undefined ? { estimatedDuration: durations.lookup } : {}),
+    },
+  });
   const provider = createChainStateProvider({
     registry,
     maxStateAgeMs: config.routerMaxStateAgeMs,
     logger,
   });
   await provider.start();
+  durations?.start();
   logger.info(
     {
       registry: registryPath,
@@ -97,6 +115,9 @@ export async function startRouterService(options: {
     registryPath,
     registry,
     provider,
-    stop: () => provider.stop(),
+    stop: async () => {
+      durations?.stop();
+      await provider.stop();
+    },
   };
 }

@@ -12,16 +12,16 @@ import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
-import {
-  type ClosableIndexerStore,
-  openIndexerStore,
-} from "../indexer/store/open-indexer-store.js";
 import { createJsonLogger } from "../json-logger.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
-import { API_POSTGRES_TIMEOUTS, createStore, type PostgresTimeouts } from "../store/index.js";
+import {
+  API_POSTGRES_TIMEOUTS,
+  type Database,
+  openDatabase,
+  type PostgresTimeouts,
+} from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
-import type { Store } from "../store/types.js";
-import { openWebhookStore, type WebhookStore } from "../store/webhook-store.js";
+import { webhookStoreOf } from "../store/webhook-store.js";
 import { portInUse } from "./port-in-use.js";
 import { type RouterService, startRouterService } from "./router-service.js";
 
@@ -33,7 +33,7 @@ Runs the HTTP API. Settings come from the environment:
   TRUST_PROXY (false; behind proxies: their number, e.g. 1, or their addresses/CIDRs),
   RATE_LIMIT_ANONYMOUS_PER_MINUTE (120), RATE_LIMIT_KEY_PER_MINUTE (1200),
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
-  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000),
+  ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000), QUOTE_TTL_SECONDS (30),
   LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
   CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES (false; webhook URLs may reach private addresses)
@@ -115,28 +115,31 @@ export interface ApiService {
   readonly app: RunningServer["app"];
   /** http://host:port actually bound. */
   readonly url: string;
-  readonly store: Store;
+  readonly store: Database;
   /**
    * Stops accepting, finishes in-flight requests, then stops the router's chain state provider
-   * and closes the stores; safe to call more than once.
+   * and closes the database (unless the caller passed its own); safe to call more than once.
    */
   close(): Promise<void>;
 }
 
 /**
- * Everything `serve` runs, listening, for other commands too (`start`): the store (migrated),
- * the router service, /metrics' indexer status reader, API keys and rate limits. Throws
- * ApiStartError (with everything it opened closed again) when a piece cannot start.
+ * Everything `serve` runs, listening, for other commands too (`start`): the database (migrated),
+ * the router service, /metrics' indexer status, API keys and rate limits. Throws ApiStartError
+ * (with everything it opened closed again) when a piece cannot start. `start` passes the
+ * database it opened (then the caller closes it).
  */
 export async function startApiService(
   config: Config,
   env: Readonly<Record<string, string | undefined>>,
-  options: { databaseTimeouts?: PostgresTimeouts } = {},
+  options: {
+    databaseTimeouts?: PostgresTimeouts;
+    database?: Database;
+    /** The rate limits' window (default one minute); tests shorten it to see a 429 pass. */
+    rateLimitWindowMs?: number;
+  } = {},
 ): Promise<ApiService> {
-  // Every PostgreSQL connection of the API fails within seconds rather than waiting for ever
-  // (docs/store.md, "Timeouts"): a list read becomes a 503, and shutdown is never held up.
-  const timeouts = options.databaseTimeouts ?? API_POSTGRES_TIMEOUTS;
-  // The store and the router start before the app and its pino logger exist; their lines go
+  // The database and the router start before the app and its pino logger exist; their lines go
   // through the same pino setup (json-logger.ts), so start-up reads as one stream.
   const startupLog = createJsonLogger(config.logLevel);
   let webhookConfig: WebhookConfig;
@@ -145,19 +148,8 @@ export async function startApiService(
   } catch (error) {
     throw new ApiStartError(`configuration error: ${errorMessage(error)}`);
   }
-  let store: Store;
-  try {
-    store = await createStore({
-      databaseUrl: config.databaseUrl,
-      logger: startupLog,
-      ...(config.readDatabaseUrl !== undefined ? { readDatabaseUrl: config.readDatabaseUrl } : {}),
-      timeouts,
-    });
-  } catch (error) {
-    throw new ApiStartError(
-      `cannot open the database ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}`,
-    );
-  }
+  const store = options.database ?? (await openApiDatabase(config, startupLog, options));
+  const closeStore = options.database === undefined ? () => store.close() : async () => {};
 
   let routerService: RouterService;
   try {
@@ -165,45 +157,16 @@ export async function startApiService(
       config,
       env,
       logger: startupLog,
+      settlements: store.transfers,
     });
   } catch (error) {
-    await store.close();
+    await closeStore();
     throw new ApiStartError(`router configuration error: ${errorMessage(error)}`);
   }
 
-  // /metrics reports the indexer's progress per chain from the same database. Without it (an
-  // in-memory database, ...) the API still serves; the indexer series are just absent.
-  const indexerStatus = await openIndexerStore({ databaseUrl: config.databaseUrl, timeouts }).catch(
-    (error: unknown): ClosableIndexerStore | undefined => {
-      startupLog.warn(
-        { err: errorMessage(error) },
-        "metrics: cannot read the indexer status; /metrics will not report indexer lag",
-      );
-      return undefined;
-    },
-  );
-  // /api/oracle/webhooks: subscriptions on their own small connection (webhook-store.ts).
-  let webhookStore: WebhookStore;
-  try {
-    webhookStore = await openWebhookStore({
-      databaseUrl: config.databaseUrl,
-      migrate: false,
-      timeouts,
-      poolSize: 2,
-    });
-  } catch (error) {
-    await routerService.stop();
-    await indexerStatus?.close();
-    await store.close();
-    throw new ApiStartError(
-      `cannot open the webhook tables of ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}`,
-    );
-  }
   const closeRest = async (): Promise<void> => {
     await routerService.stop();
-    await indexerStatus?.close();
-    await webhookStore.close();
-    await store.close();
+    await closeStore();
   };
 
   let server: RunningServer;
@@ -211,21 +174,20 @@ export async function startApiService(
     server = await startServer({
       config,
       store,
-      plugins: apiPlugins(config, timeouts),
+      plugins: apiPlugins(config, store, options.rateLimitWindowMs),
       router: routerService.route,
+      // /api/oracle/webhooks: subscriptions in the same database (webhook-store.ts).
       webhooks: {
-        store: webhookStore,
+        store: webhookStoreOf(store),
         allowPrivateAddresses: webhookConfig.allowPrivateAddresses,
       },
-      ...(indexerStatus !== undefined
-        ? { metrics: { collectIndexerStatus: indexerProgressFrom(indexerStatus.indexer) } }
-        : {}),
+      // /chains and /metrics report the indexer's progress per chain from the same database.
+      indexerStatus: () => store.indexerStatus.getIndexerStatus(),
+      metrics: { collectIndexerStatus: indexerProgressFrom(store.indexerStatus) },
       readinessChecks: [
         ...(routerService.readiness !== undefined ? [routerService.readiness] : []),
         // The chains' indexing status once an indexer has written to this database.
-        ...(indexerStatus !== undefined
-          ? [indexerReadinessCheck(() => indexerStatus.indexer.getIndexerStatus())]
-          : []),
+        indexerReadinessCheck(() => store.indexerStatus.getIndexerStatus()),
       ],
     });
   } catch (error) {
@@ -256,18 +218,47 @@ export async function startApiService(
   };
 }
 
+async function openApiDatabase(
+  config: Config,
+  logger: ReturnType<typeof createJsonLogger>,
+  options: { databaseTimeouts?: PostgresTimeouts },
+): Promise<Database> {
+  try {
+    return await openDatabase(config.databaseUrl, {
+      logger,
+      readDatabaseUrl: config.readDatabaseUrl,
+      // Every PostgreSQL connection of the API fails within seconds rather than waiting for
+      // ever (docs/store.md, "Timeouts"): a list read becomes a 503, shutdown is never held up.
+      timeouts: options.databaseTimeouts ?? API_POSTGRES_TIMEOUTS,
+    });
+  } catch (error) {
+    throw new ApiStartError(
+      `cannot open the database ${redactUrl(config.databaseUrl)}: ${errorMessage(error)}`,
+    );
+  }
+}
+
 /**
  * API keys, then rate limits (the limiter needs to know the caller's key). Keys are read from
  * the same database; limits are counted in memory, or in Redis when REDIS_URL is set.
  */
-function apiPlugins(config: Config, databaseTimeouts: PostgresTimeouts): AppPlugin[] {
+function apiPlugins(
+  config: Config,
+  database: Database,
+  rateLimitWindowMs: number | undefined,
+): AppPlugin[] {
   return [
-    (app) => registerApiKeyAuth(app, { databaseUrl: config.databaseUrl, databaseTimeouts }),
+    (app) =>
+      registerApiKeyAuth(app, {
+        repository: database.apiKeys,
+        subscribe: database.changes.subscribeApiKeys,
+      }),
     (app) =>
       registerRateLimit(app, {
         anonymousPerMinute: config.rateLimitAnonymousPerMinute,
         keyPerMinute: config.rateLimitKeyPerMinute,
         redisUrl: config.redisUrl,
+        ...(rateLimitWindowMs !== undefined ? { windowMs: rateLimitWindowMs } : {}),
       }),
   ];
 }

@@ -32,12 +32,16 @@ import {
 import { devnetDir } from "../devnet/write-manifest.js";
 import { errorMessage } from "../errors.js";
 import { createIndexer } from "../indexer/create-indexer.js";
-import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
 import { formatBanner } from "../start/banner.js";
 import { DEMO_KEY_FILE, demoKey as keepDemoKey } from "../start/demo-key.js";
 import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";
 import { indexerStopReport } from "../start/indexer-stop.js";
-import { createStore } from "../store/index.js";
+import {
+  API_POSTGRES_TIMEOUTS,
+  BACKGROUND_POSTGRES_TIMEOUTS,
+  type Database,
+  openDatabase,
+} from "../store/index.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
 import { startDeliveryService } from "../webhooks/delivery-service.js";
 import { portInUse, rpcPortsProblem } from "./port-in-use.js";
@@ -184,8 +188,16 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     process.stderr.write(`${portsProblem}\n`);
     return 1;
   }
+  // One database object for everything start runs: the API's reads with the API's bounds, the
+  // indexer's batches with the background ones (docs/store.md, "Timeouts").
+  let database: Database;
   try {
-    await (await createStore({ databaseUrl: config.databaseUrl })).close();
+    database = await openDatabase(config.databaseUrl, {
+      readDatabaseUrl: config.readDatabaseUrl,
+      timeouts: API_POSTGRES_TIMEOUTS,
+      backgroundTimeouts: BACKGROUND_POSTGRES_TIMEOUTS,
+      busyTimeoutMs: 10_000,
+    });
   } catch (error) {
     lock.release();
     process.stderr.write(
@@ -204,7 +216,8 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     );
   });
   const logger: DevnetLogger = parsed.quiet ? silentLogger : createStderrLogger("devnet");
-  const closers: (() => Promise<void>)[] = [];
+  // Run in reverse: the database closes last, after everything that uses it.
+  const closers: (() => Promise<void>)[] = [() => database.close()];
   const stopAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
       await close().catch((error: unknown) => say(`while stopping: ${errorMessage(error)}`));
@@ -237,6 +250,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     });
 
     await reconcileDevnetData({
+      database,
       databaseUrl: config.databaseUrl,
       manifest: devnet.manifest,
       restored: devnet.restored,
@@ -244,15 +258,13 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       blockHash,
     });
     const demo = await keepDemoKey({
-      databaseUrl: config.databaseUrl,
+      repository: database.apiKeys,
       stateDir,
       renew: parsed.newDemoKey,
     });
     if (signalled !== undefined) return 0;
 
     const indexerConfig = await loadIndexerConfig(devnet.manifestPath);
-    const indexerStore = await openIndexerStore({ databaseUrl: config.databaseUrl });
-    closers.push(() => indexerStore.close());
     // A chain's loud stop is the indexer's one error line; start reports it itself, below, with
     // advice that fits start (the indexer's own names settings start does not have).
     const indexerLog = parsed.quiet
@@ -260,7 +272,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       : { ...createStderrLogger("index"), error: () => {} };
     const indexer = createIndexer({
       config: indexerConfig,
-      store: indexerStore,
+      store: database,
       logger: indexerLog,
     });
     const indexerStop = new AbortController();
@@ -278,12 +290,13 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     const api: ApiService = await startApiService(
       { ...config, routerConfig: devnet.manifestPath },
       env,
+      { database },
     );
     closers.push(async () => {
       say("API: finishing in-flight requests");
       await api.close();
     });
-    await startWebhookDelivery(config.databaseUrl, webhookConfig, closers);
+    await startWebhookDelivery(database, webhookConfig, closers);
 
     process.stdout.write(
       `${formatBanner({
@@ -337,12 +350,12 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
  * delivers and start says so instead of failing.
  */
 async function startWebhookDelivery(
-  databaseUrl: string,
+  database: Database,
   config: WebhookConfig,
   closers: (() => Promise<void>)[],
 ): Promise<void> {
   try {
-    const delivery = await startDeliveryService({ databaseUrl, config });
+    const delivery = await startDeliveryService({ database, config });
     closers.push(async () => {
       say("webhooks: finishing the deliveries in flight");
       await delivery.stop();

@@ -11,10 +11,10 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl } from "../config/env.js";
 import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
-import type { ApiKeyRecord } from "../store/api-key-repository.js";
-import { openApiKeyRepository } from "../store/api-key-store.js";
+import type { ApiKeyRecord, ApiKeyRepository } from "../store/api-key-repository.js";
 import { redactDatabaseUrl } from "../store/database-url.js";
-import { openWebhookStore, type WebhookStore } from "../store/webhook-store.js";
+import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
+import { webhookStoreOf } from "../store/webhook-store.js";
 import { WebhookUrlError } from "../webhooks/outbound-address.js";
 import { FilterError } from "../webhooks/subscription-filter.js";
 import {
@@ -146,22 +146,23 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
     (subcommand === undefined ? io.stderr : io.stdout)(WEBHOOKS_USAGE);
     return subcommand === undefined ? 1 : 0;
   }
-  let store: WebhookStore | undefined;
+  let database: Database | undefined;
   try {
     const command = parseCommand(subcommand, rest);
     const databaseUrl = loadDatabaseUrl(io.env);
     const config = loadWebhookConfig(io.env);
     try {
-      store = await openWebhookStore({ databaseUrl });
+      database = await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
     } catch (error) {
       io.stderr(
         `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
       );
       return 1;
     }
+    const store = webhookStoreOf(database);
     switch (command.kind) {
       case "create": {
-        const key = await findKey(databaseUrl, command.key);
+        const key = await findKey(database.apiKeys, command.key);
         const { subscription, secret } = await createSubscription(
           store,
           {
@@ -181,7 +182,8 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
         return 0;
       }
       case "list": {
-        const key = command.key === undefined ? undefined : await findKey(databaseUrl, command.key);
+        const key =
+          command.key === undefined ? undefined : await findKey(database.apiKeys, command.key);
         const subscriptions = await store.webhooks.listSubscriptions(key?.id);
         if (subscriptions.length === 0) {
           io.stdout("no webhook subscriptions; create one with: bridge-oracle webhooks create\n");
@@ -283,33 +285,28 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
     }
     return 1;
   } finally {
-    await store?.close();
+    await database?.close();
   }
 }
 
 class KeyNotFound extends Error {}
 
 /** The one active API key a --key names (name or prefix, as `keys revoke` takes it). */
-async function findKey(databaseUrl: string, target: string): Promise<ApiKeyRecord> {
-  const repository = await openApiKeyRepository({ databaseUrl, migrate: false });
-  try {
-    const active = findRevokeTargets(await repository.listKeys(), target).filter(
-      (key) => key.revokedAt === null,
+async function findKey(repository: ApiKeyRepository, target: string): Promise<ApiKeyRecord> {
+  const active = findRevokeTargets(await repository.listKeys(), target).filter(
+    (key) => key.revokedAt === null,
+  );
+  if (active.length === 0) {
+    throw new KeyNotFound(
+      `no active API key has the name or prefix '${target}'; see \`bridge-oracle keys list\``,
     );
-    if (active.length === 0) {
-      throw new KeyNotFound(
-        `no active API key has the name or prefix '${target}'; see \`bridge-oracle keys list\``,
-      );
-    }
-    if (active.length > 1) {
-      throw new KeyNotFound(
-        `'${target}' matches ${active.length} active keys; give a longer prefix or the name`,
-      );
-    }
-    return active[0] as ApiKeyRecord;
-  } finally {
-    await repository.close();
   }
+  if (active.length > 1) {
+    throw new KeyNotFound(
+      `'${target}' matches ${active.length} active keys; give a longer prefix or the name`,
+    );
+  }
+  return active[0] as ApiKeyRecord;
 }
 
 function describeFilter(filter: { addresses: readonly string[]; txHashes: readonly string[] }) {

@@ -32,6 +32,7 @@ describe("loadConfig", () => {
         routerConfig: undefined,
         routerSlippageBps: 50,
         routerMaxStateAgeMs: 15000,
+        quoteTtlSeconds: 30,
         corsOrigins: undefined,
         listCacheMb: 64,
         changeLogRetentionHours: 168,

@@ -42,6 +42,11 @@ export interface Config {
   /** ROUTER_MAX_STATE_AGE_MS: quotes from chain state older than this answer 503 50301. */
   readonly routerMaxStateAgeMs: number;
   /**
+   * QUOTE_TTL_SECONDS: a quote's expiresAt is the read time of the older of the two chain states
+   * that priced it plus this (docs/router.md).
+   */
+  readonly quoteTtlSeconds: number;
+  /**
    * LIST_CACHE_MB: the list endpoint's response cache, MiB of cached URLs and answers (counted
    * in characters); 0 turns it off (src/api/response-cache.ts).
    */
@@ -74,6 +79,7 @@ export const CONFIG_DEFAULTS = {
   rateLimitKeyPerMinute: 1200,
   routerSlippageBps: 50,
   routerMaxStateAgeMs: 15_000,
+  quoteTtlSeconds: 30,
   listCacheMb: 64,
   changeLogRetentionHours: 168,
   streamHeartbeatSeconds: 15,
@@ -130,6 +136,14 @@ export function loadConfig(env: Env = process.env): Config {
       1000,
       3_600_000,
       "milliseconds",
+    ),
+    quoteTtlSeconds: readInteger(
+      env,
+      "QUOTE_TTL_SECONDS",
+      CONFIG_DEFAULTS.quoteTtlSeconds,
+      1,
+      3600,
+      "seconds",
     ),
     corsOrigins: readCorsOrigins(env),
     listCacheMb: readInteger(

@@ -16,10 +16,10 @@
 import { readFile } from "node:fs/promises";
 import { type Address, getAddress, isAddress } from "viem";
 import { redactRpcUrl } from "../chain/redact-rpc-url.js";
-import { BRIDGE_KINDS, type BridgeKind } from "../devnet/manifest.js";
-import type { RegistryBridge, RegistryChain } from "../indexer/bridge-registry.js";
+import { BRIDGE_KINDS, type BridgeKind } from "../domain/bridge-kind.js";
+import type { BridgeChain, RegistryBridge } from "../domain/bridge-registry.js";
 
-export interface IndexerChainConfig extends RegistryChain {
+export interface IndexerChainConfig extends BridgeChain {
   rpcUrl: string;
   startBlock: number;
   confirmations: number;

@@ -5,6 +5,7 @@
  */
 import { type Address, maxUint256, type PublicClient } from "viem";
 import { toBaseUnits } from "../amount.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { Artifacts } from "./artifacts.js";
 import {
   type ChainRole,
@@ -20,7 +21,7 @@ import {
   USER_NATIVE_WEI,
 } from "./deploy-config.js";
 import { createTxSender, type TxSender } from "./deploy-tx.js";
-import type { BridgeKind, ManifestPair } from "./manifest.js";
+import type { ManifestPair } from "./manifest.js";
 
 export interface ChainIds {
   /** kind 0 scheme = EVM chain id */

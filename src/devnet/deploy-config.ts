@@ -3,7 +3,7 @@
  * user funding, in human units (converted with the token's decimals by the deployer). The values
  * follow docs/protocol.md: WETH = 3,000 USDC, DAI = 1 USDC, ORC = 15 USDC, GOV = 2 USDC.
  */
-import type { BridgeKind } from "./manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 
 export type TokenSymbol = "USDC" | "DAI" | "WETH" | "ORC" | "GOV";
 

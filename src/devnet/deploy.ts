@@ -6,16 +6,11 @@
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { toBaseUnits } from "../amount.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
-import type {
-  BridgeKind,
-  DevnetManifest,
-  ManifestAccount,
-  ManifestChain,
-  ManifestLink,
-} from "./manifest.js";
+import type { DevnetManifest, ManifestAccount, ManifestChain, ManifestLink } from "./manifest.js";
 
 /** anvil's default mnemonic: its first ten accounts are unlocked and funded. */
 export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";

@@ -4,9 +4,7 @@
  * indexer's and the router's config loaders accept it directly.
  */
 import type { Abi, Address, Hex } from "viem";
-
-export type BridgeKind = 0 | 1 | 2;
-export const BRIDGE_KINDS: readonly BridgeKind[] = [0, 1, 2];
+import type { BridgeKind } from "../domain/bridge-kind.js";
 
 export interface ManifestToken {
   symbol: string;

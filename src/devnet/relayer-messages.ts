@@ -3,7 +3,8 @@
  * block range is safe to scan, how long to back off. No RPC here, so all of it is unit-tested.
  */
 import type { Address, Hex } from "viem";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "./manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { DevnetManifest, ManifestChain } from "./manifest.js";
 
 /** The decoded arguments of IBridge.TransferSent. */
 export interface TransferSentArgs {

@@ -13,9 +13,10 @@
  * "already done" revert as done. A restarted relayer therefore never delivers twice.
  */
 import { type Address, type Hex, type Log, parseEventLogs } from "viem";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "./manifest.js";
+import type { DevnetManifest, ManifestChain } from "./manifest.js";
 import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
 import {
   type BridgeMessage,

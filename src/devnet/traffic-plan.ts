@@ -4,8 +4,9 @@
  * state (pool prices, fee configs, balances) is read elsewhere and passed in.
  */
 import { type Address, zeroAddress } from "viem";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import { createPrng } from "../transfers/prng.js";
-import type { BridgeKind, DevnetManifest, ManifestChain, ManifestLink } from "./manifest.js";
+import type { DevnetManifest, ManifestChain, ManifestLink } from "./manifest.js";
 
 /** Deterministic pseudo-random numbers (src/transfers/prng.ts), so a seed reproduces a traffic run. */
 export interface Random {

@@ -10,9 +10,10 @@
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import type { BridgeParams } from "../chain/bridge-params.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
-import type { BridgeKind, DevnetManifest, ManifestAccount } from "./manifest.js";
+import type { DevnetManifest, ManifestAccount } from "./manifest.js";
 import { bridgeEntryAbi, bridgeEventsAbi, dexRouterAbi, erc20Abi } from "./relayer-abi.js";
 import { STOP_GRACE_MS, settleWithin } from "./settle.js";
 import {

@@ -16,13 +16,13 @@ import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/crea
 import { fetchLogs } from "../chain/fetch-logs.js";
 import { sleep } from "../chain/with-retry.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
+import type { BridgeRegistry } from "../domain/bridge-registry.js";
 import type { BridgeEvent } from "../store/bridge-event.js";
 import type {
   IndexerChainRow,
   IndexerChainState,
   StoredBlock,
 } from "../store/indexer-repository.js";
-import type { BridgeRegistry } from "./bridge-registry.js";
 import { decodeBridgeLog } from "./decode-bridge-log.js";
 import { formatUtc, tokensOfSend } from "./derive-transfer.js";
 import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
@@ -445,13 +445,9 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       tokens: deps.tokens.rows(sendTokens),
       now,
     };
-    const committed =
-      store.commitBatch !== undefined
-        ? // The store serialises (and may group) batches itself.
-          store.commitBatch(batch, registry.source)
-        : deps.commitLock.runExclusive(() =>
-            store.transaction((tx) => writeBatch(tx, batch, deriveContext())),
-          );
+    const committed = deps.commitLock.runExclusive(() =>
+      store.transaction((tx) => writeBatch(tx, batch, deriveContext())),
+    );
     // Backfilling final blocks: fetch the next span while this one is written. It is checked
     // exactly as a fresh fetch would be (the next step compares its first block's parent hash
     // with the then stored cursor hash), and dropped when the next step starts elsewhere.

@@ -6,7 +6,7 @@
  */
 import { type ChainClient, createChainClient } from "../chain/create-chain-client.js";
 import type { IndexerConfig } from "../config/indexer-config.js";
-import { createBridgeRegistry } from "./bridge-registry.js";
+import { createBridgeRegistry } from "../domain/bridge-registry.js";
 import {
   type ChainIndexer,
   type ChainIndexerStatus,

@@ -17,7 +17,7 @@ import {
 } from "../chain/bridge-events-abi.js";
 import { createAddressChecksummer } from "../chain/checksum-address.js";
 import type { RawLog } from "../chain/create-chain-client.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { BridgeEvent, EventArgs } from "../store/bridge-event.js";
 
 type ArgType = "bytes32" | "address" | "uint256";

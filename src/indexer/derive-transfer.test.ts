@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
+import { createBridgeRegistry } from "../domain/bridge-registry.js";
 import type { BridgeEvent } from "../store/bridge-event.js";
-import { createBridgeRegistry } from "./bridge-registry.js";
 import { type DeriveContext, deriveTransfer, formatUtc } from "./derive-transfer.js";
 
 const SRC_BRIDGE = "0x1111111111111111111111111111111111111111" as Address;

@@ -12,9 +12,9 @@
 import { zeroAddress } from "viem";
 import { formatBaseUnitDigits } from "../amount.js";
 import { createAddressChecksummer } from "../chain/checksum-address.js";
+import type { BridgeRegistry } from "../domain/bridge-registry.js";
 import { type BridgeEvent, compareEvents } from "../store/bridge-event.js";
 import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "../store/types.js";
-import type { BridgeRegistry } from "./bridge-registry.js";
 
 /** Memoised EIP-55 (a pure function of its input, so one memo serves every caller). */
 const checksum = createAddressChecksummer();

@@ -1,39 +1,16 @@
 /**
- * What the indexer needs from the store: its own repository and the transfers repository, both
- * bound to one transaction per batch. `openIndexerStore` (src/indexer/store/open-indexer-store.ts) provides it
- * on a connection of its own.
+ * What the indexer needs from the database object (src/store/database.ts): its repository, and
+ * one transaction per batch whose bound repositories include the transfer write path. A
+ * Database is one; tests may pass a narrower double.
  */
-import type { StoredTransfer } from "../store/backend.js";
-import type { IndexerRepository } from "../store/indexer-repository.js";
-import type { BridgeTransaction, UpsertResult } from "../store/types.js";
-import type { RegistrySource } from "./bridge-registry.js";
-import type { IndexedBatch } from "./write-batch.js";
+import type { Database, DatabaseTransaction } from "../store/database.js";
 
-/** The transfer write path inside the batch's transaction (src/store/transfer-writes.ts). */
-export interface IndexerTransferWrites {
-  /** `known`: stored rows of these message ids read in this transaction (absent: not stored). */
-  upsertTransfers(
-    records: readonly BridgeTransaction[],
-    known?: ReadonlyMap<string, StoredTransfer>,
-  ): Promise<UpsertResult>;
-  deleteTransfers(messageIds: readonly string[]): Promise<number>;
-}
-
-export interface IndexerTransaction {
-  indexer: IndexerRepository;
-  transfers: IndexerTransferWrites;
-}
+/** The batch's transaction: the indexer's tables and the transfer writes, bound to it. */
+export type IndexerTransaction = Pick<DatabaseTransaction, "indexer" | "transferWrites">;
 
 export interface IndexerStore {
   /** Outside any transaction (reads, status updates). */
-  readonly indexer: IndexerRepository;
+  readonly indexer: Database["indexer"];
   /** Runs `work` in one database transaction: all of it is committed, or none. */
   transaction<T>(work: (tx: IndexerTransaction) => Promise<T>): Promise<T>;
-  /**
-   * Commits one batch: writeBatch (src/indexer/write-batch.ts) in one transaction, serialised
-   * with transaction(). A store may run it on another thread (the SQLite store does, so that
-   * fetching and decoding the next batches overlaps with writing this one); without it, the
-   * indexer runs writeBatch in transaction(). `registry` is the same for every call.
-   */
-  commitBatch?(batch: IndexedBatch, registry: RegistrySource): Promise<void>;
 }

@@ -63,7 +63,7 @@ export async function rederiveTransfers(
       upserts.push(record);
     }
   }
-  if (upserts.length > 0) await tx.transfers.upsertTransfers(upserts, stored);
-  if (deletes.length > 0) await tx.transfers.deleteTransfers(deletes);
+  if (upserts.length > 0) await tx.transferWrites.upsertTransfers(upserts, stored);
+  if (deletes.length > 0) await tx.transferWrites.deleteTransfers(deletes);
   return { upserted: upserts.length, deleted: deletes.length };
 }

@@ -1,9 +1,7 @@
 /**
  * What one committed batch writes, in the caller's transaction: its token metadata, raw events
  * and block hashes, the pruning of old block hashes, the cursor move (only from the cursor the
- * batch was fetched from) and the re-derived records of its message ids. A plain-data batch, so
- * a store may run it on another thread (the SQLite store's batch worker) or in-process
- * (PostgreSQL, or a store without `commitBatch`); the result is the same.
+ * batch was fetched from) and the re-derived records of its message ids.
  */
 
 import type { BridgeEvent } from "../store/bridge-event.js";

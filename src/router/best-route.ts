@@ -3,7 +3,7 @@
  * "state unavailable" are results, not exceptions; the API maps them to 42201 / 42202 / 50301.
  */
 import { formatAmount } from "../amount.js";
-import type { RegistryToken } from "../config/registry.js";
+import type { RegistryToken } from "../domain/registry.js";
 import {
   type PreparedRoute,
   type PrepareRouteResult,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { parseRegistry } from "../config/registry.js";
+import { parseRegistry } from "../domain/registry.js";
 import { createRouter, quoteFailureToApiError } from "./create-router.js";
 import { createRouterFixture, fixtureAddress } from "./fixtures.js";
 import type { StateSnapshot } from "./state.js";

@@ -2,9 +2,10 @@
  * The router's pure entry point: request body + state snapshot -> quote data or a typed failure.
  * The HTTP route owns transport and auth, the state providers own the snapshot; this owns the
  * decision. Per snapshot it resolves each route's state once (WeakMap, dropped with the
- * snapshot), so a request does route lookup + arithmetic only.
+ * snapshot), so a request does route lookup + arithmetic only. The quote memo is a wrapper
+ * around this (quote-memo.ts); createRouter puts it on unless told not to.
  */
-import type { Registry } from "../config/registry.js";
+import type { Registry } from "../domain/registry.js";
 import { ApiError, type ErrorKind } from "../errors.js";
 import { findBestRoute, type RouteFailure, type RouteResult } from "./best-route.js";
 import {
@@ -13,7 +14,13 @@ import {
   type PricedRoute,
   prepareRoute,
 } from "./price-route.js";
-import { buildQuoteData, quoteDataInputsEqual, type RouteQuoteData } from "./quote-response.js";
+import {
+  buildQuoteExtensions,
+  DEFAULT_QUOTE_TTL_SECONDS,
+  type QuoteExtensionOptions,
+} from "./quote-extensions.js";
+import { withQuoteMemo } from "./quote-memo.js";
+import { buildQuoteData, type RouteQuoteData } from "./quote-response.js";
 import { type AmountRange, routeAmountRange } from "./route-limits.js";
 import { type CandidateRoute, createRouteIndex } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
@@ -30,18 +37,18 @@ export interface RouterDeps {
   /** Slippage tolerance for destMinAmount / sourceMinAmount, basis points 0..10000. */
   slippageBps?: number;
   /**
-   * Remember each snapshot's successful quotes by their six request strings (default true), so
-   * a request repeated within one snapshot (a wallet refreshing its quote screen) is answered
-   * without validating and pricing again. The answer is the one a fresh computation would give:
-   * same strings, same snapshot, same result; staleness is still checked on every request. In a
-   * later snapshot the request is priced again but not re-validated, and its answer reuses the
-   * earlier response object when the figures came out the same.
+   * Wrap the router in the quote memo (quote-memo.ts; default true): a request repeated within
+   * one snapshot (a wallet refreshing its quote screen) is answered without validating and
+   * pricing again, with the answer a fresh computation would give.
    */
   memoizeQuotes?: boolean;
+  /**
+   * The fields a quote carries beside the spec's (quote-extensions.ts): expiry rule and duration
+   * lookup. Default `{ ttlSeconds: DEFAULT_QUOTE_TTL_SECONDS }` (no duration estimates). `false`
+   * answers the spec's four fields only (the benchmark's comparison).
+   */
+  extensions?: QuoteExtensionOptions | false;
 }
-
-/** Successful quotes remembered per snapshot at most (a snapshot lives one block or so). */
-export const QUOTES_MEMOIZED_PER_SNAPSHOT = 10_000;
 
 export interface QuoteOptions {
   /** With maxStateAgeMs: chain state read longer ago than that is stale (50301). */
@@ -74,10 +81,24 @@ export type QuoteResult = QuoteSuccess | QuoteFailure;
 export interface Router {
   readonly registry: Registry;
   readonly slippageBps: number;
+  /** Whether quotes carry the fields beside the spec's (RouterDeps.extensions). */
+  readonly extensions: boolean;
   validate(body: unknown): RequestValidation;
   /** Best route of a validated request against a snapshot. */
   bestRoute(request: ValidatedRouterRequest, snapshot: StateSnapshot): RouteResult;
-  /** validate + staleness + bestRoute + buildQuoteData. */
+  /** The 50301 failure when a chain of the request has no state or too old a state. */
+  staleness(
+    request: ValidatedRouterRequest,
+    snapshot: StateSnapshot,
+    options: QuoteOptions,
+  ): QuoteFailure | undefined;
+  /** staleness + bestRoute + the response, for a validated request. */
+  quoteValidated(
+    request: ValidatedRouterRequest,
+    snapshot: StateSnapshot,
+    options?: QuoteOptions,
+  ): QuoteResult;
+  /** validate + quoteValidated. */
   quote(body: unknown, snapshot: StateSnapshot, options?: QuoteOptions): QuoteResult;
 }
 
@@ -96,22 +117,25 @@ export function quoteFailureToApiError(failure: QuoteFailure): ApiError {
   return new ApiError(failure.kind, failure.message);
 }
 
+/** The router, wrapped in the quote memo unless `memoizeQuotes` is false. */
 export function createRouter(deps: RouterDeps): Router {
+  const router = createPricingRouter(deps);
+  return (deps.memoizeQuotes ?? true) ? withQuoteMemo(router) : router;
+}
+
+/** The router without the memo: every quote validated and priced. */
+export function createPricingRouter(deps: RouterDeps): Router {
   const { registry } = deps;
   const slippageBps = deps.slippageBps ?? DEFAULT_SLIPPAGE_BPS;
   if (!Number.isInteger(slippageBps) || slippageBps < 0 || slippageBps > 10000) {
     throw new RangeError(`slippageBps must be an integer from 0 to 10000, got ${slippageBps}`);
   }
+  const extensions =
+    deps.extensions === false
+      ? undefined
+      : (deps.extensions ?? { ttlSeconds: DEFAULT_QUOTE_TTL_SECONDS });
   const slippage = BigInt(slippageBps);
   const index = createRouteIndex(registry);
-  const memoize = deps.memoizeQuotes ?? true;
-  const memo = new WeakMap<StateSnapshot, Map<string, QuoteSuccess>>();
-  // The latest success per memo key, across snapshots (bounded, emptied when full). A key seen
-  // before skips validation (a pure function of the six strings and the registry), and when a
-  // new snapshot prices its route to the same figures, the previous answer's frozen `data` is
-  // answered again, so the HTTP layer's serialised text of it is reused too. Staleness and
-  // pricing still run against every snapshot.
-  const latest = new Map<string, QuoteSuccess>();
   const prepared = new WeakMap<
     StateSnapshot,
     Map<readonly CandidateRoute[], readonly PrepareRouteResult[]>
@@ -188,80 +212,53 @@ export function createRouter(deps: RouterDeps): Router {
     return undefined;
   }
 
+  function quoteValidated(
+    request: ValidatedRouterRequest,
+    snapshot: StateSnapshot,
+    options: QuoteOptions = {},
+  ): QuoteResult {
+    const stale = staleness(request, snapshot, options);
+    if (stale) return stale;
+    const result = bestRoute(request, snapshot);
+    if (!result.ok) {
+      return { ok: false, kind: routeFailureKind(result), message: result.message, route: result };
+    }
+    const spec = buildQuoteData(request, result.best);
+    if (extensions === undefined) return { ok: true, data: spec, request, priced: result.best };
+    const added = buildQuoteExtensions(
+      request,
+      result.best,
+      spec.signData.amount,
+      snapshot,
+      extensions,
+    );
+    // One object literal (one shape for every quote), the spec's fields first.
+    const data: RouteQuoteData = {
+      destMaxAmount: spec.destMaxAmount,
+      destMinAmount: spec.destMinAmount,
+      fee: spec.fee,
+      signData: spec.signData,
+      transactionRequest: added.transactionRequest,
+      approval: added.approval,
+      stateBlocks: added.stateBlocks,
+      expiresAt: added.expiresAt,
+      estimatedDuration: added.estimatedDuration,
+    };
+    return { ok: true, data, request, priced: result.best };
+  }
+
   return {
     registry,
     slippageBps,
+    extensions: extensions !== undefined,
     validate: (body) => validateRouterRequest(body, registry),
     bestRoute,
+    staleness,
+    quoteValidated,
     quote(body, snapshot, options = {}) {
-      const key = memoize ? memoKey(body) : undefined;
-      let remembered: Map<string, QuoteSuccess> | undefined;
-      let previous: QuoteSuccess | undefined;
-      if (key !== undefined) {
-        remembered = memo.get(snapshot);
-        const hit = remembered?.get(key);
-        if (hit !== undefined) return staleness(hit.request, snapshot, options) ?? hit;
-        previous = latest.get(key);
-      }
-      let request: ValidatedRouterRequest;
-      if (previous !== undefined) request = previous.request;
-      else {
-        const validation = validateRouterRequest(body, registry);
-        if (!validation.ok) return validation;
-        request = validation.value;
-      }
-      const stale = staleness(request, snapshot, options);
-      if (stale) return stale;
-      const result = bestRoute(request, snapshot);
-      if (!result.ok) {
-        return {
-          ok: false,
-          kind: routeFailureKind(result),
-          message: result.message,
-          route: result,
-        };
-      }
-      const data =
-        previous !== undefined && quoteDataInputsEqual(previous.priced, result.best)
-          ? previous.data
-          : buildQuoteData(request, result.best);
-      const success: QuoteSuccess = { ok: true, data, request, priced: result.best };
-      if (key !== undefined) {
-        Object.freeze(data.signData);
-        Object.freeze(data);
-        Object.freeze(success);
-        if (remembered === undefined) {
-          remembered = new Map();
-          memo.set(snapshot, remembered);
-        }
-        if (remembered.size < QUOTES_MEMOIZED_PER_SNAPSHOT) remembered.set(key, success);
-        if (latest.size >= QUOTES_MEMOIZED_PER_SNAPSHOT) latest.clear();
-        latest.set(key, success);
-      }
-      return success;
+      const validation = validateRouterRequest(body, registry);
+      if (!validation.ok) return validation;
+      return quoteValidated(validation.value, snapshot, options);
     },
   };
-}
-
-/**
- * The memo key of a request body: its six fields joined by NUL, or undefined unless all six are
- * strings. Only successful (hence valid) requests are remembered, and a valid field contains no
- * NUL, so a remembered key has exactly five separators: a body whose fields carry NULs of their
- * own can never match one, and always goes through validation.
- */
-function memoKey(body: unknown): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const b = body as Record<string, unknown>;
-  const { sourceChain, sourceToken, destChain, destToken, amount, to } = b;
-  if (
-    typeof sourceChain !== "string" ||
-    typeof sourceToken !== "string" ||
-    typeof destChain !== "string" ||
-    typeof destToken !== "string" ||
-    typeof amount !== "string" ||
-    typeof to !== "string"
-  ) {
-    return undefined;
-  }
-  return `${sourceChain}\0${sourceToken}\0${destChain}\0${destToken}\0${amount}\0${to}`;
 }

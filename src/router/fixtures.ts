@@ -7,13 +7,13 @@
  * benchmark gets ten or more tokens per chain.
  */
 import { type Address, getAddress, keccak256, toBytes } from "viem";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import {
   parseRegistry,
   type Registry,
   type RegistryChain,
   type RegistryToken,
-} from "../config/registry.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+} from "../domain/registry.js";
 import type { BridgeState, ChainState, PairReserves, StateSnapshot, TokenConfig } from "./state.js";
 
 export interface RouterFixtureOptions {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { parseRegistry } from "../config/registry.js";
+import { parseRegistry } from "../domain/registry.js";
 import { getFinalAmountOut } from "./dex.js";
 import { createRouterFixture, type RouterFixture } from "./fixtures.js";
 import {

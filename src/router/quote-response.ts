@@ -6,9 +6,10 @@
 import type { Address } from "viem";
 import { formatAmount, toBaseUnits } from "../amount.js";
 import type { BridgeParams } from "../chain/bridge-params.js";
-import type { Registry } from "../config/registry.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { Registry } from "../domain/registry.js";
 import type { PricedRoute } from "./price-route.js";
+import type { QuoteExtensions } from "./quote-extensions.js";
 import type { ValidatedRouterRequest } from "./validate-request.js";
 
 /**
@@ -51,7 +52,11 @@ export interface SignData {
   params: string;
 }
 
-export interface RouteQuoteData {
+/**
+ * The `data` of a successful router response: the spec's four fields, and (unless the router was
+ * built without them) the fields beside them (quote-extensions.ts).
+ */
+export interface RouteQuoteData extends Partial<QuoteExtensions> {
   destMaxAmount: string;
   destMinAmount: string;
   fee: string;
@@ -84,7 +89,7 @@ export function buildQuoteParams(
   };
 }
 
-/** The `data` of a successful router response. */
+/** The spec's fields of a successful router response (docs/router.md, "Response"). */
 export function buildQuoteData(
   request: ValidatedRouterRequest,
   priced: PricedRoute,

@@ -4,8 +4,8 @@
  * bridge token) plus the swaps around it.
  */
 import type { Address } from "viem";
-import type { Registry, RegistryChain, RegistryLink, RegistryToken } from "../config/registry.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { Registry, RegistryChain, RegistryLink, RegistryToken } from "../domain/registry.js";
 import { findSwapPath, type SwapPath } from "./swap-path.js";
 
 export interface CandidateRoute {

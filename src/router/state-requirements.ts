@@ -5,8 +5,8 @@
  * ChainState.
  */
 import type { Address } from "viem";
-import type { Registry, RegistryPair, RegistryToken } from "../config/registry.js";
-import { BRIDGE_KINDS, type BridgeKind } from "../devnet/manifest.js";
+import { BRIDGE_KINDS, type BridgeKind } from "../domain/bridge-kind.js";
+import type { Registry, RegistryPair, RegistryToken } from "../domain/registry.js";
 
 export interface BridgeStateRequirements {
   kind: BridgeKind;

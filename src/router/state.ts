@@ -4,7 +4,7 @@
  * base units. Every map is keyed by LOWERCASE address (RegistryToken.key / RegistryPair.key) so a
  * lookup never depends on the checksum case of its input.
  */
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 
 /** `tokenConfig(token)` of a bridge, in base units of that (source bridge) token. */
 export interface TokenConfig {

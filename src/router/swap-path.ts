@@ -3,7 +3,7 @@
  * [A, B] when the factory has that pair, otherwise [A, WETH, B] when both pairs exist, otherwise
  * there is no swap route. The native coin swaps as the chain's hub token (WETH).
  */
-import type { Registry, RegistryPair, RegistryToken } from "../config/registry.js";
+import type { Registry, RegistryPair, RegistryToken } from "../domain/registry.js";
 
 /** One hop of a swap: through `pair`, from `tokenIn` to `tokenOut` (lowercase keys). */
 export interface SwapHop {

@@ -6,7 +6,7 @@
  */
 import { getAddress } from "viem";
 import { DECIMAL_PATTERN, parseAmount } from "../amount.js";
-import type { Registry, RegistryChain, RegistryToken } from "../config/registry.js";
+import type { Registry, RegistryChain, RegistryToken } from "../domain/registry.js";
 import type { ErrorKind } from "../errors.js";
 import { MAX_UINT256 } from "./route-limits.js";
 

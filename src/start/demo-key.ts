@@ -11,13 +11,14 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../keys/api-key.js";
-import { openApiKeyRepository } from "../store/api-key-store.js";
+import type { ApiKeyRepository } from "../store/api-key-repository.js";
 
 export const DEMO_KEY_NAME = "demo";
 export const DEMO_KEY_FILE = "demo-key";
 
 export interface DemoKeyParameters {
-  databaseUrl: string;
+  /** The database's `apiKeys`. */
+  repository: ApiKeyRepository;
   /** Where the key is kept: the devnet's state directory ($DEVNET_DIR/state). */
   stateDir: string;
   /** Make a new key even when the saved one is still valid (`start --new-demo-key`). */
@@ -35,30 +36,23 @@ export interface DemoKey {
 export async function demoKey(parameters: DemoKeyParameters): Promise<DemoKey> {
   const path = join(parameters.stateDir, DEMO_KEY_FILE);
   const saved = parameters.renew ? undefined : await readSavedKey(path);
-  const repository = await openApiKeyRepository({
-    databaseUrl: parameters.databaseUrl,
-    migrate: false,
-  });
-  try {
-    const active = (await repository.listKeys()).filter(
-      (key) => key.name === DEMO_KEY_NAME && key.revokedAt === null,
-    );
-    if (saved !== undefined && active.some((key) => key.hash === hashApiKey(saved))) {
-      // The file may have been copied or restored with looser permissions.
-      await chmod(path, 0o600);
-      return { key: saved, kept: true };
-    }
-    const generated = generateApiKey();
-    // Saved before anything changes in the database: a key stored there that no file holds
-    // could never be shown again, and a failed save leaves the old key working.
-    await saveKey(path, generated.key);
-    const now = parameters.now ?? new Date();
-    for (const key of active) await repository.revokeKey(key.id, now);
-    await repository.createKey({ name: DEMO_KEY_NAME, ...generated, createdAt: now });
-    return { key: generated.key, kept: false };
-  } finally {
-    await repository.close();
+  const { repository } = parameters;
+  const active = (await repository.listKeys()).filter(
+    (key) => key.name === DEMO_KEY_NAME && key.revokedAt === null,
+  );
+  if (saved !== undefined && active.some((key) => key.hash === hashApiKey(saved))) {
+    // The file may have been copied or restored with looser permissions.
+    await chmod(path, 0o600);
+    return { key: saved, kept: true };
   }
+  const generated = generateApiKey();
+  // Saved before anything changes in the database: a key stored there that no file holds
+  // could never be shown again, and a failed save leaves the old key working.
+  await saveKey(path, generated.key);
+  const now = parameters.now ?? new Date();
+  for (const key of active) await repository.revokeKey(key.id, now);
+  await repository.createKey({ name: DEMO_KEY_NAME, ...generated, createdAt: now });
+  return { key: generated.key, kept: false };
 }
 
 async function readSavedKey(path: string): Promise<string | undefined> {

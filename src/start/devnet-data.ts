@@ -10,26 +10,14 @@
  *   (transfers and indexer tables; API keys stay), provided the database holds nothing but
  *   devnet data. Otherwise start refuses: other data is never deleted.
  */
-import Database from "better-sqlite3";
-import pg from "pg";
 import type { DevnetManifest } from "../devnet/manifest.js";
-import { openIndexerStore } from "../indexer/store/open-indexer-store.js";
-import { databaseKind, sqlitePath } from "../store/database-url.js";
+import type { Database } from "../store/database.js";
 
 export class DevnetDataError extends Error {}
 
-/** Children before parents; all of them are derived from the devnet's chains. */
-const DERIVED_TABLES = [
-  "address_transfers",
-  "address_stats",
-  "transfers",
-  "raw_events",
-  "indexer_blocks",
-  "token_metadata",
-  "indexer_chains",
-] as const;
-
 export interface ReconcileOptions {
+  database: Pick<Database, "indexerStatus" | "transaction">;
+  /** Named in messages. */
   databaseUrl: string;
   manifest: DevnetManifest;
   restored: boolean;
@@ -42,13 +30,7 @@ export interface ReconcileOptions {
 export async function reconcileDevnetData(
   options: ReconcileOptions,
 ): Promise<"kept" | "reset" | "empty"> {
-  const store = await openIndexerStore({ databaseUrl: options.databaseUrl });
-  let chains: Awaited<ReturnType<typeof store.indexer.getIndexerStatus>>;
-  try {
-    chains = await store.indexer.getIndexerStatus();
-  } finally {
-    await store.close();
-  }
+  const chains = await options.database.indexerStatus.getIndexerStatus();
   const devnetIds = new Set(options.manifest.chains.map((chain) => chain.chainId));
   const indexed = chains.filter((row) => devnetIds.has(row.chainId));
   if (indexed.length === 0) return "empty";
@@ -78,7 +60,7 @@ export async function reconcileDevnetData(
     );
   }
   const names = options.manifest.chains.map((chain) => chain.name);
-  await deleteDerivedData(options.databaseUrl, names);
+  await deleteDerivedData(options.database, options.databaseUrl, names);
   options.log(
     "the saved devnet could not be resumed, so the data indexed from it was deleted from the " +
       "database (API keys kept)",
@@ -88,50 +70,18 @@ export async function reconcileDevnetData(
 
 /** Deletes every derived row in one transaction, after checking no transfer is foreign. */
 async function deleteDerivedData(
+  database: ReconcileOptions["database"],
   databaseUrl: string,
   chainNames: readonly string[],
 ): Promise<void> {
-  const placeholders = chainNames.map(() => "?").join(", ");
-  const foreignSql = `SELECT count(*) AS n FROM transfers WHERE source_chain_name NOT IN (${placeholders})`;
-  const refuse = (count: number) =>
-    new DevnetDataError(
-      `the database ${databaseUrl} holds ${count} transfer(s) not from the devnet (imported?); ` +
-        "start will not delete them to index a fresh devnet: use another DATABASE_URL",
-    );
-  if (databaseKind(databaseUrl) === "sqlite") {
-    const path = sqlitePath(databaseUrl);
-    const db = new Database(path);
-    try {
-      db.pragma("busy_timeout = 10000");
-      const { n } = db.prepare(foreignSql).get(...chainNames) as { n: number };
-      if (n > 0) throw refuse(n);
-      db.transaction(() => {
-        for (const table of DERIVED_TABLES) db.prepare(`DELETE FROM ${table}`).run();
-      })();
-    } finally {
-      db.close();
+  await database.transaction(async (tx) => {
+    const n = await tx.indexedData.countTransfersOutside(chainNames);
+    if (n > 0) {
+      throw new DevnetDataError(
+        `the database ${databaseUrl} holds ${n} transfer(s) not from the devnet (imported?); ` +
+          "start will not delete them to index a fresh devnet: use another DATABASE_URL",
+      );
     }
-    return;
-  }
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
-  // A lost connection also rejects the query in flight; unheard, the event would end start.
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    let index = 0;
-    const numbered = foreignSql.replace(/\?/g, () => `$${++index}`);
-    const result = await client.query<{ n: string }>(numbered, [...chainNames]);
-    const n = Number(result.rows[0]?.n ?? 0);
-    if (n > 0) throw refuse(n);
-    await client.query("BEGIN");
-    try {
-      for (const table of DERIVED_TABLES) await client.query(`DELETE FROM ${table}`);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    }
-  } finally {
-    await client.end();
-  }
+    await tx.indexedData.deleteIndexedData();
+  });
 }

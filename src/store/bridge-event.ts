@@ -5,7 +5,7 @@
  */
 import type { Address, Hex } from "viem";
 import type { BridgeEventName } from "../chain/bridge-events-abi.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 
 export type EventArgs = Record<string, string | boolean>;
 

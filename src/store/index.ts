@@ -1,14 +1,18 @@
 /**
- * Store factory: `DATABASE_URL` picks the backend. postgres:// or postgresql:// -> PostgreSQL;
- * anything else is a SQLite file path (the embedded default). Migrations run before the store
- * is returned.
+ * The store's public face: `openDatabase` (database.ts) and what its callers need beside it.
  */
-import { databaseKind, redactDatabaseUrl, sqlitePath } from "./database-url.js";
+import { type Database, type OpenDatabaseOptions, openDatabase } from "./database.js";
 import type { PostgresTimeouts } from "./postgres/connections.js";
-import { createPostgresStore } from "./postgres/postgres-store.js";
-import { createSqliteStore } from "./sqlite/sqlite-store.js";
-import type { Store, StoreLogger } from "./types.js";
+import type { StoreLogger } from "./types.js";
 
+export {
+  type ChangeNotifications,
+  type Database,
+  type DatabaseTransaction,
+  type OpenDatabaseOptions,
+  openDatabase,
+  type TransferWrites,
+} from "./database.js";
 export { databaseKind, redactDatabaseUrl } from "./database-url.js";
 export { MIGRATIONS, type Migration } from "./migrations/index.js";
 export {
@@ -16,12 +20,8 @@ export {
   BACKGROUND_POSTGRES_TIMEOUTS,
   type PostgresTimeouts,
 } from "./postgres/connections.js";
-export { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-export {
-  createSqliteStore,
-  openSqliteConnection,
-  type SqliteStoreOptions,
-} from "./sqlite/sqlite-store.js";
+export { createRepositories, type Repositories } from "./repositories.js";
+export { openSqliteConnection, openSqliteWriter } from "./sqlite/sqlite-database.js";
 export {
   type ChangesSinceOptions,
   createTransferChangeRepository,
@@ -41,30 +41,13 @@ export interface CreateStoreOptions {
   /** PostgreSQL only: replica for list/get queries (DATABASE_READ_URL). */
   readDatabaseUrl?: string;
   logger?: StoreLogger;
-  /**
-   * PostgreSQL only: bounds of the store's connections (postgres/connections.ts). Default
-   * BACKGROUND_POSTGRES_TIMEOUTS (no query bound); the API passes API_POSTGRES_TIMEOUTS.
-   */
+  /** PostgreSQL only: bounds of the pools (OpenDatabaseOptions.timeouts). */
   timeouts?: PostgresTimeouts;
 }
 
-export async function createStore(options: CreateStoreOptions): Promise<Store> {
-  const { databaseUrl, logger } = options;
-  if (databaseKind(databaseUrl) === "postgres") {
-    const readDatabaseUrl = options.readDatabaseUrl || undefined;
-    return createPostgresStore({
-      databaseUrl,
-      readDatabaseUrl,
-      logger,
-      ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
-    });
-  }
-  if (options.readDatabaseUrl) {
-    logger?.warn(
-      { readDatabaseUrl: redactDatabaseUrl(options.readDatabaseUrl) },
-      "read database URL ignored: it applies to PostgreSQL only",
-    );
-  }
-  const path = sqlitePath(databaseUrl);
-  return createSqliteStore({ path, logger });
+/** `openDatabase` with the URL among the options (the older spelling). */
+export function createStore(options: CreateStoreOptions): Promise<Database> {
+  const { databaseUrl, ...rest } = options;
+  const opened: OpenDatabaseOptions = rest;
+  return openDatabase(databaseUrl, opened);
 }

@@ -6,7 +6,7 @@
  */
 import type { Hex } from "viem";
 import type { BridgeEventName } from "../chain/bridge-events-abi.js";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { SqlExecutor, StoredTransfer } from "./backend.js";
 import type { BridgeEvent, EventArgs } from "./bridge-event.js";
 import { hashKey } from "./transfer-keys.js";

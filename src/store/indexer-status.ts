@@ -5,7 +5,22 @@
  * without importing the indexer.
  */
 import { ApiError } from "../errors.js";
-import type { IndexerChainStatus } from "./indexer-repository.js";
+import type { SqlExecutor } from "./backend.js";
+import { createIndexerRepository, type IndexerChainStatus } from "./indexer-repository.js";
+
+/** The indexer's rows as the API reads them; the Database's `indexerStatus`. */
+export interface IndexerStatusRepository {
+  /** Every chain's row with its lag, by chain id; none when no indexer ever ran here. */
+  getIndexerStatus(): Promise<IndexerChainStatus[]>;
+}
+
+export function createIndexerStatusRepository(
+  sql: SqlExecutor,
+  kind: "sqlite" | "postgres",
+): IndexerStatusRepository {
+  const indexer = createIndexerRepository(sql, kind);
+  return { getIndexerStatus: () => indexer.getIndexerStatus() };
+}
 
 export interface IndexerReadinessOptions {
   /** A chain further behind its confirmed head than this is not ready. Default 50 blocks. */

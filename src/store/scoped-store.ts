@@ -1,5 +1,6 @@
 /**
- * The Store handed to `transaction(work)`: bound to one connection inside an open transaction.
+ * The DatabaseTransaction handed to `transaction(work)`: the repositories (repositories.ts)
+ * bound to one connection inside an open transaction.
  * Nested transaction() calls and each upsertTransfers() run in a SAVEPOINT, so a failed step
  * can be caught and the outer transaction continued without partial writes of that step.
  * Savepoints of one scope run one at a time (a queue), so concurrent calls inside one
@@ -7,8 +8,9 @@
  * transaction ended.
  */
 import type { TransferBackend } from "./backend.js";
-import { createTransferChangeRepository } from "./transfer-change-repository.js";
-import { createTransferRepository } from "./transfer-repository.js";
+import type { DatabaseTransaction } from "./database.js";
+import { createRepositories } from "./repositories.js";
+import { createTransferWrites } from "./transfer-writes.js";
 import type { Store } from "./types.js";
 
 /** One connection inside an open transaction. */
@@ -41,7 +43,7 @@ export interface ScopeOptions {
 
 export async function runInScope<T>(
   options: ScopeOptions,
-  work: (store: Store, backend: TransferBackend) => Promise<T>,
+  work: (tx: DatabaseTransaction, backend: TransferBackend) => Promise<T>,
 ): Promise<T> {
   const { connection, depth } = options;
   let open = true;
@@ -65,16 +67,16 @@ export async function runInScope<T>(
         throw error;
       }
     });
-  const store: Store = {
+  const tx: DatabaseTransaction = {
     kind: options.kind,
-    transfers: createTransferRepository({
-      reader: backend,
+    ...createRepositories({
+      kind: options.kind,
+      replicaReads: backend,
+      requests: backend.sql,
+      background: backend.sql,
       atomically: (fn) => savepoint(() => fn(backend)),
     }),
-    transferChanges: createTransferChangeRepository({
-      sql: backend.sql,
-      atomically: (fn) => savepoint(() => fn(backend.sql)),
-    }),
+    transferWrites: createTransferWrites(backend),
     transaction: (inner) =>
       savepoint(() => runInScope({ ...options, depth: depth + 1 }, (child) => inner(child))),
     ping: options.ping,
@@ -83,7 +85,7 @@ export async function runInScope<T>(
     },
   };
   try {
-    return await work(store, backend);
+    return await work(tx, backend);
   } finally {
     open = false;
   }

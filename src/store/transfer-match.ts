@@ -1,5 +1,5 @@
 /**
- * Whether a record matches an `addressOrTxHash` classification (decisions.md 3), in memory: the
+ * Whether a record matches an `addressOrTxHash` classification (docs/http-api.md, API rule 3), in memory: the
  * same rule the list endpoint's SQL applies (transfer-reads.ts), for records that are not read
  * from the transfers table (the change log's, src/store/transfer-change-repository.ts).
  */

@@ -1,4 +1,6 @@
 import type { TransferBackend } from "./backend.js";
+import { createSettlementReads } from "./settlement-reads.js";
+import { createTransferActivity } from "./transfer-activity.js";
 import { createTransferReads } from "./transfer-reads.js";
 import { createTransferWrites } from "./transfer-writes.js";
 import type { TransferMaintenanceRepository } from "./types.js";
@@ -15,6 +17,7 @@ export function createTransferRepository(
   deps: TransferRepositoryDeps,
 ): TransferMaintenanceRepository {
   const reads = createTransferReads(deps.reader);
+  const activity = createTransferActivity(deps.reader.sql);
   return {
     async upsertTransfers(records) {
       if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
@@ -26,5 +29,9 @@ export function createTransferRepository(
     },
     listTransfers: reads.listTransfers,
     getTransfer: reads.getTransfer,
+    latestTransfers: activity.latestTransfers,
+    transfersStartedSince: activity.transfersStartedSince,
+    transferEvents: activity.transferEvents,
+    recentSettlements: createSettlementReads(deps.reader).recentSettlements,
   };
 }

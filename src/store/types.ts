@@ -1,9 +1,11 @@
-import type { TransferChangeRepository } from "./transfer-change-repository.js";
-
 /**
  * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
  * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
  */
+import type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
+import type { TransferChangeRepository } from "./transfer-change-repository.js";
+
+export type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 
 export const TRANSFER_STATUSES = ["Processing", "Success", "Failed"] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
@@ -129,6 +131,17 @@ export interface UpsertResult {
   unchanged: number;
 }
 
+/** A `Success` transfer's bridge contract, chains and times (recentSettlements). */
+export interface Settlement {
+  /** source_contract: the bridge contract on the source chain (EIP-55). */
+  sourceContract: string;
+  sourceChainName: string;
+  destChainName: string;
+  /** UTC `YYYY-MM-DD HH:MM:SS`. */
+  startTime: string;
+  endTime: string;
+}
+
 export interface TransferRepository {
   /**
    * Inserts or replaces records keyed by message_id, in one transaction. A record equal to the
@@ -137,6 +150,15 @@ export interface TransferRepository {
   upsertTransfers(records: readonly BridgeTransaction[]): Promise<UpsertResult>;
   listTransfers(query: ListTransfersQuery): Promise<ListTransfersResult>;
   getTransfer(messageId: string): Promise<BridgeTransaction | undefined>;
+  /** The explorer's reads across all transfers (transfer-activity.ts). */
+  latestTransfers(limit: number): Promise<BridgeTransaction[]>;
+  transfersStartedSince(since: string): Promise<ActivityRow[]>;
+  transferEvents(messageId: string): Promise<StoredBridgeEvent[]>;
+  /**
+   * The `Success` transfers among the latest `limit` records stored (by insertion), newest
+   * first. Optional so that test doubles need not have it; both stores do.
+   */
+  recentSettlements?(limit: number): Promise<Settlement[]>;
 }
 
 /**

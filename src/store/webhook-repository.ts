@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions and their deliveries (docs/webhooks.md; migration 0008-webhooks): what
+ * Webhook subscriptions and their deliveries (docs/webhooks.md; migration 0009-webhooks): what
  * the `webhooks` CLI, the /api/oracle/webhooks endpoints and the delivery process read and
  * write. Same SQL on both backends except where PostgreSQL needs row locks that SQLite's single
  * writer makes unnecessary (`FOR UPDATE`, `SKIP LOCKED`).
@@ -163,6 +163,11 @@ function ownerClause(ownerKeyId: number | undefined, column = "owner_key_id") {
 
 export interface WebhookRepository {
   /**
+   * The executor these statements run on: inside a transaction, the transaction's connection,
+   * on which the fan-out reads the change log (fan-out.ts) in the same transaction.
+   */
+  readonly sql: SqlExecutor;
+  /**
    * Stores a subscription starting after the fan-out cursor: it receives every change not yet
    * fanned out. Run inside a transaction (it locks the cursor row so no fan-out runs meanwhile
    * and misses the new subscription).
@@ -229,6 +234,7 @@ export function createWebhookRepository(sql: SqlExecutor, dialect: Dialect): Web
     dialect === "postgres" ? [ids] : [JSON.stringify(ids)];
 
   return {
+    sql,
     async createSubscription(s) {
       const [cursor] = await sql.all<{ seq: unknown }>(
         `SELECT seq FROM webhook_fanout_cursor WHERE id = 1${forUpdate}`,

@@ -4,6 +4,9 @@
  * of any kind (HTTP error, network error, a body that is not an envelope) becomes
  * `{ ok: false, msg }` so the page has one thing to show the user.
  */
+
+import type { TransferSummary } from "../api/transfer-summary.js";
+import type { TransferTimeline } from "../api/transfer-timeline.js";
 import type { RouteQuoteData } from "../router/quote-response.js";
 import type { RouterRequest } from "../router/validate-request.js";
 import type { BridgeTransaction } from "../store/types.js";
@@ -17,10 +20,11 @@ export interface TransferPage {
 /** The body of POST /router, as the server reads it. */
 export type QuoteRequest = RouterRequest;
 
-/** A chain of the router's registry, with its tokens (GET /explorer/chains.json). */
+/** A chain the router quotes, with its tokens (GET /api/oracle/chains and /tokens). */
 export interface ExplorerChain {
   chainId: number;
   name: string;
+  nativeSymbol: string;
   tokens: { address: string; symbol: string; decimals: number }[];
 }
 
@@ -34,13 +38,23 @@ export interface ApiClient {
     signal?: AbortSignal,
   ): Promise<ApiResult<TransferPage>>;
   quote(request: QuoteRequest, apiKey: string): Promise<ApiResult<RouteQuoteData>>;
-  /** The registry's chains and tokens; `chains: []` when the server routes nothing. */
-  chains(): Promise<ApiResult<{ chains: ExplorerChain[] }>>;
+  /** The router's chains and tokens (discovery); `[]` when the server routes nothing. */
+  chains(): Promise<ApiResult<ExplorerChain[]>>;
+  /** The newest transfers across the service. */
+  latest(limit: number): Promise<ApiResult<{ data: BridgeTransaction[] }>>;
+  summary(): Promise<ApiResult<TransferSummary>>;
+  /** One transfer by its message id or a transaction hash only it has. */
+  timeline(id: string): Promise<ApiResult<TransferTimeline>>;
 }
 
 export const LIST_TRANSFERS_PATH = "/api/oracle/bridge-transactions";
 export const ROUTER_PATH = "/api/oracle/router";
-export const CHAINS_PATH = "/explorer/chains.json";
+export const CHAINS_PATH = "/api/oracle/chains";
+export const TOKENS_PATH = "/api/oracle/tokens";
+export const LATEST_PATH = "/api/oracle/bridge-transactions/latest";
+export const SUMMARY_PATH = "/api/oracle/stats/summary";
+
+const JSON_ACCEPT = { accept: "application/json" };
 
 /** Calls the API on the page's own origin. */
 export function createApiClient(): ApiClient {
@@ -97,9 +111,42 @@ export function createApiClient(): ApiClient {
         body: JSON.stringify(request),
       });
     },
-    chains() {
-      return call<{ chains: ExplorerChain[] }>(CHAINS_PATH, {
-        headers: { accept: "application/json" },
+    async chains() {
+      const [chains, tokens] = await Promise.all([
+        call<{ chains: { chainId: number; name: string; nativeCurrency: { symbol: string } }[] }>(
+          CHAINS_PATH,
+          { headers: JSON_ACCEPT },
+        ),
+        call<{ tokens: { chainId: number; address: string; symbol: string; decimals: number }[] }>(
+          TOKENS_PATH,
+          { headers: JSON_ACCEPT },
+        ),
+      ]);
+      if (!chains.ok) return chains;
+      if (!tokens.ok) return tokens;
+      return {
+        ok: true,
+        data: chains.data.chains.map((chain) => ({
+          chainId: chain.chainId,
+          name: chain.name,
+          nativeSymbol: chain.nativeCurrency.symbol,
+          tokens: tokens.data.tokens
+            .filter((token) => token.chainId === chain.chainId)
+            .map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),
+        })),
+      };
+    },
+    latest(limit) {
+      return call<{ data: BridgeTransaction[] }>(`${LATEST_PATH}?limit=${limit}`, {
+        headers: JSON_ACCEPT,
+      });
+    },
+    summary() {
+      return call<TransferSummary>(SUMMARY_PATH, { headers: JSON_ACCEPT });
+    },
+    timeline(id) {
+      return call<TransferTimeline>(`${LIST_TRANSFERS_PATH}/${encodeURIComponent(id)}/timeline`, {
+        headers: JSON_ACCEPT,
       });
     },
   };

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * When the server has a registry (GET /explorer/chains.json lists chains), the quote form's
+ * When the server has a registry (GET /api/oracle/chains lists chains), the quote form's
  * chain and token text inputs become selects: chains by name and id, tokens by symbol (value:
  * the token address, which is what the router expects), the token list following the chosen
  * chain. Without a registry, or if the user already typed into a field, the text inputs stay.

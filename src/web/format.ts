@@ -15,10 +15,69 @@ export function groupDecimal(value: string): string {
   return `${sign}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${fraction}`;
 }
 
-/** "100.5" + "USDC" -> "100.5 USDC"; an empty amount -> "—". */
+/** Significant digits an amount is shown with (all of its whole part are always shown). */
+export const SIGNIFICANT_DIGITS = 6;
+/** Fraction digits kept at least, when the value has them (cents of a stablecoin). */
+export const MIN_FRACTION_DIGITS = 2;
+
+/**
+ * A decimal string for reading: grouped by thousands, rounded half-up to SIGNIFICANT_DIGITS
+ * significant digits but never into its whole part, keeping at least MIN_FRACTION_DIGITS
+ * fraction digits, trailing zeros dropped: "20.493790701908068847" -> "20.4938",
+ * "1000000.123456" -> "1,000,000.12", "0.000123456789" -> "0.000123457". Exact: the digits are
+ * rounded as a bigint, never through a JS number. Anything that is not a plain decimal passes
+ * through unchanged.
+ */
+export function readableDecimal(value: string): string {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return value;
+  const whole = (match[1] ?? "0").replace(/^0+(?=\d)/, "");
+  const fraction = match[2] ?? "";
+  let keep: number;
+  if (whole !== "0") {
+    keep = Math.max(MIN_FRACTION_DIGITS, SIGNIFICANT_DIGITS - whole.length);
+  } else {
+    const leadingZeros = /^0*/.exec(fraction)?.[0].length ?? 0;
+    keep = leadingZeros === fraction.length ? 0 : leadingZeros + SIGNIFICANT_DIGITS;
+  }
+  if (fraction.length <= keep) return groupDecimal(trimFraction(whole, fraction));
+  const kept = BigInt(whole + fraction.slice(0, keep));
+  const roundUp = fraction.charCodeAt(keep) >= 53; // the next digit is 5 or more
+  const digits = (kept + (roundUp ? 1n : 0n)).toString().padStart(keep + 1, "0");
+  const point = digits.length - keep;
+  return groupDecimal(trimFraction(digits.slice(0, point), digits.slice(point)));
+}
+
+function trimFraction(whole: string, fraction: string): string {
+  const trimmed = fraction.replace(/0+$/, "");
+  return trimmed === "" ? whole : `${whole}.${trimmed}`;
+}
+
+/** "100.5" + "USDC" -> "100.5 USDC" (readable, readableDecimal); an empty amount -> "—". */
 export function formatAmount(amount: string, symbol: string): string {
   if (amount === "") return EMPTY_VALUE;
-  return symbol === "" ? groupDecimal(amount) : `${groupDecimal(amount)} ${symbol}`;
+  return symbol === "" ? readableDecimal(amount) : `${readableDecimal(amount)} ${symbol}`;
+}
+
+/** The exact amount, as the API gave it, with its symbol: the hover text and what a copy takes. */
+export function exactAmount(amount: string, symbol: string): string {
+  if (amount === "") return "";
+  return symbol === "" ? amount : `${amount} ${symbol}`;
+}
+
+/** "45 s", "2 min 5 s", "1 h 3 min"; null -> "—". */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return EMPTY_VALUE;
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const minutes = Math.floor((s % 3600) / 60);
+  return minutes === 0 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 3600)} h ${minutes} min`;
+}
+
+/** A ratio 0..1 as a percentage with one decimal; null -> "—". */
+export function formatPercent(ratio: number | null): string {
+  return ratio === null ? EMPTY_VALUE : `${(ratio * 100).toFixed(1)} %`;
 }
 
 /** The API's times are UTC "YYYY-MM-DD HH:MM:SS" with no zone (docs/http-api.md, API rule 2). */

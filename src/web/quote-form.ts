@@ -5,10 +5,13 @@
  * (this browser only) so it need not be pasted again.
  */
 import type { RouteQuoteData } from "../router/quote-response.js";
+import { amountNode } from "./amount-view.js";
 import type { ApiClient, ExplorerChain, QuoteRequest } from "./api-client.js";
+import { bridgeAction } from "./bridge-button.js";
 import { installChainSelects } from "./chain-selects.js";
 import { el, showMessage } from "./dom.js";
-import { bridgeKindName, formatAmount } from "./format.js";
+import { bridgeKindName } from "./format.js";
+import { executableQuote } from "./wallet.js";
 
 export const API_KEY_STORAGE_KEY = "bridge-oracle:api-key";
 
@@ -47,7 +50,7 @@ function readRequest(form: HTMLFormElement): QuoteRequest {
   return Object.fromEntries(entries) as unknown as QuoteRequest;
 }
 
-function row(label: string, value: string, className = ""): HTMLElement[] {
+function row(label: string, value: string | Node, className = ""): HTMLElement[] {
   return [el("dt", {}, label), el("dd", className === "" ? {} : { class: className }, value)];
 }
 
@@ -84,7 +87,7 @@ function decodeParams(encoded: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The symbols of a quote's amounts from the registry's chains (GET /explorer/chains.json). */
+/** The symbols of a quote's amounts from the router's chains and tokens (discovery). */
 export function quoteSymbols(
   chains: readonly ExplorerChain[],
   request: QuoteRequest,
@@ -108,9 +111,10 @@ export function renderQuote(
   target: HTMLElement,
   quote: RouteQuoteData,
   symbols: QuoteSymbols = NO_SYMBOLS,
+  action: HTMLElement | null = null,
 ): void {
   const sign = quote.signData;
-  target.replaceChildren(
+  const children: Node[] = [
     el("h3", {}, "Best route"),
     el(
       "dl",
@@ -118,18 +122,20 @@ export function renderQuote(
       ...row("Bridge", bridgeKindName(sign.bridgeType), "quote-kind"),
       ...row("Bridge contract", sign.bridge, "quote-bridge hex"),
       ...row("Source chain", sign.chainName, "quote-chain"),
-      ...row("Amount sent", formatAmount(sign.amount, symbols.amount), "quote-amount"),
+      ...row("Amount sent", amountNode(sign.amount, symbols.amount), "quote-amount"),
       ...row(
         symbols.fee === "" ? "Fee (source bridge token)" : "Fee",
-        formatAmount(quote.fee, symbols.fee),
+        amountNode(quote.fee, symbols.fee),
         "quote-fee",
       ),
-      ...row("Minimum received", formatAmount(quote.destMinAmount, symbols.received), "quote-min"),
-      ...row("Maximum received", formatAmount(quote.destMaxAmount, symbols.received), "quote-max"),
+      ...row("Minimum received", amountNode(quote.destMinAmount, symbols.received), "quote-min"),
+      ...row("Maximum received", amountNode(quote.destMaxAmount, symbols.received), "quote-max"),
     ),
+    ...(action === null ? [] : [action]),
     el("h4", {}, "Bridge call parameters (signData.params)"),
     paramsTable(sign.params),
-  );
+  ];
+  target.replaceChildren(...children);
   target.hidden = false;
 }
 
@@ -168,8 +174,10 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
     try {
       const request = readRequest(form);
       const answer = await client.quote(request, apiKey);
-      if (answer.ok) renderQuote(result, answer.data, quoteSymbols(chains, request, answer.data));
-      else showMessage(error, answer.msg);
+      if (answer.ok) {
+        const action = bridgeAction(window, executableQuote(answer.data), chains);
+        renderQuote(result, answer.data, quoteSymbols(chains, request, answer.data), action);
+      } else showMessage(error, answer.msg);
     } finally {
       if (submit) submit.disabled = false;
       form.removeAttribute("aria-busy");
@@ -188,7 +196,7 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
       // Progressive: the form works with text inputs until (and unless) the registry arrives.
       void client.chains().then((answer) => {
         if (!answer.ok) return;
-        chains = answer.data.chains;
+        chains = answer.data;
         installChainSelects(form, chains);
       });
     },

@@ -6,14 +6,9 @@
  * (so a source hash leads to the transfer and its destination hash, and back).
  */
 import type { BridgeTransaction } from "../store/types.js";
+import { amountNode } from "./amount-view.js";
 import { el } from "./dom.js";
-import {
-  EMPTY_VALUE,
-  formatAmount,
-  formatUtcTime,
-  shortenHex,
-  statusBadgeClass,
-} from "./format.js";
+import { EMPTY_VALUE, formatUtcTime, shortenHex, statusBadgeClass } from "./format.js";
 import type { ExplorerState, SortField } from "./url-state.js";
 
 export interface TransfersTableHandlers {
@@ -40,6 +35,11 @@ function searchLink(value: string, kind: string, handlers: TransfersTableHandler
   return link;
 }
 
+/** The page of one transfer (its message id, or any hash only it has). */
+export function transferHref(id: string): string {
+  return `/transfer/${encodeURIComponent(id)}`;
+}
+
 /** One value wrapper per cell: in the phone card layout the label and the value are two flex items. */
 function cell(label: string, className: string, ...children: (Node | string)[]) {
   return el(
@@ -63,21 +63,20 @@ export function transferRow(
       "col-status",
       el("span", { class: statusBadgeClass(transfer.status) }, transfer.status),
       el(
-        "span",
-        { class: "message-id" },
-        "msg ",
-        searchLink(transfer.message_id, "message", handlers),
+        "a",
+        {
+          class: "message-id transfer-link",
+          href: transferHref(transfer.message_id),
+          title: `Open transfer ${transfer.message_id}`,
+        },
+        "Details",
       ),
     ),
-    cell(
-      "Sent",
-      "col-sent amount",
-      formatAmount(transfer.send_amount, transfer.source_token_symbol),
-    ),
+    cell("Sent", "col-sent amount", amountNode(transfer.send_amount, transfer.source_token_symbol)),
     cell(
       "Received",
       "col-received amount",
-      formatAmount(transfer.receive_amount, transfer.dest_token_symbol),
+      amountNode(transfer.receive_amount, transfer.dest_token_symbol),
     ),
     cell(
       "Route",

@@ -9,8 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { loadConfig } from "../../src/config/env.js";
-import { createStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { buildTestApp } from "./setup.js";
 
@@ -20,10 +19,10 @@ const LIST =
 
 describe("CORS", () => {
   let db: IsolatedDatabase;
-  let store: Store;
+  let store: Database;
   before(async () => {
     db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
+    store = await openDatabase(db.databaseUrl);
   });
   after(async () => {
     await store.close();
@@ -42,7 +41,7 @@ describe("CORS", () => {
     const { app } = await buildTestApp(store, {
       config,
       plugins: [
-        (root) => registerApiKeyAuth(root, { databaseUrl: db.databaseUrl }),
+        (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
         (root) => registerRateLimit(root, { anonymousPerMinute, keyPerMinute: 0 }),
       ],
       router: {

@@ -21,10 +21,10 @@ import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { startServer } from "../../src/api/server.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
 import { createMemoryRateLimitCounter } from "../../src/keys/rate-limit-counter.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
+import { openDatabase } from "../../src/store/index.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { eventually } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
@@ -492,7 +492,7 @@ describe("bridge-oracle serve: /metrics", () => {
     const databaseUrl = join(dir, "db.sqlite");
     try {
       // What an indexer process leaves in the shared database.
-      const indexer = await openIndexerStore({ databaseUrl });
+      const indexer = await openDatabase(databaseUrl);
       await indexer.indexer.ensureChain({
         chainId: 71001,
         name: "devnet-a",

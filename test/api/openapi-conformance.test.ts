@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import { DISCOVERY_PATHS } from "../../src/api/routes/discovery.js";
 import { LIST_TRANSFERS_PATH } from "../../src/api/routes/list-transfers.js";
 import {
   ROUTER_QUOTE_PATH,
@@ -23,10 +24,6 @@ import {
 import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { ErrorCode } from "../../src/errors.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
-import {
-  type ClosableIndexerStore,
-  openIndexerStore,
-} from "../../src/indexer/store/open-indexer-store.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
@@ -34,7 +31,7 @@ import {
   type ChainStateProvider,
   createChainStateProvider,
 } from "../../src/router/providers/chain-state-provider.js";
-import { createStore } from "../../src/store/index.js";
+import { createStore, type Database, openDatabase } from "../../src/store/index.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
 import { indexerReadinessCheck } from "../../src/store/indexer-status.js";
 import { NoAnswerError } from "../../src/store/store-unavailable.js";
@@ -60,6 +57,8 @@ const ANONYMOUS_PER_MINUTE = 5;
 /** Failures the tests switch on and off, below the real store and the router. */
 const faults = {
   list: undefined as Error | undefined,
+  /** The explorer's activity reads (latest, summary, timeline). */
+  activity: undefined as Error | undefined,
   ready: undefined as Error | undefined,
   state: undefined as Error | undefined,
   changes: undefined as Error | undefined,
@@ -75,9 +74,17 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /metrics 500": "the catch-all; a failing indexer status still answers 200",
   "get /healthz 503": "only while the server shuts down (server.test.ts)",
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/chains 500":
+    "the catch-all; the registry is in memory and a failing indexer status read answers null",
+  "get /api/oracle/tokens 500": "the catch-all; the registry is in memory",
+  "get /api/oracle/chains 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/tokens 503": "only while the server shuts down (server.test.ts)",
+  "get /api/oracle/connections 503": "only while the server shuts down (server.test.ts)",
   "get /api/oracle/bridge-transactions/stream 200":
     "an event stream that never ends, which inject cannot wait for (transfer-stream.test.ts)",
 };
+
+const ACTIVITY_READS = new Set(["latestTransfers", "transfersStartedSince", "getTransfer"]);
 
 /** `signData.params` in the document: a string whose JSON content has its own schema. */
 interface ParamsSchema {
@@ -108,7 +115,7 @@ const nextAddress = () => `10.77.${Math.floor(++addressSequence / 250)}.${addres
 describe("OpenAPI conformance: every response matches the served document", () => {
   let db: IsolatedDatabase;
   let store: Store;
-  let indexerStore: ClosableIndexerStore;
+  let indexerStore: Database;
   let provider: ChainStateProvider;
   let app: FastifyInstance;
   let doc: OpenApiDocument;
@@ -169,10 +176,15 @@ describe("OpenAPI conformance: every response matches the served document", () =
         if (name === "transfers") {
           return new Proxy(target.transfers, {
             get(transfers, method, r) {
-              if (method === "listTransfers" && faults.list !== undefined) {
-                const error = faults.list;
+              const fault =
+                method === "listTransfers"
+                  ? faults.list
+                  : typeof method === "string" && ACTIVITY_READS.has(method)
+                    ? faults.activity
+                    : undefined;
+              if (fault !== undefined) {
                 return async () => {
-                  throw error;
+                  throw fault;
                 };
               }
               return Reflect.get(transfers, method, r);
@@ -210,7 +222,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
       now: () => clock,
     });
     await provider.start();
-    indexerStore = await openIndexerStore({ databaseUrl: db.databaseUrl, batchWorker: false });
+    indexerStore = await openDatabase(db.databaseUrl);
     ({ app } = await buildTestApp(store, {
       logLevel: "silent",
       plugins: [
@@ -218,6 +230,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
         (a) => registerRateLimit(a, { anonymousPerMinute: ANONYMOUS_PER_MINUTE, keyPerMinute: 0 }),
       ],
       router: routerDeps,
+      indexerStatus: () => indexerStore.indexer.getIndexerStatus(),
       readinessChecks: [
         routerReadinessCheck(provider),
         indexerReadinessCheck(() => indexerStore.indexer.getIndexerStatus()),
@@ -355,6 +368,50 @@ describe("OpenAPI conformance: every response matches the served document", () =
     }
   });
 
+  it("explorer activity: latest, summary and timeline with their 400, 401, 404, 429, 500 and 503", async () => {
+    const timelinePath = `${LIST_TRANSFERS_PATH}/{id}/timeline`;
+    const [known] = (
+      await expectDocumented("GET", `${LIST_TRANSFERS_PATH}/latest`, {}, 200, 0)
+    ).json().data["data"] as { message_id: string }[];
+    assert.ok(known);
+    const timeline = (id: string): InjectOptions => ({
+      url: `${LIST_TRANSFERS_PATH}/${id}/timeline`,
+    });
+    const cases: [string, InjectOptions][] = [
+      [`${LIST_TRANSFERS_PATH}/latest`, { url: `${LIST_TRANSFERS_PATH}/latest?limit=5` }],
+      ["/api/oracle/stats/summary", {}],
+      [timelinePath, timeline(known.message_id)],
+    ];
+    // 500 and 503 first: the summary keeps a successful answer for a few seconds.
+    for (const [i, [path, options]] of cases.entries()) {
+      try {
+        faults.activity = new Error("boom: a bug below the route");
+        await expectDocumented("GET", path, options, 500, 50001);
+        faults.activity = new NoAnswerError("the database", 5000);
+        await expectDocumented("GET", path, options, 503, 50301);
+      } finally {
+        faults.activity = undefined;
+      }
+      await expectDocumented("GET", path, options, 200, 0);
+      const badKey = { ...options, headers: { authorization: "Bearer not-a-key" } };
+      await expectDocumented("GET", path, badKey, 401, 40102);
+      const limited = { ...options, remoteAddress: `10.98.${i}.1` };
+      for (let n = 0; n < ANONYMOUS_PER_MINUTE; n++) {
+        await expectDocumented("GET", path, limited, 200);
+      }
+      await expectDocumented("GET", path, limited, 429, 42901);
+    }
+    await expectDocumented(
+      "GET",
+      `${LIST_TRANSFERS_PATH}/latest`,
+      { url: `${LIST_TRANSFERS_PATH}/latest?limit=0` },
+      400,
+      40001,
+    );
+    await expectDocumented("GET", timelinePath, timeline(ALICE), 400, 40001);
+    await expectDocumented("GET", timelinePath, timeline(`0x${"0".repeat(64)}`), 404, 40401);
+  });
+
   it("stream: 400, 401, 429, 500 and 503 in the envelope before the stream starts", async () => {
     const url = (query: string, options: InjectOptions = {}) => ({
       ...options,
@@ -425,6 +482,17 @@ describe("OpenAPI conformance: every response matches the served document", () =
       ["a negative fee", ["data", "fee"], "-1"],
       ["signData.amount with a leading zero", ["data", "signData", "amount"], "01"],
       ["a bridge that is not an address", ["data", "signData", "bridge"], "bridge"],
+      [
+        "chainId of the transaction as a string",
+        ["data", "transactionRequest", "chainId"],
+        "71001",
+      ],
+      ["value as a decimal", ["data", "transactionRequest", "value"], "10"],
+      ["approval without its token", ["data", "approval", "token"], undefined],
+      ["a state block as a string", ["data", "stateBlocks", "71001"], "100"],
+      ["expiresAt in ISO form", ["data", "expiresAt"], "2026-11-26T12:00:00Z"],
+      ["estimatedDuration missing", ["data", "estimatedDuration"], undefined],
+      ["a partial estimate", ["data", "estimatedDuration"], { p50Seconds: 3 }],
     ] as const) {
       const mutated = withValue(ok.json() as Record<string, unknown>, path, value);
       assert.notDeepEqual(checker.schemaProblems(okSchema, mutated), [], label);
@@ -684,6 +752,82 @@ describe("OpenAPI conformance: every response matches the served document", () =
       );
     } finally {
       clock = NOW + 1000;
+    }
+  });
+
+  it("discovery: chains, tokens and connections succeed; 400 40001, 401 40102, 429, 500", async () => {
+    // After the /readyz test: alpha and beta have indexer rows, gamma none.
+    const chains = await expectDocumented("GET", DISCOVERY_PATHS.chains, {}, 200, 0);
+    const listed = chains.json().data["chains"] as { name: string; indexer: unknown }[];
+    assert.deepEqual(
+      listed.map((c) => [c.name, c.indexer === null]),
+      [
+        ["alpha", false],
+        ["beta", false],
+        ["gamma", true],
+      ],
+    );
+    await expectDocumented("GET", DISCOVERY_PATHS.tokens, {}, 200, 0);
+    await expectDocumented(
+      "GET",
+      DISCOVERY_PATHS.tokens,
+      { url: `${DISCOVERY_PATHS.tokens}?chainId=71002` },
+      200,
+      0,
+    );
+    const connections = await expectDocumented(
+      "GET",
+      DISCOVERY_PATHS.connections,
+      { url: `${DISCOVERY_PATHS.connections}?sourceChain=71001` },
+      200,
+      0,
+    );
+    // The route's state is the fixture snapshot: every connection has its limits and fees.
+    const bridges = (
+      connections.json().data["connections"] as { destChain: number; bridges: { fee: unknown }[] }[]
+    ).map((c) => [c.destChain, c.bridges.every((b) => b.fee === null)]);
+    assert.deepEqual(bridges, [
+      [71002, false],
+      [71003, false],
+    ]);
+    for (const url of [
+      `${DISCOVERY_PATHS.tokens}?chainId=alpha`,
+      `${DISCOVERY_PATHS.tokens}?chainId=1`,
+      `${DISCOVERY_PATHS.connections}?destChain=-1`,
+      `${DISCOVERY_PATHS.connections}?sourceChain=71001&sourceChain=71002`,
+    ]) {
+      await expectDocumented("GET", url.split("?")[0]!, { url }, 400, 40001);
+    }
+    for (const [i, path] of Object.values(DISCOVERY_PATHS).entries()) {
+      await expectDocumented(
+        "GET",
+        path,
+        { headers: { authorization: generateApiKey().key } },
+        401,
+        40102,
+      );
+      const limited = { remoteAddress: `10.99.1.${i}` };
+      for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+        await expectDocumented("GET", path, limited, 200);
+      }
+      await expectDocumented("GET", path, limited, 429, 42901);
+    }
+    try {
+      faults.state = new Error("boom: a bug below the route");
+      await expectDocumented("GET", DISCOVERY_PATHS.connections, {}, 500, 50001);
+    } finally {
+      faults.state = undefined;
+    }
+    // The check can fail: a chain id as a string, a missing indexer, an amount not canonical.
+    const chainsSchema = checker.operationOf("GET", DISCOVERY_PATHS.chains).responses["200"]
+      ?.content?.["application/json"]?.schema as Record<string, unknown>;
+    for (const [label, path, value] of [
+      ["chainId as a string", ["data", "chains", 0, "chainId"], "71001"],
+      ["indexer missing", ["data", "chains", 0, "indexer"], undefined],
+      ["lagBlocks as a string", ["data", "chains", 0, "indexer", "lagBlocks"], "4"],
+    ] as const) {
+      const mutated = withValue(chains.json() as Record<string, unknown>, path, value);
+      assert.notDeepEqual(checker.schemaProblems(chainsSchema, mutated), [], label);
     }
   });
 

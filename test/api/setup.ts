@@ -12,6 +12,8 @@ import { type DatabaseBackend, setupIsolatedDatabase } from "../setup/database.j
 export interface ApiHarness {
   app: FastifyInstance;
   store: Store;
+  /** The isolated database the store is on. */
+  databaseUrl: string;
   logs: Record<string, unknown>[];
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function setupApi(
     return {
       app,
       store,
+      databaseUrl: db.databaseUrl,
       logs,
       async close() {
         await app.close();

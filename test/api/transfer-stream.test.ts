@@ -173,10 +173,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const mine = makeTransfer();
       const stream = await connect(streamUrl(base, mine.from_address));
       await stream.waitFor((e) => e.event === "ready");
-      await eventually(2000, () => assert.ok(stream.comments.includes("heartbeat")));
+      await eventually(10_000, () => assert.ok(stream.comments.includes("heartbeat")));
       await store.transfers.upsertTransfers([makeTransfer()]);
       const latest = await store.transferChanges.latestSeq();
-      await eventually(2000, () => assert.equal(stream.lastEventId(), String(latest)));
+      await eventually(10_000, () => assert.equal(stream.lastEventId(), String(latest)));
       assert.equal(stream.events.filter((e) => e.event === "transfer").length, 0);
     });
   });
@@ -209,7 +209,7 @@ describe("transfer stream: limits and shutdown", () => {
       assert.match(body.msg, /at most 2 concurrent streams/);
       a.close();
       // The slot is free once the server sees the connection gone.
-      await eventually(2000, async () => {
+      await eventually(10_000, async () => {
         const c = await openSse(streamUrl(base, address));
         c.close();
         assert.equal(c.status, 200);

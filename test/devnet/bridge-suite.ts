@@ -5,7 +5,8 @@
  * bridge's tokenConfig for the suite's token, and direct params (no swap on either side) with
  * the fee exactly as the router quotes it.
  */
-import type { BridgeKind, DevnetManifest, ManifestAccount } from "../../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestAccount } from "../../src/devnet/manifest.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 import {
   type BridgeParamsValue,
   bridgeFeeOf,

@@ -4,8 +4,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { createPublicClient, type Hex, http } from "viem";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { bridgeEventsAbi } from "../../src/devnet/relayer-abi.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 
 export type TransferEventName =
   | "TransferSent"

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, type Hex, http } from "viem";
 import { createMemoryLogger } from "../../src/devnet/logger.js";
-import type { BridgeKind } from "../../src/devnet/manifest.js";
 import { createRelayer, type Relayer } from "../../src/devnet/relayer.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
 import {
@@ -17,6 +16,7 @@ import {
   type TrafficGenerator,
   type TrafficTransfer,
 } from "../../src/devnet/traffic.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 import { eventsOf, transferEvents, waitFor } from "./devnet-helpers.js";
 
 describe("devnet: relayer", () => {

@@ -9,10 +9,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
-import {
-  type ClosableIndexerStore,
-  openIndexerStore,
-} from "../../src/indexer/store/open-indexer-store.js";
+import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
 import type { BridgeTransaction } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { evmAddress, hexHash, makeProcessingTransfer, timeAt } from "../setup/transfer-fixtures.js";
@@ -76,7 +73,7 @@ delivered[4] = { ...delivered[4]!, to_address: evmAddress("someone-else") };
 
 for (const backend of ["sqlite", "postgres"] as const) {
   describe(`store: bulk updates of derived records (${backend})`, () => {
-    const opened: { db: IsolatedDatabase; store: ClosableIndexerStore }[] = [];
+    const opened: { db: IsolatedDatabase; store: OpenDatabase }[] = [];
     after(async () => {
       for (const { db, store } of opened) {
         await store.close();
@@ -85,20 +82,22 @@ for (const backend of ["sqlite", "postgres"] as const) {
     });
     async function fresh() {
       const db = await setupIsolatedDatabase(backend);
-      const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+      const store = await openDatabase(db.databaseUrl);
       opened.push({ db, store });
-      await store.transaction((tx) => tx.transfers.upsertTransfers(sent));
+      await store.transaction((tx) => tx.transferWrites.upsertTransfers(sent));
       return { db, store };
     }
 
     it("default: one call updating many records equals the same updates one by one", async () => {
       const bulk = await fresh();
-      const result = await bulk.store.transaction((tx) => tx.transfers.upsertTransfers(delivered));
+      const result = await bulk.store.transaction((tx) =>
+        tx.transferWrites.upsertTransfers(delivered),
+      );
       assert.deepEqual(result, { inserted: 0, updated: 450, unchanged: 0 });
 
       const single = await fresh();
       for (const record of delivered) {
-        await single.store.transaction((tx) => tx.transfers.upsertTransfers([record]));
+        await single.store.transaction((tx) => tx.transferWrites.upsertTransfers([record]));
       }
       const expected = await dump(single.db.databaseUrl);
       const actual = await dump(bulk.db.databaseUrl);

@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import { createChainClient } from "../../src/chain/create-chain-client.js";
 import { parseIndexerConfig } from "../../src/config/indexer-config.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { memoryLogger } from "./helpers.js";
@@ -95,13 +95,13 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 async function withStubIndexer(
   test: (fixture: {
     stub: Awaited<ReturnType<typeof startStubChain>>;
-    store: Awaited<ReturnType<typeof openIndexerStore>>;
+    store: Awaited<ReturnType<typeof openDatabase>>;
     controller: AbortController;
   }) => Promise<void>,
 ): Promise<void> {
   const stub = await startStubChain();
   const db = await setupIsolatedDatabase("sqlite");
-  const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+  const store = await openDatabase(db.databaseUrl);
   const controller = new AbortController();
   try {
     await test({ stub, store, controller });

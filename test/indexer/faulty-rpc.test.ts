@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import {
   type ChainConnection,
   connectChain,
@@ -77,7 +77,7 @@ describe("indexer: faulty RPC", () => {
         `http://${SECRETS[0]}:${SECRETS[1]}@${u.host}/v3/${SECRETS[2]}?apikey=${SECRETS[3]}`;
     });
     const config = { ...configOf(manifest, { rpcUrls, maxBlockRange: 50 }), rpcTimeoutMs: 400 };
-    const store = await openIndexerStore({ databaseUrl: live.databaseUrl });
+    const store = await openDatabase(live.databaseUrl);
     const logger = memoryLogger();
     const indexer = createIndexer({ config, store, logger });
     const controller = new AbortController();

@@ -9,10 +9,7 @@ import { type IndexerConfig, parseIndexerConfig } from "../../src/config/indexer
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import type { ChainIndexer, IndexerLogger } from "../../src/indexer/chain-indexer.js";
 import { createIndexer, type Indexer } from "../../src/indexer/create-indexer.js";
-import {
-  type ClosableIndexerStore,
-  openIndexerStore,
-} from "../../src/indexer/store/open-indexer-store.js";
+import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
 import { TRANSFER_FIELDS } from "../../src/store/types.js";
 import { connectChain } from "../setup/anvil.js";
 
@@ -63,7 +60,7 @@ export function configOf(
 
 export interface TestIndexer {
   indexer: Indexer;
-  store: ClosableIndexerStore;
+  store: OpenDatabase;
   logger: IndexerLogger & { lines: string[] };
 }
 
@@ -71,7 +68,7 @@ export async function openTestIndexer(
   databaseUrl: string,
   config: IndexerConfig,
 ): Promise<TestIndexer> {
-  const store = await openIndexerStore({ databaseUrl });
+  const store = await openDatabase(databaseUrl);
   const logger = memoryLogger();
   return { indexer: createIndexer({ config, store, logger }), store, logger };
 }

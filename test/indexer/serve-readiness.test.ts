@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { run as serve } from "../../src/cli/serve.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
 import { freePort } from "../setup/free-port.js";
 
@@ -46,7 +46,7 @@ async function readyz(rows: IndexerChainRow[]): Promise<{ status: number; body: 
   const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-readyz-"));
   const databaseUrl = join(dir, "db.sqlite");
   try {
-    const store = await openIndexerStore({ databaseUrl });
+    const store = await openDatabase(databaseUrl);
     for (const row of rows) await store.transaction((tx) => tx.indexer.ensureChain(row));
     await store.close();
     const port = await freePort();

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
@@ -52,8 +52,7 @@ describe("indexer: PostgreSQL connections that go silent", () => {
     dbs.push(live);
     const proxy = await startTcpProxy(postgresTarget(live.databaseUrl));
     // Short bounds so the check acts within a second (production: 30 s and 10 s).
-    const store = await openIndexerStore({
-      databaseUrl: proxy.url(live.databaseUrl),
+    const store = await openDatabase(proxy.url(live.databaseUrl), {
       timeouts: { connectMs: 1000, silenceCheckMs: 400 },
     });
     const logger = memoryLogger();

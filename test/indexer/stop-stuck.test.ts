@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import pg from "pg";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
@@ -22,7 +22,7 @@ describe("index CLI: a stop while the database does not answer", () => {
     // and then waited for good; only a second signal (or SIGKILL) ended it.
     const db = await setupIsolatedDatabase("postgres");
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-stop-stuck-"));
-    const store = await openIndexerStore({ databaseUrl: db.databaseUrl }); // migrated
+    const store = await openDatabase(db.databaseUrl); // migrated
     await store.close();
     const locker = new pg.Client({ connectionString: db.databaseUrl });
     await locker.connect();

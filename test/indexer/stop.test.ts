@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseIndexerConfig } from "../../src/config/indexer-config.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { eventually } from "../setup/eventually.js";
 import { startFaultyRpcProxy } from "../setup/faulty-rpc-proxy.js";
@@ -21,7 +21,7 @@ describe("indexer: stopping", () => {
       retryAfterSeconds: 30,
     });
     const db = await setupIsolatedDatabase("sqlite");
-    const store = await openIndexerStore({ databaseUrl: db.databaseUrl });
+    const store = await openDatabase(db.databaseUrl);
     try {
       const config = parseIndexerConfig({
         chains: [

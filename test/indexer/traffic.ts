@@ -3,7 +3,8 @@
  * returning what the contracts emitted so tests can check every record field against it.
  */
 import type { Hex, TransactionReceipt } from "viem";
-import type { BridgeKind, DevnetManifest } from "../../src/devnet/manifest.js";
+import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 import {
   type BridgeParamsValue,
   bridgeAbiOf,

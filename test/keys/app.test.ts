@@ -9,8 +9,7 @@ import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { loadConfig } from "../../src/config/env.js";
-import { createStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { runKeys } from "./cli-io.js";
 
@@ -19,20 +18,20 @@ const LIST =
 
 describe("auth and rate limit in buildApp", () => {
   let db: IsolatedDatabase;
-  let store: Store;
+  let store: Database;
   let app: FastifyInstance;
   let key: string;
 
   before(async () => {
     db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
+    store = await openDatabase(db.databaseUrl);
     key = (await runKeys(db.databaseUrl, "create", "--name", "integrator")).lastLine;
     const config = loadConfig({ DATABASE_URL: db.databaseUrl, LOG_LEVEL: "silent" });
     app = await buildApp({
       config,
       store,
       plugins: [
-        (root) => registerApiKeyAuth(root, { databaseUrl: config.databaseUrl }),
+        (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
         (root) =>
           registerRateLimit(root, {
             anonymousPerMinute: 2,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { hashApiKey, isWellFormedApiKey } from "../../src/keys/api-key.js";
-import { openApiKeyRepository } from "../../src/store/api-key-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { runKeys, runKeysWithEnv } from "./cli-io.js";
 
@@ -18,7 +18,8 @@ for (const backend of ["sqlite", "postgres"] as const) {
       assert.equal(created.code, 0, created.stderr);
       assert.ok(isWellFormedApiKey(created.lastLine), `last line: ${created.lastLine}`);
       assert.match(created.stdout, /only time the key is shown/);
-      const repository = await openApiKeyRepository({ databaseUrl: db.databaseUrl });
+      const database = await openDatabase(db.databaseUrl);
+      const repository = database.apiKeys;
       try {
         const [stored] = await repository.listKeys();
         assert.equal(stored?.name, "alice");
@@ -31,7 +32,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
           "the key itself is not stored",
         );
       } finally {
-        await repository.close();
+        await database.close();
       }
     });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { createStore, type Store } from "../../src/store/index.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { runKeys } from "./cli-io.js";
 import { buildTinyApp } from "./tiny-app.js";
@@ -20,16 +20,20 @@ async function timeUntil(check: () => Promise<boolean>, limitMs: number): Promis
 for (const backend of ["sqlite", "postgres"] as const) {
   describe(`key changes from the CLI reach a running app on ${backend}`, () => {
     let db: IsolatedDatabase;
-    let store: Store;
+    let store: Database;
     let app: FastifyInstance;
 
     before(async () => {
       db = await setupIsolatedDatabase(backend);
-      // As `serve` does: the Store migrates the database, the auth plugin opens its own
-      // connection to it; the CLI opens another one, as a separate process would.
-      store = await createStore({ databaseUrl: db.databaseUrl });
+      // As `serve` does: the auth plugin reads the keys through the app's database; the CLI
+      // opens another one, as a separate process would.
+      store = await openDatabase(db.databaseUrl);
       app = await buildTinyApp({
-        auth: { databaseUrl: db.databaseUrl, lastUsedFlushIntervalMs: 100 },
+        auth: {
+          repository: store.apiKeys,
+          subscribe: store.changes.subscribeApiKeys,
+          lastUsedFlushIntervalMs: 100,
+        },
       });
     });
     after(async () => {
@@ -71,7 +75,11 @@ for (const backend of ["sqlite", "postgres"] as const) {
       it("behavior: with the 500 ms poll out of the way, NOTIFY applies a create or revoke within 500 ms", async () => {
         // A poll once a minute: only the notification can make these changes visible in time.
         const slowPoll = await buildTinyApp({
-          auth: { databaseUrl: db.databaseUrl, refreshIntervalMs: 60_000 },
+          auth: {
+            repository: store.apiKeys,
+            subscribe: store.changes.subscribeApiKeys,
+            refreshIntervalMs: 60_000,
+          },
         });
         try {
           const status = async (key: string) =>

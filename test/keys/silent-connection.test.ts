@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createApiKeyCache } from "../../src/keys/api-key-cache.js";
-import { openApiKeyRepository } from "../../src/store/api-key-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { eventually, within } from "../setup/eventually.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
@@ -24,38 +24,36 @@ describe("API-key cache on PostgreSQL with its connections gone silent", () => {
 
   it("behavior: a key created after every connection went silent still arrives, and closing does not wait for them", async () => {
     // The keys CLI's side, straight to the database (migrates it).
-    const cli = await openApiKeyRepository({ databaseUrl: db.databaseUrl });
+    const cli = await openDatabase(db.databaseUrl);
     const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
     const warnings: string[] = [];
-    const repository = await openApiKeyRepository({
-      databaseUrl: proxy.url(db.databaseUrl),
-      migrate: false,
+    const server = await openDatabase(proxy.url(db.databaseUrl), {
       timeouts: { connectMs: 500, queryMs: 300 },
-      heartbeat: { intervalMs: 100, timeoutMs: 200 },
+      listenerHeartbeat: { intervalMs: 100, timeoutMs: 200 },
       logger: { info: () => {}, warn: (_fields, message) => warnings.push(message) },
     });
     const cache = createApiKeyCache({
-      repository,
-      subscribe: repository.subscribe?.bind(repository),
+      repository: server.apiKeys,
+      subscribe: server.changes.subscribeApiKeys,
       refreshIntervalMs: 100,
     });
     let closing: Promise<void> | undefined;
     const closeCache = () => {
       closing ??= (async () => {
         await cache.close();
-        await repository.close();
+        await server.close();
       })();
       return closing;
     };
     try {
       await cache.start();
       const early = generateApiKey();
-      await cli.createKey({ name: "early", ...early, createdAt: new Date() });
+      await cli.apiKeys.createKey({ name: "early", ...early, createdAt: new Date() });
       await eventually(2000, () => assert.ok(cache.authenticate(early.key), "early key loaded"));
 
       proxy.freeze(); // the pool's connections and the listening one
       const late = generateApiKey();
-      await cli.createKey({ name: "late", ...late, createdAt: new Date() });
+      await cli.apiKeys.createKey({ name: "late", ...late, createdAt: new Date() });
       await eventually(3000, () => assert.ok(cache.authenticate(late.key), "late key loaded"));
       await eventually(2000, () =>
         assert.ok(

@@ -2,8 +2,10 @@
  * The layering docs/architecture.md sets, checked on every relative import under src/: the API and
  * the indexer share only the store ("api/ never imports indexer/; both go through store/"), the
  * store holds tables and their SQL and knows neither of its users, and the router is pure (its
- * state comes in through provider interfaces). Entry points (cli/) import anything; nothing
- * imports them.
+ * state comes in through provider interfaces). The domain (bridge kinds, the chain/token/bridge
+ * registry) is what every folder shares and depends on nothing of ours; the devnet is a tool
+ * that depends on the domain, never the reverse, so the service's folders never import it.
+ * Entry points (cli/) import anything; nothing imports them.
  */
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
@@ -14,12 +16,29 @@ const SRC = resolve(import.meta.dirname, "..", "..", "src");
 
 /** Folder under src/ -> folders under src/ it must never import. */
 const FORBIDDEN: Record<string, readonly string[]> = {
-  api: ["indexer", "cli"],
-  store: ["indexer", "api", "cli", "router"],
-  router: ["api", "store", "indexer", "cli"],
-  indexer: ["api", "cli"],
+  api: ["indexer", "cli", "devnet"],
+  store: ["indexer", "api", "cli", "router", "devnet"],
+  router: ["api", "store", "indexer", "cli", "devnet"],
+  indexer: ["api", "cli", "devnet"],
   chain: ["api", "store", "indexer", "router", "cli"],
 };
+
+/** Folder under src/ -> the only entries of src/ it may import (besides itself). */
+const ONLY: Record<string, readonly string[]> = {
+  domain: ["amount.ts"],
+};
+
+/** Why `own` must not import `folder`, or undefined when it may. */
+export function violation(own: string, folder: string): string | undefined {
+  if (folder === own || own === "cli") return undefined;
+  const only = ONLY[own];
+  if (only !== undefined) {
+    return only.includes(folder) ? undefined : `${own}/ imports nothing of ours but itself`;
+  }
+  return [...(FORBIDDEN[own] ?? []), "cli"].includes(folder)
+    ? `${own}/ must not import ${folder}/`
+    : undefined;
+}
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -50,14 +69,10 @@ describe("layering (docs/architecture.md)", () => {
     const violations: string[] = [];
     for (const file of await sourceFiles(SRC)) {
       const own = relative(SRC, file).split("/")[0]!;
-      const forbidden = own === "cli" ? [] : [...(FORBIDDEN[own] ?? []), "cli"];
       const text = await readFile(file, "utf8");
       for (const { spec, folder } of importedFolders(file, text)) {
-        if (folder !== own && forbidden.includes(folder)) {
-          violations.push(
-            `${relative(SRC, file)} imports ${spec} (${own}/ must not import ${folder}/)`,
-          );
-        }
+        const why = violation(own, folder);
+        if (why !== undefined) violations.push(`${relative(SRC, file)} imports ${spec} (${why})`);
       }
     }
     assert.deepEqual(violations, []);
@@ -68,5 +83,17 @@ describe("layering (docs/architecture.md)", () => {
     assert.deepEqual(importedFolders(file, 'import type { X } from "../indexer/x.js";'), [
       { spec: "../indexer/x.js", folder: "indexer" },
     ]);
+    assert.equal(violation("store", "indexer"), "store/ must not import indexer/");
+  });
+
+  it("error: the service's folders must not import devnet/; domain/ imports nothing of ours", () => {
+    for (const own of ["store", "router", "indexer", "api"]) {
+      assert.equal(violation(own, "devnet"), `${own}/ must not import devnet/`);
+    }
+    assert.equal(violation("devnet", "domain"), undefined);
+    assert.equal(violation("domain", "devnet"), "domain/ imports nothing of ours but itself");
+    assert.equal(violation("domain", "store"), "domain/ imports nothing of ours but itself");
+    assert.equal(violation("domain", "amount.ts"), undefined);
+    assert.equal(violation("domain", "domain"), undefined);
   });
 });

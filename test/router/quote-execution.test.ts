@@ -1,11 +1,16 @@
 /**
  * End to end on the devnet: a key created with `bridge-oracle keys create`, the real app with the
  * router route over the chain state provider (reading the anvil chains), quotes of every bridge
- * kind with and without swaps on each side, executed with viem exactly as docs/devnet-contracts.md
- * tells an integrator (params -> base units, approve, bridge), relayed as the relayer does. The
- * recipient (a fresh address, so gas never blurs a balance) gets between destMinAmount and
- * destMaxAmount; with nothing else moving the pools, exactly destMaxAmount. A quote whose
- * destination pool moves past the tolerance before delivery fails and is refunded instead.
+ * kind with and without swaps on each side and the native coin in and out, executed from a fresh
+ * funded account by sending the quote's `approval.transactionRequest` and `transactionRequest`
+ * unchanged with plain viem (docs/router.md, "Executing a quote"), relayed as the relayer does,
+ * indexed into the app's database: the record is `Success` and its receive_amount is what the
+ * recipient (a fresh address, so gas never blurs a balance) got, between destMinAmount and
+ * destMaxAmount; with nothing else moving the pools, exactly destMaxAmount. estimatedDuration is
+ * null until enough transfers settled, then the percentiles of the list endpoint's records.
+ * The other cases execute by hand as docs/devnet-contracts.md tells (params -> base units,
+ * approve, bridge); a quote whose destination pool moves past the tolerance before delivery
+ * fails and is refunded instead.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,27 +18,41 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { type Address, type Hex, parseEventLogs, zeroAddress } from "viem";
-import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
-import { toBaseUnits } from "../../src/amount.js";
+import {
+  type Address,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  parseEventLogs,
+  zeroAddress,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from "viem/accounts";
+import { formatAmount, toBaseUnits } from "../../src/amount.js";
 import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { run as serve } from "../../src/cli/serve.js";
 import { loadConfig } from "../../src/config/env.js";
-import { parseRegistry, type Registry } from "../../src/config/registry.js";
-import type { BridgeKind, DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { writeManifest } from "../../src/devnet/write-manifest.js";
+import type { BridgeKind } from "../../src/domain/bridge-kind.js";
+import { parseRegistry, type Registry } from "../../src/domain/registry.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { getAmountOut } from "../../src/router/dex.js";
 import {
   type ChainStateProvider,
   createChainStateProvider,
 } from "../../src/router/providers/chain-state-provider.js";
+import {
+  createDurationEstimator,
+  type DurationEstimator,
+  nearestRank,
+} from "../../src/router/providers/duration-estimator.js";
 import type { RouteQuoteData } from "../../src/router/quote-response.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
-import { createStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
+import { type BridgeTransaction, type Database, openDatabase } from "../../src/store/index.js";
+import { configOf, indexUntilIdle, openTestIndexer, type TestIndexer } from "../indexer/helpers.js";
 import { runKeys } from "../keys/cli-io.js";
 import {
   type BridgeParamsValue,
@@ -43,6 +62,7 @@ import {
   sendBridge,
   setupDevnet,
   type TestDevnet,
+  type TransferSentValue,
 } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { waitForValue } from "../setup/eventually.js";
@@ -86,10 +106,12 @@ describe("router quotes execute on the devnet", () => {
   let conns: Map<string, ChainConnection>;
   let provider: ChainStateProvider;
   let db: IsolatedDatabase;
-  let store: Store;
+  let store: Database;
   let app: FastifyInstance;
   let key: string;
   let userIndex = 0;
+  let ix: TestIndexer;
+  let durations: DurationEstimator;
 
   before(async () => {
     devnet = await setupDevnet();
@@ -99,25 +121,35 @@ describe("router quotes execute on the devnet", () => {
     provider = createChainStateProvider({ registry, maxStateAgeMs: 15_000, pollIntervalMs: 100 });
     await provider.start();
     db = await setupIsolatedDatabase("sqlite");
-    store = await createStore({ databaseUrl: db.databaseUrl });
+    store = await openDatabase(db.databaseUrl);
     const created = await runKeys(db.databaseUrl, "create", "--name", "devnet-integrator");
     assert.equal(created.code, 0, created.stderr);
     key = created.lastLine;
+    ix = await openTestIndexer(db.databaseUrl, configOf(manifest));
+    durations = createDurationEstimator({ source: store.transfers });
     const config = loadConfig({ DATABASE_URL: db.databaseUrl, LOG_LEVEL: "silent" });
     app = await buildApp({
       config,
       store,
       plugins: [
-        (root) => registerApiKeyAuth(root, { databaseUrl: config.databaseUrl }),
+        (root) => registerApiKeyAuth(root, { repository: store.apiKeys }),
         (root) => registerRateLimit(root, { keyPerMinute: 0 }),
       ],
-      router: { router: createRouter({ registry }), state: provider, maxStateAgeMs: 15_000 },
+      router: {
+        router: createRouter({
+          registry,
+          extensions: { ttlSeconds: 30, estimatedDuration: durations.lookup },
+        }),
+        state: provider,
+        maxStateAgeMs: 15_000,
+      },
     });
     await app.ready();
   });
   after(async () => {
     await app?.close();
     await provider?.stop();
+    await ix?.store.close();
     await store?.close();
     await db?.cleanup();
     await devnet?.cleanup();
@@ -170,6 +202,79 @@ describe("router quotes execute on the devnet", () => {
     const params = bridgeParamsFromQuote(manifest, data);
     const sent = await sendBridge(manifest, source, user, data.signData.bridgeType, params);
     return { ...sent, user, source, params };
+  }
+
+  /**
+   * Executes a quote as an integrator with only the answer and viem: a fresh account (never one
+   * the devnet's traffic uses) gets gas money and the source amount from a funded account, then
+   * sends `approval.transactionRequest` (when there is one) and `transactionRequest` unchanged.
+   */
+  async function executeAsIntegrator(data: RouteQuoteData, request: RouterRequest) {
+    const tx = data.transactionRequest!;
+    const source = [...conns.values()].find((c) => c.chain.chainId === tx.chainId)!;
+    const funder = manifest.accounts[userIndex++ % manifest.accounts.length]!;
+    const account = privateKeyToAccount(generatePrivateKey());
+    const amount = toBaseUnits(
+      data.signData.amount,
+      registry.token(tx.chainId, request.sourceToken)!.decimals,
+    );
+    const native = request.sourceToken === zeroAddress;
+    const funding = source.wallet(funder);
+    const wait = async (hash: Hex) => {
+      const receipt = await source.client.waitForTransactionReceipt({ hash });
+      assert.equal(receipt.status, "success", `transaction ${hash}`);
+      return receipt;
+    };
+    await wait(
+      await funding.sendTransaction({
+        to: account.address,
+        value: 10n ** 18n + (native ? amount : 0n),
+      }),
+    );
+    if (!native) {
+      await wait(
+        await funding.writeContract({
+          address: request.sourceToken as Address,
+          abi: manifest.abis.erc20,
+          functionName: "transfer",
+          args: [account.address, amount],
+        }),
+      );
+    }
+    // The integrator's side: plain viem, the quote's transactions as they came.
+    const wallet = createWalletClient({
+      account,
+      chain: defineChain({
+        id: tx.chainId,
+        name: "source",
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [source.chain.rpcUrl] } },
+      }),
+      transport: http(source.chain.rpcUrl),
+    });
+    const send = (t: NonNullable<RouteQuoteData["transactionRequest"]>) =>
+      wallet.sendTransaction({ to: t.to, data: t.data, value: BigInt(t.value) });
+    assert.equal(data.approval === null, native);
+    if (data.approval) await wait(await send(data.approval.transactionRequest));
+    const receipt = await wait(await send(tx));
+    const [log] = parseEventLogs({
+      abi: manifest.abis.bridge,
+      logs: receipt.logs,
+      eventName: "TransferSent",
+    });
+    assert.ok(log, "TransferSent in the bridge() receipt");
+    const sent = (log as unknown as { args: TransferSentValue }).args;
+    assert.equal(sent.sender, account.address);
+    return { receipt, sent, source };
+  }
+
+  /** The list endpoint's records of an address (recipient or sender). */
+  async function recordsOf(address: string): Promise<BridgeTransaction[]> {
+    const response = await app.inject({
+      url: `/api/oracle/bridge-transactions?addressOrTxHash=${address}&pageNo=1&pageSize=100`,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json().data.data as BridgeTransaction[];
   }
 
   /**
@@ -238,7 +343,43 @@ describe("router quotes execute on the devnet", () => {
     return edgeOutput;
   }
 
-  it("behavior: every kind, with and without swaps on each side, delivers between destMinAmount and destMaxAmount", async () => {
+  /** Recipients of the transfers the integrator test made: their records are the list's. */
+  const recipients: string[] = [];
+
+  /**
+   * Quote, execute as an integrator, relay, index: the record is Success and its receive_amount
+   * is the recipient's balance change, between destMinAmount and destMaxAmount.
+   */
+  async function bridgeAsIntegrator(req: RouterRequest, label: string) {
+    const data = await quote(req);
+    const kind = data.signData.bridgeType;
+    const { receipt, sent, source } = await executeAsIntegrator(data, req);
+    const dc = registry.chain(Number(req.destChain))!.name;
+    const dest = conns.get(dc)!;
+    const before = await dest.balanceOf(req.destToken as Address, req.to as Address);
+    const delivery = await relay(manifest, source, dest, kind, receipt, sent);
+    assert.equal(delivery.status, "success", label);
+    const received = (await dest.balanceOf(req.destToken as Address, req.to as Address)) - before;
+    const decimals = registry.token(dest.chain.chainId, req.destToken)!.decimals;
+    const min = toBaseUnits(data.destMinAmount, decimals);
+    const max = toBaseUnits(data.destMaxAmount, decimals);
+    assert.ok(received >= min, `${label} kind ${kind}: received ${received} < min ${min}`);
+    assert.ok(received <= max, `${label} kind ${kind}: received ${received} > max ${max}`);
+    assert.equal(received, max, `${label}: nothing else moved the pools, so exactly the quote`);
+    await indexUntilIdle(ix.indexer.chains);
+    recipients.push(req.to);
+    const records = await recordsOf(req.to);
+    const record = records.find((r) => r.source_tx_hash === receipt.transactionHash);
+    assert.ok(record, `${label}: indexed`);
+    assert.equal(record.status, "Success", label);
+    assert.equal(record.receive_amount, formatAmount(received, decimals), label);
+    return {
+      data,
+      params: JSON.parse(data.signData.params) as { sourceSwap: boolean; destSwap: boolean },
+    };
+  }
+
+  it("behavior: every kind, swaps on each side, the native coin in and out: the quote's own transactions, sent unchanged, settle as quoted", async () => {
     const cases: [string, string, string, string, string][] = [
       ["alpha", "USDC", "beta", "USDC", "1234.567891"],
       ["beta", "USDC", "gamma", "USDC", "100000"],
@@ -250,28 +391,54 @@ describe("router quotes execute on the devnet", () => {
     ];
     const kinds = new Set<number>();
     const swaps = new Set<string>();
+    const natives = new Set<string>();
     for (const [sc, st, dc, dt, amount] of cases) {
       const req = request(sc, st, dc, dt, amount);
       const label = `${amount} ${st}@${sc} -> ${dt}@${dc}`;
-      const data = await quote(req);
-      const kind = data.signData.bridgeType;
-      const { receipt, sent, params } = await execute(data);
-      const dest = conns.get(dc)!;
-      const before = await dest.balanceOf(req.destToken as Address, req.to as Address);
-      const delivery = await relay(manifest, conns.get(sc)!, dest, kind, receipt, sent);
-      assert.equal(delivery.status, "success", label);
-      const received = (await dest.balanceOf(req.destToken as Address, req.to as Address)) - before;
-      const decimals = registry.token(dest.chain.chainId, req.destToken)!.decimals;
-      const min = toBaseUnits(data.destMinAmount, decimals);
-      const max = toBaseUnits(data.destMaxAmount, decimals);
-      assert.ok(received >= min, `${label} kind ${kind}: received ${received} < min ${min}`);
-      assert.ok(received <= max, `${label} kind ${kind}: received ${received} > max ${max}`);
-      assert.equal(received, max, `${label}: nothing else moved the pools, so exactly the quote`);
-      kinds.add(kind);
+      const { data, params } = await bridgeAsIntegrator(req, label);
+      // A fresh devnet: nothing had settled before these quotes.
+      assert.equal(data.estimatedDuration, null, label);
+      kinds.add(data.signData.bridgeType);
       swaps.add(`${params.sourceSwap ? "source" : "-"}/${params.destSwap ? "dest" : "-"}`);
+      if (st === "ETH") natives.add("in");
+      if (dt === "ETH") natives.add("out");
     }
     assert.deepEqual([...kinds].sort(), [0, 1, 2]);
     assert.deepEqual([...swaps].sort(), ["-/-", "-/dest", "source/-", "source/dest"]);
+    assert.deepEqual([...natives].sort(), ["in", "out"]);
+  });
+
+  it("behavior: estimatedDuration is null below 5 settled transfers, then the percentiles of the list endpoint's records", async () => {
+    const req = () => request("alpha", "USDC", "beta", "USDC", "1234.567891");
+    // The first test settled one such transfer; with three more, still too few.
+    for (let i = 0; i < 3; i++) await bridgeAsIntegrator(req(), `transfer ${i + 2}`);
+    await durations.refresh();
+    const four = await quote(req());
+    assert.equal(four.estimatedDuration, null);
+    await bridgeAsIntegrator(req(), "transfer 5");
+    await durations.refresh();
+    const five = await quote(req());
+    const source = registry.chain(71001)!;
+    const settled = (await Promise.all(recipients.map(recordsOf)))
+      .flat()
+      .filter(
+        (r) =>
+          r.status === "Success" &&
+          r.source_contract === five.signData.bridge &&
+          r.source_chain_name === "alpha" &&
+          r.dest_chain_name === "beta",
+      );
+    assert.equal(settled.length, 5);
+    assert.equal(source.bridges[five.signData.bridgeType], five.signData.bridge);
+    const seconds = (t: string) => Date.parse(`${t.replace(" ", "T")}Z`) / 1000;
+    const durationsSeen = settled
+      .map((r) => Math.max(0, seconds(r.end_time) - seconds(r.start_time)))
+      .sort((a, b) => a - b);
+    assert.deepEqual(five.estimatedDuration, {
+      p50Seconds: nearestRank(durationsSeen, 50),
+      p90Seconds: nearestRank(durationsSeen, 90),
+      samples: 5,
+    });
   });
 
   it("behavior: a source pool moved until the swap pays out exactly about sourceMinAmount still executes and delivers destMinAmount", async () => {

@@ -8,8 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
-import { createStore } from "../../src/store/index.js";
+import { createStore, openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 
@@ -58,7 +57,7 @@ describe("PostgreSQL connection lost during a transaction", () => {
       const url = proxy.url(db.databaseUrl);
       const store =
         kind === "indexer store"
-          ? await openIndexerStore({ databaseUrl: url })
+          ? await openDatabase(url)
           : await createStore({ databaseUrl: url });
       const transaction = (work: () => Promise<void>) =>
         store.transaction(async () => {

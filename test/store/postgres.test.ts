@@ -1,5 +1,6 @@
 // Needs PostgreSQL at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); fails,
 // never skips, when it is not reachable.
+import { registerDatabaseSuite } from "./database.suite.js";
 import {
   registerStoreStartupSuite,
   registerTransferRepositorySuite,
@@ -7,3 +8,4 @@ import {
 
 registerTransferRepositorySuite("postgres");
 registerStoreStartupSuite("postgres");
+registerDatabaseSuite("postgres");

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
-import { openIndexerStore } from "../../src/indexer/store/open-indexer-store.js";
+import { openDatabase } from "../../src/store/index.js";
 import { API_POSTGRES_TIMEOUTS, createPostgresPool } from "../../src/store/postgres/connections.js";
 import { uniqueApplicationName } from "../../src/store/postgres/silent-connection-watch.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
@@ -39,7 +39,7 @@ describe("PostgreSQL connection that goes silent under an unbounded statement", 
   let db: IsolatedDatabase;
   before(async () => {
     db = await setupIsolatedDatabase("postgres");
-    await (await openIndexerStore({ databaseUrl: db.databaseUrl })).close(); // migrated
+    await (await openDatabase(db.databaseUrl)).close(); // migrated
   });
   after(async () => {
     await db.cleanup();
@@ -69,7 +69,7 @@ describe("PostgreSQL connection that goes silent under an unbounded statement", 
 
   it("error: the indexer's transaction on a frozen connection fails saying why; the next one works", async () => {
     await withProxy(async (proxy, url) => {
-      const store = await openIndexerStore({ databaseUrl: url, timeouts: TEST_TIMEOUTS });
+      const store = await openDatabase(url, { timeouts: TEST_TIMEOUTS });
       try {
         const error = await within(
           store.transaction(async (tx) => {

@@ -1,3 +1,4 @@
+import { registerDatabaseSuite } from "./database.suite.js";
 import {
   registerStoreStartupSuite,
   registerTransferRepositorySuite,
@@ -5,3 +6,4 @@ import {
 
 registerTransferRepositorySuite("sqlite");
 registerStoreStartupSuite("sqlite");
+registerDatabaseSuite("sqlite");

@@ -708,7 +708,7 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
           store.transaction(async () => {
             await store.transfers.upsertTransfers([record]);
           }),
-          /would deadlock; use the store passed/,
+          /would deadlock; use the repositories passed/,
         );
         assert.equal(await store.transfers.getTransfer(record.message_id), undefined);
       });

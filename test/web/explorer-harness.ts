@@ -17,8 +17,7 @@ import { loadConfig } from "../../src/config/env.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../../src/router/fixtures.js";
-import { openApiKeyRepository } from "../../src/store/api-key-store.js";
-import { createStore } from "../../src/store/index.js";
+import { openDatabase } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 
@@ -40,6 +39,8 @@ export function chromiumPath(): string {
 export interface ExplorerHarness {
   app: FastifyInstance;
   store: Store;
+  /** The SQLite file of the store. */
+  databaseUrl: string;
   baseUrl: string;
   apiKey: string;
   router: RouterFixture;
@@ -50,26 +51,21 @@ export async function startExplorerApi(
   records: readonly BridgeTransaction[],
 ): Promise<ExplorerHarness> {
   const db = await setupIsolatedDatabase("sqlite");
-  const store = await createStore({ databaseUrl: db.databaseUrl });
+  const store = await openDatabase(db.databaseUrl);
   const cleanups: (() => Promise<void>)[] = [() => db.cleanup(), () => store.close()];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
     await store.transfers.upsertTransfers(records);
-    const keys = await openApiKeyRepository({ databaseUrl: db.databaseUrl, migrate: false });
     const generated = generateApiKey();
-    try {
-      await keys.createKey({ name: "explorer-test", ...generated, createdAt: new Date() });
-    } finally {
-      await keys.close();
-    }
+    await store.apiKeys.createKey({ name: "explorer-test", ...generated, createdAt: new Date() });
     const router = createRouterFixture();
     const app = await buildApp({
       config: loadConfig({ LOG_LEVEL: "warn" }),
       store,
       logDestination: { write: () => undefined },
-      plugins: [(instance) => registerApiKeyAuth(instance, { databaseUrl: db.databaseUrl })],
+      plugins: [(instance) => registerApiKeyAuth(instance, { repository: store.apiKeys })],
       router: {
         router: createRouter({ registry: router.registry }),
         state: { current: () => router.snapshot },
@@ -80,7 +76,15 @@ export async function startExplorerApi(
     });
     cleanups.push(() => app.close());
     const address = await app.listen({ host: "127.0.0.1", port: 0 });
-    return { app, store, baseUrl: address, apiKey: generated.key, router, close };
+    return {
+      app,
+      store,
+      databaseUrl: db.databaseUrl,
+      baseUrl: address,
+      apiKey: generated.key,
+      router,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

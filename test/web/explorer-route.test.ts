@@ -8,8 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { createRouter } from "../../src/router/create-router.js";
-import { createRouterFixture } from "../../src/router/fixtures.js";
 import type { Store } from "../../src/store/types.js";
 import { buildWebAssets, type WebAssets } from "../../src/web/build-web.js";
 import { createFakeStore } from "../api/fake-store.js";
@@ -71,6 +69,17 @@ describe("explorer routes", () => {
     assert.equal(again.body, "");
   });
 
+  it("behavior: /transfer/<id> is the same page (the script reads the id); deeper paths stay 404", async () => {
+    const page = await app.inject({ method: "GET", url: "/" });
+    const transfer = await app.inject({ method: "GET", url: `/transfer/0x${"ab".repeat(32)}` });
+    assert.equal(transfer.statusCode, 200);
+    assert.equal(transfer.headers["content-type"], "text/html; charset=utf-8");
+    assert.equal(transfer.body, page.body);
+    const deeper = await app.inject({ method: "GET", url: "/transfer/a/b" });
+    assert.equal(deeper.statusCode, 404);
+    assert.equal(deeper.json().code, 40401);
+  });
+
   it("behavior: HEAD / answers with the page headers and no body", async () => {
     const head = await app.inject({ method: "HEAD", url: "/" });
     assert.equal(head.statusCode, 200);
@@ -121,38 +130,10 @@ describe("explorer routes", () => {
     }
   });
 
-  it("behavior: /explorer/chains.json lists the router registry's chains and tokens, [] without one", async () => {
-    const none = await app.inject({ method: "GET", url: "/explorer/chains.json" });
-    assert.equal(none.statusCode, 200);
-    assert.deepEqual(none.json(), { code: 0, msg: "success", data: { chains: [] } });
-
-    const fixture = createRouterFixture();
-    const { app: routed } = await buildTestApp(store, {
-      logLevel: "warn",
-      router: {
-        router: createRouter({ registry: fixture.registry }),
-        state: { current: () => fixture.snapshot },
-        maxStateAgeMs: 60_000,
-      },
-    });
-    try {
-      const body = (await routed.inject({ method: "GET", url: "/explorer/chains.json" })).json();
-      assert.deepEqual(
-        body.data.chains.map((c: { name: string }) => c.name),
-        ["alpha", "beta", "gamma"],
-      );
-      const alpha = body.data.chains[0];
-      assert.equal(alpha.chainId, 71001);
-      assert.deepEqual(
-        alpha.tokens[1],
-        (({ address, symbol, decimals }) => ({ address, symbol, decimals }))(
-          fixture.registry.chains[0]!.tokens[1]!,
-        ),
-      );
-      assert.equal(alpha.tokens[0].address, "0x0000000000000000000000000000000000000000");
-    } finally {
-      await routed.close();
-    }
+  it("behavior: the old /explorer/chains.json is gone (the page reads the discovery endpoints)", async () => {
+    const gone = await app.inject({ method: "GET", url: "/explorer/chains.json" });
+    assert.equal(gone.statusCode, 404);
+    assert.equal(gone.json().code, 40401);
   });
 
   it("error: a missing build answers 503 with the envelope naming the fix, and the API still works", async () => {

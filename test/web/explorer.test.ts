@@ -9,7 +9,7 @@ import { mkdir } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import type { BridgeTransaction } from "../../src/store/types.js";
-import { groupDecimal } from "../../src/web/format.js";
+import { formatAmount } from "../../src/web/format.js";
 import {
   evmAddress,
   hexHash,
@@ -147,10 +147,15 @@ describe("explorer page in Chromium", () => {
     const shown = (await sourceLink.textContent()) ?? "";
     assert.ok(shown.length < 16 && shown.startsWith(processing.source_tx_hash.slice(0, 8)), shown);
 
-    const failed = page.locator(`tr[data-message-id="${aliceTransfers[7]!.message_id}"] .badge`);
+    const failed = page.locator(
+      `#transfers tr[data-message-id="${aliceTransfers[7]!.message_id}"] .badge`,
+    );
     assert.equal(await failed.textContent(), "Failed");
-    const big = page.locator(`tr[data-message-id="${aliceTransfers[5]!.message_id}"] .col-sent`);
-    assert.equal(await big.textContent(), "1,000,000.123456 USDC");
+    const big = page.locator(
+      `#transfers tr[data-message-id="${aliceTransfers[5]!.message_id}"] .col-sent`,
+    );
+    assert.equal(await big.textContent(), "1,000,000.12 USDC");
+    assert.equal(await big.locator(".amount").getAttribute("title"), "1000000.123456 USDC");
   });
 
   it("behavior: next / prev change the rows, the page label and the URL; the page size select applies", async () => {
@@ -203,12 +208,12 @@ describe("explorer page in Chromium", () => {
     const target = aliceTransfers[3]!;
     await page.goto(`${api.baseUrl}/?q=${ALICE}&size=25`);
     await waitForRows(page, 13);
-    await page.click(`tr[data-message-id="${target.message_id}"] .col-source-tx a`);
+    await page.click(`#transfers tr[data-message-id="${target.message_id}"] .col-source-tx a`);
     await waitForRows(page, 1);
     assert.deepEqual(await rowIds(page), [target.message_id]);
     assert.equal(await page.inputValue("#search-input"), target.source_tx_hash);
 
-    await page.click(`tr[data-message-id="${target.message_id}"] .col-dest-tx a`);
+    await page.click(`#transfers tr[data-message-id="${target.message_id}"] .col-dest-tx a`);
     await page.waitForFunction(
       (h) => new URL(location.href).searchParams.get("q") === h,
       target.dest_tx_hash,
@@ -225,7 +230,7 @@ describe("explorer page in Chromium", () => {
   it("behavior: a Processing transfer turns Success in place when the store updates it (no reload)", async () => {
     await page.goto(`${api.baseUrl}/?q=${ALICE}`);
     await waitForRows(page, 10);
-    const badge = page.locator(`tr[data-message-id="${processing.message_id}"] .badge`);
+    const badge = page.locator(`#transfers tr[data-message-id="${processing.message_id}"] .badge`);
     assert.equal(await badge.textContent(), "Processing");
     await page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
@@ -253,12 +258,13 @@ describe("explorer page in Chromium", () => {
     ]);
     await page.waitForFunction(
       (id) =>
-        document.querySelector(`tr[data-message-id="${id}"] .badge`)?.textContent === "Success",
+        document.querySelector(`#transfers tr[data-message-id="${id}"] .badge`)?.textContent ===
+        "Success",
       processing.message_id,
       { timeout: 15_000 },
     );
     assert.equal(await activeTitle(), focusedTitle, "focus kept across the re-render");
-    const row = page.locator(`tr[data-message-id="${processing.message_id}"]`);
+    const row = page.locator(`#transfers tr[data-message-id="${processing.message_id}"]`);
     assert.equal(await row.locator(".col-received").textContent(), "41.9 USDC");
     assert.equal(
       await row.locator(".col-dest-tx a").getAttribute("title"),
@@ -317,16 +323,16 @@ describe("explorer page in Chromium", () => {
     assert.ok(feeToken);
     assert.equal(
       await page.locator(".quote-fee").textContent(),
-      `${groupDecimal(expected.fee)} ${feeToken.symbol}`,
+      formatAmount(expected.fee, feeToken.symbol),
     );
     assert.equal(await page.locator(".quote-amount").textContent(), "250 USDC");
     assert.equal(
       await page.locator(".quote-min").textContent(),
-      `${groupDecimal(expected.destMinAmount)} DAI`,
+      formatAmount(expected.destMinAmount, "DAI"),
     );
     assert.equal(
       await page.locator(".quote-max").textContent(),
-      `${groupDecimal(expected.destMaxAmount)} DAI`,
+      formatAmount(expected.destMaxAmount, "DAI"),
     );
     assert.equal(await page.locator(".quote-bridge").textContent(), expected.signData.bridge);
     assert.equal(await page.locator(".quote-chain").textContent(), "alpha");
@@ -375,13 +381,13 @@ describe("explorer page in Chromium", () => {
     assert.equal(direct.statusCode, 422, direct.body);
 
     // Without a registry (chains: []) the chain and token fields stay free text inputs.
-    await page.route("**/explorer/chains.json", (route) =>
+    await page.route("**/api/oracle/chains", (route) =>
       route.fulfill({ json: { code: 0, msg: "success", data: { chains: [] } } }),
     );
-    const chainsAnswered = page.waitForResponse("**/explorer/chains.json");
+    const chainsAnswered = page.waitForResponse("**/api/oracle/chains");
     await page.goto(`${api.baseUrl}/`); // not "/#quote": from there that would not reload
     await chainsAnswered;
-    await page.unroute("**/explorer/chains.json");
+    await page.unroute("**/api/oracle/chains");
     for (const [name, value] of Object.entries(body))
       await page.fill(`#quote-form input[name=${name}]`, value);
     await page.click("#quote-form button[type=submit]");

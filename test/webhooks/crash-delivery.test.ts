@@ -15,7 +15,6 @@ import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { createStore } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
-import { openWebhookStore } from "../../src/store/webhook-store.js";
 import { createPrng } from "../../src/transfers/prng.js";
 import { createSubscription } from "../../src/webhooks/subscriptions.js";
 import { buildTestApp } from "../api/setup.js";
@@ -27,6 +26,7 @@ import {
 import { eventually } from "../setup/eventually.js";
 import { makeProcessingTransfer } from "../setup/transfer-fixtures.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../setup/webhook-receiver.js";
+import { openWebhookDatabase } from "./webhook-database.js";
 
 const ENTRY = join(import.meta.dirname, "../start/cli-entry.ts");
 const SEED = 2511;
@@ -102,7 +102,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
     });
 
     it("default: every change is delivered at least once, one body per event id, none missing", async () => {
-      const webhooks = await openWebhookStore({ databaseUrl: db.databaseUrl, migrate: false });
+      const webhooks = await openWebhookDatabase(db.databaseUrl);
       let secret: string;
       try {
         // Credentials in the URL: sent as Basic auth, never logged.
@@ -225,7 +225,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
 
 /** The delivery rows of some changes, to say why they were not delivered. */
 async function deliveryRows(databaseUrl: string, seqs: readonly number[]): Promise<unknown[]> {
-  const webhooks = await openWebhookStore({ databaseUrl, migrate: false });
+  const webhooks = await openWebhookDatabase(databaseUrl);
   try {
     const rows = await webhooks.sql.all(
       "SELECT change_seq, status, attempts, next_attempt_at, claimed_until, last_error FROM webhook_deliveries ORDER BY change_seq",
@@ -244,7 +244,7 @@ async function deliveryRows(databaseUrl: string, seqs: readonly number[]): Promi
 
 /** The change log's sequence numbers (the test's own reading of transfer_changes). */
 async function changeLog(databaseUrl: string): Promise<number[]> {
-  const webhooks = await openWebhookStore({ databaseUrl, migrate: false });
+  const webhooks = await openWebhookDatabase(databaseUrl);
   try {
     const rows = await webhooks.sql.all<{ seq: unknown }>(
       "SELECT seq FROM transfer_changes ORDER BY seq",

@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
-import { openWebhookStore, type WebhookStore } from "../../src/store/webhook-store.js";
 import { acquireDeliveryLock, DeliveryLockedError } from "../../src/webhooks/delivery-lock.js";
 import { createDeliveryWorker } from "../../src/webhooks/delivery-worker.js";
 import { fanOutOnce } from "../../src/webhooks/fan-out.js";
@@ -26,6 +25,10 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from "../setup/webhook-receiver.js";
+import {
+  openWebhookDatabase,
+  type ClosableWebhookStore as WebhookStore,
+} from "./webhook-database.js";
 
 const HOUR = 3_600_000;
 
@@ -68,7 +71,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
     before(async () => {
       db = await setupIsolatedDatabase(backend);
       store = await createStore({ databaseUrl: db.databaseUrl });
-      webhooks = await openWebhookStore({ databaseUrl: db.databaseUrl, migrate: false });
+      webhooks = await openWebhookDatabase(db.databaseUrl);
       receiver = await startWebhookReceiver(({ path }) => answer(path));
     });
     after(async () => {
@@ -235,9 +238,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         await store.transfers.upsertTransfers(
           Array.from({ length: 40 }, () => makeProcessingTransfer()),
         );
-        const others = await Promise.all(
-          [1, 2, 3].map(() => openWebhookStore({ databaseUrl: db.databaseUrl, migrate: false })),
-        );
+        const others = await Promise.all([1, 2, 3].map(() => openWebhookDatabase(db.databaseUrl)));
         try {
           // Fanned out first, so every process finds deliveries to claim at once.
           await webhooks.transaction((repository, sql) =>

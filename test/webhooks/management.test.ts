@@ -10,15 +10,18 @@ import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { run as webhooksCli } from "../../src/cli/webhooks.js";
 import { loadConfig } from "../../src/config/env.js";
+import type { Database } from "../../src/store/index.js";
 import { createStore } from "../../src/store/index.js";
-import type { Store } from "../../src/store/types.js";
-import { openWebhookStore, type WebhookStore } from "../../src/store/webhook-store.js";
 import { runKeys } from "../keys/cli-io.js";
 import {
   type DatabaseBackend,
   type IsolatedDatabase,
   setupIsolatedDatabase,
 } from "../setup/database.js";
+import {
+  openWebhookDatabase,
+  type ClosableWebhookStore as WebhookStore,
+} from "./webhook-database.js";
 
 async function cli(env: Record<string, string>, ...args: string[]) {
   let stdout = "";
@@ -39,7 +42,7 @@ async function cli(env: Record<string, string>, ...args: string[]) {
 for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
   describe(`webhook subscriptions (${backend})`, () => {
     let db: IsolatedDatabase;
-    let store: Store;
+    let store: Database;
     let webhookStore: WebhookStore;
     let app: FastifyInstance;
     let alice: string;
@@ -51,12 +54,12 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       store = await createStore({ databaseUrl: db.databaseUrl });
       alice = (await runKeys(db.databaseUrl, "create", "--name", "alice")).lastLine;
       bob = (await runKeys(db.databaseUrl, "create", "--name", "bob")).lastLine;
-      webhookStore = await openWebhookStore({ databaseUrl: db.databaseUrl, migrate: false });
+      webhookStore = await openWebhookDatabase(db.databaseUrl);
       const config = loadConfig({ DATABASE_URL: db.databaseUrl, LOG_LEVEL: "silent" });
       app = await buildApp({
         config,
         store,
-        plugins: [(root) => registerApiKeyAuth(root, { databaseUrl: config.databaseUrl })],
+        plugins: [(root) => registerApiKeyAuth(root, { repository: store.apiKeys })],
         webhooks: {
           store: webhookStore,
           allowPrivateAddresses: false,

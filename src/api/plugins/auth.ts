@@ -30,8 +30,6 @@ import {
   createApiKeyCache,
 } from "../../keys/api-key-cache.js";
 import type { ApiKeyRepository } from "../../store/api-key-repository.js";
-import { openApiKeyRepository } from "../../store/api-key-store.js";
-import type { PostgresTimeouts } from "../../store/postgres/connections.js";
 import { requestGate } from "../request-gate.js";
 
 export type ApiKeyRequirement = "required" | "optional";
@@ -65,16 +63,12 @@ interface ApiKeyCacheTiming {
 export type ApiKeyAuthOptions =
   | (ApiKeyCacheTiming & {
       /**
-       * DATABASE_URL (already migrated by the app's Store): the plugin opens its own small
-       * connection to the api_keys table and closes it with the app.
+       * The plugin builds, starts and (on app close) stops a key cache over this repository
+       * (the Database's `apiKeys`; the caller closes the database after the app).
        */
-      readonly databaseUrl: string;
-      /** PostgreSQL: bounds of that connection; default the API's (API_POSTGRES_TIMEOUTS). */
-      readonly databaseTimeouts?: PostgresTimeouts;
-    })
-  | (ApiKeyCacheTiming & {
-      /** The plugin builds, starts and (on app close) stops a key cache over this repository. */
       readonly repository: ApiKeyRepository;
+      /** Key changes anywhere, at once (the Database's `changes.subscribeApiKeys`). */
+      readonly subscribe?: ((onChange: () => void) => void) | undefined;
     })
   | {
       /** A cache the caller built, started and will close. */
@@ -93,22 +87,7 @@ export async function registerApiKeyAuth(
   if ("cache" in options) {
     cache = options.cache;
   } else {
-    let repository: ApiKeyRepository;
-    let closeRepository = async () => {};
-    let subscribe: ((onChange: () => void) => void) | undefined;
-    if ("databaseUrl" in options) {
-      const opened = await openApiKeyRepository({
-        databaseUrl: options.databaseUrl,
-        migrate: false,
-        logger: app.log,
-        ...(options.databaseTimeouts !== undefined ? { timeouts: options.databaseTimeouts } : {}),
-      });
-      repository = opened;
-      subscribe = opened.subscribe?.bind(opened);
-      closeRepository = () => opened.close();
-    } else {
-      repository = options.repository;
-    }
+    const { repository, subscribe } = options;
     cache = createApiKeyCache({
       repository,
       ...(subscribe !== undefined ? { subscribe } : {}),
@@ -117,18 +96,11 @@ export async function registerApiKeyAuth(
       logger: app.log,
     });
     const started = cache;
-    try {
-      await started.start();
-    } catch (error) {
-      await closeRepository();
-      throw error;
-    }
+    await started.start();
     app.log.info({ activeKeys: started.size }, "API keys loaded");
-    // The cache flushes last-use times through the repository, so it closes first.
-    app.addHook("onClose", async () => {
-      await started.close();
-      await closeRepository();
-    });
+    // The cache flushes last-use times through the repository: it closes with the app, before
+    // the caller closes the database.
+    app.addHook("onClose", () => started.close());
   }
 
   app.decorateRequest("apiKey", undefined);

@@ -11,14 +11,12 @@
  *
  * Caching: index.html is `no-cache` (revalidated by ETag); it names `app.js?v=<hash>` and
  * `styles.css?v=<hash>`, which are cached for a year when the `v` matches the content and are
- * `no-cache` otherwise. `/explorer/chains.json` gives the quote form the registry's chains and
- * tokens. Only these exact paths are registered, so every other path keeps the API's 404 / 405
- * envelope.
+ * `no-cache` otherwise. `/transfer/<id>` is the same page (its script shows that transfer).
+ * Only these paths are registered, so every other path keeps the API's 404 / 405 envelope.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Registry } from "../../config/registry.js";
 import { ApiError } from "../../errors.js";
 
 export interface ExplorerAssets {
@@ -32,31 +30,14 @@ export interface ExplorerAssets {
 export interface ExplorerRoutesOptions {
   /** The built folder (index.html, app.js, styles.css). Default: dist/explorer of the repo. */
   assetsDir?: string;
-  /** The router's registry: its chains and tokens fill the quote form's selects. */
-  registry?: Registry | undefined;
-}
-
-/** What the quote form needs of the registry (`data` of GET /explorer/chains.json). */
-export interface ExplorerChain {
-  chainId: number;
-  name: string;
-  tokens: { address: string; symbol: string; decimals: number }[];
-}
-
-export function explorerChains(registry: Registry | undefined): ExplorerChain[] {
-  return (registry?.chains ?? []).map((chain) => ({
-    chainId: chain.chainId,
-    name: chain.name,
-    tokens: chain.tokens.map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),
-  }));
 }
 
 export const EXPLORER_PATHS = {
   page: "/",
+  /** One transfer's page (the same document; the script reads the id from the path). */
+  transfer: "/transfer/:id",
   app: "/app.js",
   styles: "/styles.css",
-  /** The registry's chains and tokens for the quote form; `chains: []` without a registry. */
-  chains: "/explorer/chains.json",
 } as const;
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -143,7 +124,7 @@ export function registerExplorerRoutes(
 
   const assetRoute = { config: { rateLimitExempt: true }, schema: { hide: true } } as const;
 
-  app.get(EXPLORER_PATHS.page, assetRoute, async (request, reply) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
     const { html, versions } = await load();
     reply
       .header("content-security-policy", CONTENT_SECURITY_POLICY)
@@ -156,7 +137,9 @@ export function registerExplorerRoutes(
       `${versions.app}-${versions.styles}`,
       false,
     );
-  });
+  };
+  app.get(EXPLORER_PATHS.page, assetRoute, page);
+  app.get(EXPLORER_PATHS.transfer, assetRoute, page);
 
   app.get(EXPLORER_PATHS.app, assetRoute, async (request, reply) => {
     const { js, versions } = await load();
@@ -169,13 +152,6 @@ export function registerExplorerRoutes(
       versions.app,
       asked === versions.app,
     );
-  });
-
-  // The registry is fixed for the app's life; the list is small (chains x tokens).
-  const chains = { code: 0, msg: "success", data: { chains: explorerChains(options.registry) } };
-  app.get(EXPLORER_PATHS.chains, assetRoute, async (_request, reply) => {
-    reply.header("cache-control", "no-cache");
-    return chains;
   });
 
   app.get(EXPLORER_PATHS.styles, assetRoute, async (request, reply) => {

@@ -78,13 +78,17 @@ function cachedList(
  */
 export async function listBridgeTransactions(store: Store, rawQuery: Record<string, unknown>) {
   const { query, page } = parseListTransfersQuery(rawQuery);
-  let result: ListTransfersResult;
+  const result: ListTransfersResult = await readStore(() => store.transfers.listTransfers(query));
+  return { code: 0, msg: "success", data: { data: result.items, total: result.total, page } };
+}
+
+/** Runs a store read; a database that cannot be reached becomes 503 50301 with Retry-After. */
+export async function readStore<T>(read: () => Promise<T>): Promise<T> {
   try {
-    result = await store.transfers.listTransfers(query);
+    return await read();
   } catch (error) {
     throw storeFailure(error);
   }
-  return { code: 0, msg: "success", data: { data: result.items, total: result.total, page } };
 }
 
 /**

@@ -117,10 +117,100 @@ export const routeQuoteParamsSchema = {
 
 export const routeQuoteParamsRef = { $ref: "RouteQuoteParams#" } as const;
 
+/** A hex quantity or byte string as `eth_sendTransaction` takes it. */
+const hex = (description: string, example: string) =>
+  ({ type: "string", pattern: "^0x[0-9a-fA-F]*$", description, examples: [example] }) as const;
+
+/** A ready transaction: send it unchanged (`eth_sendTransaction`, viem `sendTransaction`). */
+const transactionRequestSchema = (description: string) =>
+  ({
+    type: "object",
+    description,
+    required: ["chainId", "to", "data", "value"],
+    additionalProperties: false,
+    properties: {
+      chainId: {
+        type: "integer",
+        description: "EVM chain id of the chain to send it on",
+        examples: [71001],
+      },
+      to: address("The contract called", "0x5FbDB2315678afecb367f032d93F642f64180aa3"),
+      data: hex("ABI-encoded call data", "0x095ea7b3"),
+      value: hex(
+        "Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)",
+        "0x0",
+      ),
+    },
+  }) as const;
+
+/**
+ * What a quote adds beside the spec's fields (docs/http-api.md, API rule 8): the ready transactions, the state
+ * it was priced from, until when it holds, and how long such a transfer took lately
+ * (docs/router.md, "Executing a quote").
+ */
+export const routeQuoteExtensionProperties = {
+  transactionRequest: transactionRequestSchema(
+    "The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin). Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote.",
+  ),
+  approval: {
+    type: ["object", "null"],
+    description:
+      "null when the source token is the native coin (nothing to approve); else the ERC-20 approval the bridge needs first. The service does not read allowances: skip it when the sender's allowance already covers `amount`.",
+    required: ["token", "spender", "amount", "transactionRequest"],
+    additionalProperties: false,
+    properties: {
+      token: address("The source token (EIP-55)", TOKEN_EXAMPLE),
+      spender: address("The bridge contract (= signData.bridge)", TOKEN_EXAMPLE),
+      amount: canonicalAmount("= signData.amount: the allowance needed (source token)"),
+      transactionRequest: transactionRequestSchema(
+        "The `approve(spender, amount)` call on `token`, amount in base units",
+      ),
+    },
+  },
+  stateBlocks: {
+    type: "object",
+    description:
+      "The block number of each chain whose state priced the quote (source and destination), keyed by EVM chain id as a string",
+    additionalProperties: { type: "integer", minimum: 0 },
+    examples: [{ "71001": 1234, "71003": 987 }],
+  },
+  expiresAt: {
+    type: "string",
+    pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$",
+    description:
+      "UTC `YYYY-MM-DD HH:MM:SS`: until when the service stands by the quote: the read time of the older of the two chain states that priced it, plus QUOTE_TTL_SECONDS, rounded down to the second. Quote again after it. The on-chain protection is destMinAmount (and sourceMinAmount), not this time.",
+    examples: ["2026-11-26 12:00:30"],
+  },
+  estimatedDuration: {
+    type: ["object", "null"],
+    description:
+      "How long recent transfers of the same bridge contract between the same two chains took from send to delivery (end_time - start_time of `Success` records started in the last 24 h, among the latest 10,000 records stored); null with fewer than 5 such transfers. Refreshed in the background every 30 s.",
+    required: ["p50Seconds", "p90Seconds", "samples"],
+    additionalProperties: false,
+    properties: {
+      p50Seconds: { type: "integer", minimum: 0, description: "Median, seconds (nearest rank)" },
+      p90Seconds: {
+        type: "integer",
+        minimum: 0,
+        description: "90th percentile, seconds (nearest rank)",
+      },
+      samples: {
+        type: "integer",
+        minimum: 1,
+        description: "How many transfers it is computed over",
+      },
+    },
+  },
+} as const;
+
+export const ROUTE_QUOTE_EXTENSION_FIELDS = Object.keys(
+  routeQuoteExtensionProperties,
+) as (keyof typeof routeQuoteExtensionProperties)[];
+
 export const routeQuoteDataSchema = {
   title: "RouteQuote",
   type: "object",
-  required: ["destMaxAmount", "destMinAmount", "fee", "signData"],
+  required: ["destMaxAmount", "destMinAmount", "fee", "signData", ...ROUTE_QUOTE_EXTENSION_FIELDS],
   additionalProperties: false,
   properties: {
     destMaxAmount: canonicalAmount(
@@ -157,7 +247,22 @@ export const routeQuoteDataSchema = {
         },
       },
     },
+    ...routeQuoteExtensionProperties,
   },
+} as const;
+
+/**
+ * The spec's four fields only: the response of a router built without the added fields
+ * (RouterDeps.extensions false), which the router benchmark compares against.
+ */
+export const routeQuoteSpecDataSchema = {
+  ...routeQuoteDataSchema,
+  required: ["destMaxAmount", "destMinAmount", "fee", "signData"],
+  properties: Object.fromEntries(
+    Object.entries(routeQuoteDataSchema.properties).filter(
+      ([name]) => !(ROUTE_QUOTE_EXTENSION_FIELDS as string[]).includes(name),
+    ),
+  ),
 } as const;
 
 export const routerQuoteRouteSchema = {
@@ -170,5 +275,14 @@ export const routerQuoteRouteSchema = {
     200: successEnvelopeSchema("RouterQuoteResponse", routeQuoteDataSchema),
     422: errorEnvelopeRef,
     ...standardErrorResponses,
+  },
+} as const;
+
+/** routerQuoteRouteSchema answering routeQuoteSpecDataSchema. */
+export const routerQuoteSpecOnlyRouteSchema = {
+  ...routerQuoteRouteSchema,
+  response: {
+    ...routerQuoteRouteSchema.response,
+    200: successEnvelopeSchema("RouterQuoteResponse", routeQuoteSpecDataSchema),
   },
 } as const;

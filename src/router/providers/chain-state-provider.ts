@@ -24,8 +24,8 @@ import { type Address, type PublicClient, parseAbi } from "viem";
 import { backoffDelayMs } from "../../chain/backoff.js";
 import { createRpcPublicClient } from "../../chain/create-chain-client.js";
 import { redactRpcUrl, redactText } from "../../chain/redact-rpc-url.js";
-import type { Registry, RegistryChain } from "../../config/registry.js";
-import type { BridgeKind } from "../../devnet/manifest.js";
+import type { BridgeKind } from "../../domain/bridge-kind.js";
+import type { Registry, RegistryChain } from "../../domain/registry.js";
 import type {
   BridgeState,
   ChainState,

@@ -2,7 +2,8 @@
  * The chain / token / bridge registry: what exists (chains, their bridge contracts and chain-id
  * schemes, tokens, DEX pairs, bridge links), never what state it is in (that is the router's
  * StateSnapshot). Built once at start from the devnet manifest or a registry JSON file, validated
- * with errors that name the bad entry, then read-only.
+ * with errors that name the bad entry, then read-only. It is a BridgeRegistry too
+ * (bridge-registry.ts: the chain and bridge lookups the indexer uses).
  *
  * Registry file format (a subset of the devnet manifest, so the manifest itself is accepted; any
  * other field is ignored):
@@ -24,7 +25,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { type Address, getAddress } from "viem";
-import { BRIDGE_KINDS, type BridgeKind } from "../devnet/manifest.js";
+import { BRIDGE_KINDS, type BridgeKind } from "./bridge-kind.js";
+import {
+  type BridgeRegistry,
+  createBridgeRegistry,
+  type RegistryBridge,
+} from "./bridge-registry.js";
 
 export const NATIVE_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
 
@@ -73,7 +79,7 @@ export interface RegistryLink {
   destToken: RegistryToken;
 }
 
-export interface Registry {
+export interface Registry extends BridgeRegistry {
   readonly chains: readonly RegistryChain[];
   readonly links: readonly RegistryLink[];
   chain(chainId: number): RegistryChain | undefined;
@@ -350,7 +356,22 @@ export function parseRegistry(json: unknown): Registry {
   });
 
   const none: readonly RegistryLink[] = Object.freeze([]);
+  const bridges: RegistryBridge[] = chains.flatMap((chain) =>
+    BRIDGE_KINDS.flatMap((kind) => {
+      const address = chain.bridges[kind];
+      const bridgeChainId = chain.bridgeChainIds[kind];
+      return address === undefined || bridgeChainId === undefined
+        ? []
+        : [{ kind, chainId: chain.chainId, address, bridgeChainId }];
+    }),
+  );
+  const bridgeChains = chains.map((chain) => ({
+    name: chain.name,
+    chainId: chain.chainId,
+    nativeSymbol: chain.nativeToken.symbol,
+  }));
   return {
+    ...createBridgeRegistry(bridgeChains, bridges),
     chains,
     links,
     chain: (chainId) => chainById.get(chainId),

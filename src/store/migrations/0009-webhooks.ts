@@ -147,4 +147,4 @@ CREATE TABLE webhook_delivery_lock (
 );
 `;
 
-export const migration: Migration = { version: 8, name: "webhooks", sqlite, postgres };
+export const migration: Migration = { version: 9, name: "webhooks", sqlite, postgres };

@@ -1,18 +1,21 @@
 /**
- * PostgreSQL Store (production). A pg Pool; each transaction() takes one client for BEGIN ...
+ * PostgreSQL Database (production). A pg Pool; each transaction() takes one client for BEGIN ...
  * COMMIT, so transactions run concurrently (seq maintenance serialises per address on the
  * address_stats row lock). Optional read pool (a replica): root-level list/get queries go there;
- * writes and everything inside transaction() use the primary.
+ * writes and everything inside transaction() use the primary. With `backgroundTimeouts` other
+ * than `timeouts` (`start`: the API and the indexer in one process), transactions and the
+ * indexer's statements get a pool of their own with those bounds.
  */
 import type { TransferBackend } from "../backend.js";
+import type { DatabaseTransaction, Database as OpenDatabase } from "../database.js";
 import { redactDatabaseUrl } from "../database-url.js";
+import { API_KEYS_CHANGED_CHANNEL } from "../migrations/0006-api-key-change-notify.js";
 import { MIGRATIONS } from "../migrations/index.js";
+import { createRepositories } from "../repositories.js";
 import { runInScope, type TransactionConnection } from "../scoped-store.js";
 import { NoAnswerError, ReadReplicaError, readReplicaFailure } from "../store-unavailable.js";
-import { createTransferChangeRepository } from "../transfer-change-repository.js";
-import { createTransferRepository } from "../transfer-repository.js";
-import type { Store, StoreLogger } from "../types.js";
-import { createChangeListener } from "./change-listener.js";
+import type { StoreLogger } from "../types.js";
+import { type ChangeListener, createChangeListener } from "./change-listener.js";
 import {
   BACKGROUND_POSTGRES_TIMEOUTS,
   createPostgresPool,
@@ -23,20 +26,24 @@ import {
 import { migratePostgres } from "./migrate.js";
 import { createPostgresBackend } from "./postgres-backend.js";
 
-export interface PostgresStoreOptions {
+export interface PostgresDatabaseOptions {
   databaseUrl: string;
   /** A read replica for list/get queries (DATABASE_READ_URL); default: the primary. */
-  readDatabaseUrl?: string;
-  logger?: StoreLogger;
+  readDatabaseUrl?: string | undefined;
+  logger?: StoreLogger | undefined;
   /** Pool size per URL. Default 10. */
-  poolSize?: number;
+  poolSize?: number | undefined;
   /**
-   * Bounds of the store's pools (connections.ts). Default BACKGROUND_POSTGRES_TIMEOUTS: no query
-   * bound, as imports through a store run long statements; `serve` passes the API's. Migrations
-   * never get a query bound (an index build on a big table takes minutes), only `connectMs` and
-   * the silence check; the change listener connects within `connectMs` too.
+   * Bounds of the pools (connections.ts). Default BACKGROUND_POSTGRES_TIMEOUTS: no query bound,
+   * as imports and the indexer run long statements; `serve` passes the API's. Migrations never
+   * get a query bound (an index build on a big table takes minutes), only `connectMs` and the
+   * silence check; the change listeners connect within `connectMs` too.
    */
-  timeouts?: PostgresTimeouts;
+  timeouts?: PostgresTimeouts | undefined;
+  /** Bounds of transaction() and the indexer's statements; default `timeouts` (same pool). */
+  backgroundTimeouts?: PostgresTimeouts | undefined;
+  /** The listening connections' heartbeat; default LISTENER_HEARTBEAT. */
+  listenerHeartbeat?: { readonly intervalMs: number; readonly timeoutMs: number } | undefined;
 }
 
 function createPool(
@@ -80,7 +87,9 @@ function withDeadline<T>(
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+export async function openPostgresDatabase(
+  options: PostgresDatabaseOptions,
+): Promise<OpenDatabase> {
   const { logger } = options;
   const poolSize = options.poolSize ?? 10;
   const timeouts = options.timeouts ?? BACKGROUND_POSTGRES_TIMEOUTS;
@@ -110,9 +119,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     options.readDatabaseUrl === undefined
       ? undefined
       : createPool(options.readDatabaseUrl, poolSize, timeouts, logger);
+  const background =
+    options.backgroundTimeouts === undefined || sameBounds(options.backgroundTimeouts, timeouts)
+      ? undefined
+      : createPool(options.databaseUrl, 4, options.backgroundTimeouts, logger);
   const pool = primary.pool;
   const readPool = replica?.pool ?? pool;
+  const backgroundPool = background?.pool ?? pool;
   logger?.info({ url: redactDatabaseUrl(options.databaseUrl) }, "postgres store open");
+  const heartbeat =
+    options.listenerHeartbeat === undefined
+      ? {}
+      : {
+          heartbeatIntervalMs: options.listenerHeartbeat.intervalMs,
+          heartbeatTimeoutMs: options.listenerHeartbeat.timeoutMs,
+        };
 
   // Cached list answers need to hear about every commit before they are read again. With a read
   // replica they cannot: a notification from the primary can arrive before the replica has
@@ -121,15 +142,19 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // either way. The listening connection opens on the first counter() or subscription.
   const subscribers = new Set<() => void>();
   const notify = () => {
-    for (const listener of subscribers) listener();
+    for (const subscriber of subscribers) subscriber();
   };
   const listener = createChangeListener({
     databaseUrl: options.databaseUrl,
     logger,
     connectTimeoutMs: timeouts.connectMs,
     onChange: notify,
+    lostMessage:
+      "transfers: lost the change notifications; nothing is cached and streams wait until they are back",
+    ...heartbeat,
   });
   const changes = replica === undefined ? listener : undefined;
+  const apiKeyListeners: ChangeListener[] = [];
 
   const latestMigration = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
@@ -187,9 +212,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
 
   async function inTransaction<T>(
-    work: (store: Store, backend: TransferBackend) => Promise<T>,
+    work: (tx: DatabaseTransaction, backend: TransferBackend) => Promise<T>,
   ): Promise<T> {
-    const result = await runPostgresTransaction(pool, (client) => {
+    const result = await runPostgresTransaction(backgroundPool, (client) => {
       const connection: TransactionConnection = {
         async exec(statement) {
           await client.query(statement);
@@ -205,20 +230,18 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 
   return {
     kind: "postgres",
-    transfers: createTransferRepository({
+    ...createRepositories({
+      kind: "postgres",
       // Failures on the replica name it (503 "the read replica ..."), not the database.
-      reader:
+      replicaReads:
         replica === undefined
           ? createPostgresBackend(pool)
           : createPostgresBackend(readPool, undefined, readReplicaFailure),
-      atomically: (fn) => inTransaction((_store, backend) => fn(backend)),
+      requests: createPostgresBackend(pool).sql,
+      background: createPostgresBackend(backgroundPool).sql,
+      atomically: (fn) => inTransaction((_tx, backend) => fn(backend)),
     }),
-    // The primary, not a replica: a replica's lag would only delay the stream.
-    transferChanges: createTransferChangeRepository({
-      sql: createPostgresBackend(pool).sql,
-      atomically: (fn) => inTransaction((_store, backend) => fn(backend.sql)),
-    }),
-    transaction: (work) => inTransaction((store) => work(store)),
+    transaction: (work) => inTransaction((tx) => work(tx)),
     ping,
     ...(changes === undefined ? {} : { changeCounter: changes.counter }),
     subscribeChanges(onChange) {
@@ -226,9 +249,36 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       listener.counter(); // starts listening
       return () => subscribers.delete(onChange);
     },
+    changes: {
+      subscribeApiKeys(onChange) {
+        const apiKeyListener = createChangeListener({
+          databaseUrl: options.databaseUrl,
+          channel: API_KEYS_CHANGED_CHANNEL,
+          onChange,
+          logger,
+          lostMessage: "API keys: lost the change notifications; polling the key-set version",
+          connectTimeoutMs: timeouts.connectMs,
+          ...heartbeat,
+        });
+        apiKeyListener.counter(); // starts listening
+        apiKeyListeners.push(apiKeyListener);
+      },
+    },
     async close() {
       // At once: each waits up to a second for a server that went silent (connections.ts).
-      await Promise.all([listener.close(), primary.end(), replica?.end()]);
+      await Promise.all([
+        listener.close(),
+        ...apiKeyListeners.map((apiKeyListener) => apiKeyListener.close()),
+        primary.end(),
+        replica?.end(),
+        background?.end(),
+      ]);
     },
   };
+}
+
+function sameBounds(a: PostgresTimeouts, b: PostgresTimeouts): boolean {
+  return (
+    a.connectMs === b.connectMs && a.queryMs === b.queryMs && a.silenceCheckMs === b.silenceCheckMs
+  );
 }

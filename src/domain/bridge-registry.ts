@@ -1,12 +1,15 @@
 /**
- * What the indexer knows about the configured chains and bridges, as lookups: chain names, each
- * kind's chain-id scheme (docs/protocol.md: `destChainId` is in the kind's own scheme) mapped
- * back to EVM chain ids, and bridge contracts per (chain, kind).
+ * The chains and their bridge contracts, as lookups: chain names, each kind's chain-id scheme
+ * (docs/protocol.md: `destChainId` is in the kind's own scheme) mapped back to EVM chain ids,
+ * and bridge contracts per (chain, kind). The core of every registry: the router's full
+ * Registry (registry.ts: tokens, DEX pairs, links besides) is one too, and the indexer, whose
+ * configuration names only chains and bridges, builds one with `createBridgeRegistry`.
  */
 import { type Address, getAddress } from "viem";
-import type { BridgeKind } from "../devnet/manifest.js";
+import type { BridgeKind } from "./bridge-kind.js";
 
-export interface RegistryChain {
+/** A chain as far as bridges are concerned. */
+export interface BridgeChain {
   name: string;
   chainId: number;
   /** Symbol of the native coin (token address 0x0), e.g. "ETH". */
@@ -21,15 +24,7 @@ export interface RegistryBridge {
   bridgeChainId: string;
 }
 
-/** What a registry is built from (plain data: it can be sent to a worker thread). */
-export interface RegistrySource {
-  chains: RegistryChain[];
-  bridges: RegistryBridge[];
-}
-
 export interface BridgeRegistry {
-  /** Its chains (name, id, native symbol only) and bridges. */
-  readonly source: RegistrySource;
   chainName(chainId: number): string | undefined;
   nativeSymbol(chainId: number): string | undefined;
   /** EVM chain id of the chain named `schemeId` in `kind`'s scheme. */
@@ -41,7 +36,7 @@ export interface BridgeRegistry {
 }
 
 export function createBridgeRegistry(
-  chains: readonly RegistryChain[],
+  chains: readonly BridgeChain[],
   bridges: readonly RegistryBridge[],
 ): BridgeRegistry {
   const chainById = new Map(chains.map((c) => [c.chainId, c]));
@@ -64,14 +59,6 @@ export function createBridgeRegistry(
     return id;
   };
   return {
-    source: {
-      chains: chains.map((c) => ({
-        name: c.name,
-        chainId: c.chainId,
-        nativeSymbol: c.nativeSymbol,
-      })),
-      bridges: bridges.map((b) => ({ ...b })),
-    },
     chainName: (id) => chainById.get(id)?.name,
     nativeSymbol: (id) => chainById.get(id)?.nativeSymbol,
     chainIdInScheme: (kind, schemeId) => byScheme.get(`${kind}:${canonicalId(schemeId)}`),

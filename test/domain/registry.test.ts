@@ -3,8 +3,16 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createRouterFixture } from "../router/fixtures.js";
-import { loadRegistry, NATIVE_ADDRESS, parseRegistry, RegistryError } from "./registry.js";
+import { parseIndexerConfig } from "../../src/config/indexer-config.js";
+import { BRIDGE_KINDS } from "../../src/domain/bridge-kind.js";
+import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
+import {
+  loadRegistry,
+  NATIVE_ADDRESS,
+  parseRegistry,
+  RegistryError,
+} from "../../src/domain/registry.js";
+import { createRouterFixture } from "../../src/router/fixtures.js";
 
 /** A deep copy of the fixture's registry JSON to break on purpose. */
 // biome-ignore lint/suspicious/noExplicitAny: tests break the JSON on purpose
@@ -49,6 +57,28 @@ describe("parseRegistry", () => {
     );
     assert.deepEqual(registry.linksBetween(71001, 71001), []);
     assert.deepEqual(registry.chain(71002)?.bridgeChainIds, { 0: "71002", 1: "102", 2: "40102" });
+  });
+
+  it("behavior: the registry is the bridge registry the indexer builds from its config", () => {
+    const registry = parseRegistry(json());
+    const withRpc = json();
+    for (const chain of withRpc.chains) chain.rpcUrl = "http://127.0.0.1:1";
+    const indexerConfig = parseIndexerConfig(withRpc);
+    const bridges = createBridgeRegistry(indexerConfig.chains, indexerConfig.bridges);
+    for (const chain of registry.chains) {
+      assert.equal(registry.chainName(chain.chainId), bridges.chainName(chain.chainId));
+      assert.equal(registry.nativeSymbol(chain.chainId), bridges.nativeSymbol(chain.chainId));
+      assert.deepEqual(registry.bridgesOn(chain.chainId), bridges.bridgesOn(chain.chainId));
+      for (const kind of BRIDGE_KINDS) {
+        const address = registry.bridgeAddress(chain.chainId, kind);
+        assert.ok(address !== undefined);
+        assert.equal(address, bridges.bridgeAddress(chain.chainId, kind));
+        assert.equal(registry.bridgeKind(chain.chainId, address.toLowerCase()), kind);
+        const schemeId = chain.bridgeChainIds[kind]!;
+        assert.equal(registry.chainIdInScheme(kind, `0${schemeId}`), chain.chainId);
+        assert.equal(bridges.chainIdInScheme(kind, schemeId), chain.chainId);
+      }
+    }
   });
 
   it("behavior: the native coin is a token of every chain (zero address, 18 decimals)", () => {

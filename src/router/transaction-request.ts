@@ -1,0 +1,67 @@
+/**
+ * The ready transactions of a quote (docs/router.md, "Executing a quote"): the `bridge(params)`
+ * call with every amount in base units, and the ERC-20 `approve` it needs first, in the form
+ * `eth_sendTransaction` takes (docs/http-api.md, API rule 8: hex quantities inside a transaction).
+ *
+ * Both calls take only static ABI types (uint256, address, bool; BridgeParams is a static
+ * tuple, so it is encoded in place), so the call data is the selector followed by one 32-byte
+ * word per value. It is written here directly instead of through viem's encodeFunctionData:
+ * this runs on every quote, and the direct form costs a fraction of the generic encoder
+ * (transaction-request.test.ts checks it against viem for arbitrary values).
+ */
+import { type Address, toFunctionSelector } from "viem";
+import type { BridgeParams } from "../chain/bridge-params.js";
+
+export interface TransactionRequest {
+  /** EVM chain id to send it on. */
+  chainId: number;
+  to: Address;
+  /** ABI-encoded call data. */
+  data: `0x${string}`;
+  /** Wei, a hex quantity ("0x0" for none). */
+  value: `0x${string}`;
+}
+
+/** contracts/interfaces/IBridge.sol: `bridge(BridgeParams)`. */
+export const BRIDGE_SELECTOR = toFunctionSelector(
+  "bridge((uint256,address,address,uint256,uint256,address,bool,uint256,address,uint256,bool,uint256,address,uint256))",
+);
+/** ERC-20 `approve(address,uint256)`. */
+export const APPROVE_SELECTOR = toFunctionSelector("approve(address,uint256)");
+
+const ZEROS = "0".repeat(64);
+
+/** An unsigned integer below 2^256 as one ABI word (64 hex digits, no 0x). */
+function uintWord(value: bigint): string {
+  if (value < 0n || value >> 256n !== 0n) throw new RangeError(`${value} is not a uint256`);
+  const hex = value.toString(16);
+  return ZEROS.slice(hex.length) + hex;
+}
+
+/** An address (0x + 40 hex, any case) as one ABI word, lowercase as viem writes it. */
+function addressWord(address: string): string {
+  return `000000000000000000000000${address.slice(2).toLowerCase()}`;
+}
+
+const boolWord = (value: boolean): string => (value ? `${ZEROS.slice(1)}1` : ZEROS);
+
+/** A hex quantity as JSON-RPC writes it: no leading zeros, "0x0" for zero. */
+export function hexQuantity(value: bigint): `0x${string}` {
+  return `0x${value.toString(16)}`;
+}
+
+/** Call data of `bridge(p)`. */
+export function encodeBridgeCall(p: BridgeParams): `0x${string}` {
+  return `${BRIDGE_SELECTOR}${uintWord(p.destChainId)}${addressWord(p.sourceToken)}${addressWord(
+    p.destToken,
+  )}${uintWord(p.amount)}${uintWord(p.fee)}${addressWord(p.to)}${boolWord(p.sourceSwap)}${uintWord(
+    p.sourceSwapFee,
+  )}${addressWord(p.sourceBridgeToken)}${uintWord(p.sourceMinAmount)}${boolWord(
+    p.destSwap,
+  )}${uintWord(p.destSwapFee)}${addressWord(p.destBridgeToken)}${uintWord(p.destMinAmount)}`;
+}
+
+/** Call data of `approve(spender, amount)`. */
+export function encodeApproveCall(spender: string, amount: bigint): `0x${string}` {
+  return `${APPROVE_SELECTOR}${addressWord(spender)}${uintWord(amount)}`;
+}
