@@ -7,6 +7,8 @@
  * Scenarios (each a function in its own file, listed in SCENARIOS):
  *   streams    1,000 concurrent streams held by one API process while the list mix runs
  *              (bench/push-streams.ts)
+ *   webhooks   latency from a change's commit to its webhook at a loopback receiver, at 100
+ *              changes/s, in a database of its own (bench/push-webhooks.ts)
  * A scenario gets the options, the data set and the list benchmark's request sets, starts and
  * stops its own servers, and returns its markdown and its load results.
  *
@@ -23,6 +25,7 @@ import { buildRequestSets, type RequestSets } from "./list-requests.js";
 import { finishBenchmark, type LoadResult } from "./load.js";
 import { integerOption } from "./options.js";
 import { runStreamsScenario } from "./push-streams.js";
+import { runWebhooksScenario } from "./push-webhooks.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -64,7 +67,10 @@ export interface PushScenarioResult {
 const SCENARIOS: {
   name: string;
   run(context: PushScenarioContext): Promise<PushScenarioResult>;
-}[] = [{ name: "streams", run: runStreamsScenario }];
+}[] = [
+  { name: "streams", run: runStreamsScenario },
+  { name: "webhooks", run: runWebhooksScenario },
+];
 
 const USAGE = `usage: bridge-oracle bench push [--records N] [--duration S] [--connections C]
                                  [--streams N] [--only NAME,...] [--store sqlite|postgres]

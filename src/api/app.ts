@@ -27,6 +27,7 @@ import { registerListTransfersRoute } from "./routes/list-transfers.js";
 import { type RouterRouteDeps, registerRouterQuoteRoute } from "./routes/router-quote.js";
 import { registerTransferActivityRoutes } from "./routes/transfer-activity.js";
 import { registerTransferStreamRoute } from "./routes/transfer-stream.js";
+import { registerWebhookRoutes, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
 import { createChangeFeed } from "./stream/change-feed.js";
 import { startChangeLogPruner } from "./stream/change-log-pruner.js";
@@ -76,6 +77,8 @@ export interface BuildAppOptions {
    * Default REQUEST_TIMEOUT_MS.
    */
   requestTimeoutMs?: number;
+  /** `/api/oracle/webhooks` (routes/webhooks.ts) when given; it needs API-key auth installed. */
+  webhooks?: WebhookRoutesDeps;
   /** The transfer stream's timings (tests shorten them); limits come from `config`. */
   stream?: StreamTimings;
 }
@@ -195,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerTransferStream(app, config, store, options.stream ?? {});
   registerExplorerRoutes(app, { ...options.explorer });
   if (options.router !== undefined) registerRouterQuoteRoute(app, options.router);
+  if (options.webhooks !== undefined) registerWebhookRoutes(app, options.webhooks);
   return app;
 }
 
@@ -261,7 +265,7 @@ function trustProxyOption(
 async function registerCors(app: FastifyInstance, origins: "*" | readonly string[]) {
   await app.register(cors, {
     origin: origins === "*" ? "*" : [...origins],
-    methods: ["GET", "HEAD", "POST"],
+    methods: ["GET", "HEAD", "POST", "DELETE"],
     allowedHeaders: ["authorization", "content-type", REQUEST_ID_HEADER],
     exposedHeaders: [
       REQUEST_ID_HEADER,

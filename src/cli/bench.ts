@@ -24,7 +24,8 @@ const USAGE = `usage: bridge-oracle bench <${Object.keys(BENCHMARKS).join(" | ")
   index   indexer backfill of >= 100,000 devnet transfers vs the bare eth_getLogs calls, and
           head-following latency (bridge-oracle bench index --help)
   push    1,000 concurrent transfer streams held by one API process while the list mix runs,
-          against the same mix without them (bridge-oracle bench push --help)
+          against the same mix without them, and webhook latency at 100 changes/s
+          (bridge-oracle bench push --help)
   router  route quotes (POST /api/oracle/router, 3 chains, >= 10 tokens each, direct and swap
           routes) vs a bare Fastify POST route (bridge-oracle bench router --help)
 `;

@@ -18,6 +18,7 @@ import {
 } from "../store/api-key-repository.js";
 import { redactDatabaseUrl } from "../store/database-url.js";
 import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
+import { formatTable } from "./format-table.js";
 
 export const KEYS_USAGE = `usage:
   bridge-oracle keys create --name NAME    create a key; prints it once, on the last line
@@ -231,19 +232,4 @@ export function findRevokeTargets(keys: readonly ApiKeyRecord[], target: string)
   return byActive(
     keys.filter((key) => key.prefix.startsWith(target) || target.startsWith(key.prefix)),
   );
-}
-
-function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, cell.length);
-    });
-  }
-  return rows
-    .map((row) =>
-      row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  "),
-    )
-    .join("\n")
-    .concat("\n");
 }

@@ -27,7 +27,15 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     load: () => import("./compile.js"),
   },
   keys: { summary: "create, list and revoke API keys", load: () => import("./keys.js") },
-  bench: { summary: "run a benchmark (list | router | index)", load: () => import("./bench.js") },
+  webhooks: {
+    summary: "create, list and delete webhook subscriptions; see deliveries",
+    load: () => import("./webhooks.js"),
+  },
+  deliver: { summary: "run the webhook delivery process", load: () => import("./deliver.js") },
+  bench: {
+    summary: "run a benchmark (list | router | index | push)",
+    load: () => import("./bench.js"),
+  },
   start: {
     summary: "devnet + indexer + API on SQLite, all in one (npm start)",
     load: () => import("./start.js"),

@@ -10,6 +10,7 @@ import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
@@ -20,6 +21,7 @@ import {
   type PostgresTimeouts,
 } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
+import { webhookStoreOf } from "../store/webhook-store.js";
 import { portInUse } from "./port-in-use.js";
 import { type RouterService, startRouterService } from "./router-service.js";
 
@@ -33,7 +35,8 @@ Runs the HTTP API. Settings come from the environment:
   ROUTER_CONFIG (registry JSON or devnet manifest; default $DEVNET_DIR/manifest.json if present),
   ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000), QUOTE_TTL_SECONDS (30),
   LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
-  CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps)
+  CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES (false; webhook URLs may reach private addresses)
 `;
 
 export interface ServeDeps {
@@ -56,6 +59,7 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
   let config: Config;
   try {
     config = loadConfig(deps.env ?? process.env);
+    loadWebhookConfig(deps.env ?? process.env); // refused here, before anything opens
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -138,6 +142,12 @@ export async function startApiService(
   // The database and the router start before the app and its pino logger exist; their lines go
   // through the same pino setup (json-logger.ts), so start-up reads as one stream.
   const startupLog = createJsonLogger(config.logLevel);
+  let webhookConfig: WebhookConfig;
+  try {
+    webhookConfig = loadWebhookConfig(env);
+  } catch (error) {
+    throw new ApiStartError(`configuration error: ${errorMessage(error)}`);
+  }
   const store = options.database ?? (await openApiDatabase(config, startupLog, options));
   const closeStore = options.database === undefined ? () => store.close() : async () => {};
 
@@ -166,6 +176,11 @@ export async function startApiService(
       store,
       plugins: apiPlugins(config, store, options.rateLimitWindowMs),
       router: routerService.route,
+      // /api/oracle/webhooks: subscriptions in the same database (webhook-store.ts).
+      webhooks: {
+        store: webhookStoreOf(store),
+        allowPrivateAddresses: webhookConfig.allowPrivateAddresses,
+      },
       // /chains and /metrics report the indexer's progress per chain from the same database.
       indexerStatus: () => store.indexerStatus.getIndexerStatus(),
       metrics: { collectIndexerStatus: indexerProgressFrom(store.indexerStatus) },

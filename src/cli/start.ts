@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
+import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
 import { createStderrLogger, type DevnetLogger, silentLogger } from "../devnet/logger.js";
 import {
@@ -41,6 +42,8 @@ import {
   type Database,
   openDatabase,
 } from "../store/index.js";
+import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
+import { startDeliveryService } from "../webhooks/delivery-service.js";
 import { portInUse, rpcPortsProblem } from "./port-in-use.js";
 import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
 
@@ -142,8 +145,10 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
   // Request logs at info would bury the banner; LOG_LEVEL=info brings them back.
   const env = { ...baseEnv, LOG_LEVEL: nonEmpty(baseEnv.LOG_LEVEL) ?? "warn" };
   let config: Config;
+  let webhookConfig: WebhookConfig;
   try {
     config = loadConfig(env);
+    webhookConfig = loadWebhookConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
@@ -291,6 +296,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
       say("API: finishing in-flight requests");
       await api.close();
     });
+    await startWebhookDelivery(database, webhookConfig, closers);
 
     process.stdout.write(
       `${formatBanner({
@@ -335,6 +341,31 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     // owner stops whatever of the chains still runs.)
     lock.release();
     signals.remove();
+  }
+}
+
+/**
+ * Webhook delivery in this process (docs/webhooks.md), stopped first of all on shutdown (it is
+ * pushed last). When a `bridge-oracle deliver` already runs on this SQLite database, that one
+ * delivers and start says so instead of failing.
+ */
+async function startWebhookDelivery(
+  database: Database,
+  config: WebhookConfig,
+  closers: (() => Promise<void>)[],
+): Promise<void> {
+  try {
+    const delivery = await startDeliveryService({ database, config });
+    closers.push(async () => {
+      say("webhooks: finishing the deliveries in flight");
+      await delivery.stop();
+    });
+  } catch (error) {
+    say(
+      error instanceof DeliveryLockedError
+        ? `webhooks: not delivering here: ${error.message}`
+        : `webhooks: delivery not started: ${errorMessage(error)}`,
+    );
   }
 }
 

@@ -23,6 +23,7 @@ import {
 } from "./transfer-change-repository.js";
 import { createTransferRepository } from "./transfer-repository.js";
 import type { TransferMaintenanceRepository } from "./types.js";
+import { createWebhookRepository, type WebhookRepository } from "./webhook-repository.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -71,6 +72,12 @@ export interface Repositories {
   readonly indexerStatus: IndexerStatusRepository;
   /** Every row derived from the indexed chains, as one unit (`start`'s devnet reset). */
   readonly indexedData: IndexedDataRepository;
+  /**
+   * Webhook subscriptions, deliveries and the fan-out cursor (migration 0009; docs/webhooks.md):
+   * the `webhooks` CLI, /api/oracle/webhooks and the delivery loop. Row locks (claims, the
+   * cursor) are taken inside `transaction()`.
+   */
+  readonly webhooks: WebhookRepository;
 }
 
 export function createRepositories(executors: RepositoryExecutors): Repositories {
@@ -89,5 +96,22 @@ export function createRepositories(executors: RepositoryExecutors): Repositories
     apiKeys: createApiKeyRepository(executors.requests),
     indexerStatus: createIndexerStatusRepository(executors.requests, executors.kind),
     indexedData: createIndexedDataRepository(executors.background),
+    webhooks: createWebhookRepository(writesReturningAtomically(executors), executors.kind),
+  };
+}
+
+/**
+ * `executors.requests`, except that a statement other than a SELECT run through `all` (INSERT /
+ * UPDATE ... RETURNING, as the webhook repository writes) runs through `atomically`: at the root
+ * of a SQLite database `all` reads on the reader connection, which refuses writes; inside a
+ * transaction it is a savepoint on the transaction's connection.
+ */
+function writesReturningAtomically(executors: RepositoryExecutors): SqlExecutor {
+  return {
+    all: (text, params) =>
+      /^\s*SELECT\b/i.test(text)
+        ? executors.requests.all(text, params)
+        : executors.atomically((backend) => backend.sql.all(text, params)),
+    run: (text, params) => executors.requests.run(text, params),
   };
 }

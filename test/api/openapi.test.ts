@@ -14,6 +14,7 @@ import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { EXPLORER_PATHS } from "../../src/api/routes/explorer.js";
 import { ROUTER_QUOTE_PATH } from "../../src/api/routes/router-quote.js";
 import { ErrorCode } from "../../src/errors.js";
+import type { WebhookStore } from "../../src/store/webhook-store.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { createFakeStore } from "./fake-store.js";
 import { createConformanceChecker, type OpenApiDocument } from "./openapi-conformance.js";
@@ -74,6 +75,8 @@ async function buildServedApp() {
       },
       maxStateAgeMs: 30_000,
     },
+    // Documenting the webhook routes reads no subscription.
+    webhooks: { store: {} as WebhookStore, allowPrivateAddresses: false },
   });
   await app.ready();
   return { app, routes };

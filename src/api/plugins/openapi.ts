@@ -47,7 +47,8 @@ const ERROR_WHEN: Record<ErrorKind, string> = {
   missingApiKey: "no API key",
   unknownApiKey:
     "unknown or revoked API key, or an Authorization value that is not a key of this service",
-  notFound: "no such path",
+  notFound:
+    "no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key)",
   methodNotAllowed: "method not allowed on this path (see the Allow header)",
   requestTimeout: "the request did not arrive in time",
   preconditionFailed: "a /docs static file's If-Match / If-Unmodified-Since does not hold",

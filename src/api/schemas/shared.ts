@@ -7,11 +7,13 @@ import type { FastifyInstance } from "fastify";
 import { bridgeTransactionSchema } from "./bridge-transaction.js";
 import { errorEnvelopeSchema } from "./envelope.js";
 import { routeQuoteParamsSchema } from "./router-quote.js";
+import { webhookEventSchema } from "./webhooks.js";
 
 export const sharedSchemas = [
   errorEnvelopeSchema,
   bridgeTransactionSchema,
   routeQuoteParamsSchema,
+  webhookEventSchema,
 ] as const;
 
 export function registerSharedSchemas(app: FastifyInstance): void {

@@ -18,6 +18,7 @@ import { migration as m0005 } from "./0005-failed-receive-amount.js";
 import { migration as m0006 } from "./0006-api-key-change-notify.js";
 import { migration as m0007 } from "./0007-transfer-changes.js";
 import { migration as m0008 } from "./0008-transfers-start-time.js";
+import { migration as m0009 } from "./0009-webhooks.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0006,
   m0007,
   m0008,
+  m0009,
 ];
 
 /** Throws when versions are not strictly increasing (a merge mistake, caught at start). */

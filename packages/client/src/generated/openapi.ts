@@ -973,7 +973,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description 40401: no such path */
+                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
                 404: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -2225,6 +2225,1163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oracle/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API key's webhook subscriptions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                /**
+                                 * @description Subscription id
+                                 * @example 7
+                                 */
+                                id: number;
+                                /**
+                                 * @description Where events are POSTed (credentials in it are shown as ***)
+                                 * @example https://example.com/hooks/bridge
+                                 */
+                                url: string;
+                                /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
+                                filter: {
+                                    addresses: string[];
+                                    txHashes: string[];
+                                };
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                /** @description Why it was disabled (24 hours of failed deliveries); null while active */
+                                disabledReason: string | null;
+                                /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
+                                failingSince: string | null;
+                                /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Subscribe to transfer changes by webhook
+         * @description Creates a subscription owned by the calling API key. Every change of a matching transfer is POSTed to `url` as a WebhookEvent, signed with the secret returned here (shown only in this answer). A 2xx within 10 s delivers; anything else is retried with exponential backoff for 24 hours. The URL must be http(s) and resolve to a public address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description http:// or https:// URL to POST events to */
+                        url: string;
+                        /** @description Deliver transfers from or to these addresses (EVM or another chain's); omitted with txHashes: every transfer */
+                        addresses?: string[];
+                        /** @description Deliver transfers with these source or destination transaction hashes or message ids */
+                        txHashes?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                /**
+                                 * @description Subscription id
+                                 * @example 7
+                                 */
+                                id: number;
+                                /**
+                                 * @description Where events are POSTed (credentials in it are shown as ***)
+                                 * @example https://example.com/hooks/bridge
+                                 */
+                                url: string;
+                                /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
+                                filter: {
+                                    addresses: string[];
+                                    txHashes: string[];
+                                };
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                /** @description Why it was disabled (24 hours of failed deliveries); null while active */
+                                disabledReason: string | null;
+                                /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
+                                failingSince: string | null;
+                                /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
+                                createdAt: string;
+                                /** @description Signing secret (whsec_...); shown only in this answer */
+                                secret: string;
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, or not a JSON object; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 41301: the body is larger than 16 KiB */
+                413: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 41501: the body is not sent as application/json */
+                415: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of this API key's webhook subscriptions
+         * @description Another key's subscription is answered 404, as one that does not exist.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Subscription id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                /**
+                                 * @description Subscription id
+                                 * @example 7
+                                 */
+                                id: number;
+                                /**
+                                 * @description Where events are POSTed (credentials in it are shown as ***)
+                                 * @example https://example.com/hooks/bridge
+                                 */
+                                url: string;
+                                /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
+                                filter: {
+                                    addresses: string[];
+                                    txHashes: string[];
+                                };
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                /** @description Why it was disabled (24 hours of failed deliveries); null while active */
+                                disabledReason: string | null;
+                                /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
+                                failingSince: string | null;
+                                /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+                404: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription and its deliveries
+         * @description Another key's subscription is answered 404 and stays.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Subscription id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                id: number;
+                                /** @enum {boolean} */
+                                deleted: true;
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+                404: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A subscription's latest deliveries and their attempts */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Deliveries, newest first: 1 to 100 (default 20) */
+                    limit?: string;
+                    status?: "pending" | "delivered" | "failed";
+                };
+                header?: never;
+                path: {
+                    /** @description Subscription id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                /** @description Delivery id (for redeliver) */
+                                id: number;
+                                /** @example evt_1042 */
+                                eventId: string;
+                                type: string;
+                                seq: number;
+                                messageId: string;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                attempts: {
+                                    /** @description Sent; UTC, YYYY-MM-DD HH:MM:SS */
+                                    attemptedAt: string;
+                                    /** @description The receiver's HTTP status */
+                                    responseStatus: number | null;
+                                    /** @description Why the attempt failed; null on a 2xx */
+                                    error: string | null;
+                                    durationMs: number;
+                                    /** @description Start of the receiver's answer */
+                                    responseBody: string;
+                                }[];
+                                /** @description When a pending delivery is tried next; UTC, YYYY-MM-DD HH:MM:SS */
+                                nextAttemptAt: string | null;
+                                /** @description When a 2xx arrived; UTC, YYYY-MM-DD HH:MM:SS */
+                                deliveredAt: string | null;
+                                lastError: string | null;
+                                /** @description Made; UTC, YYYY-MM-DD HH:MM:SS */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+                404: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oracle/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Makes the delivery pending and due now; it is sent with the same event id and body, and retried for 24 hours again if it fails.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Subscription id */
+                    id: string;
+                    /** @description Delivery id */
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description 0 on success
+                             * @enum {integer}
+                             */
+                            code: 0;
+                            /** @enum {string} */
+                            msg: "success";
+                            data: {
+                                id: number;
+                                eventId: string;
+                                /** @enum {string} */
+                                status: "pending";
+                            };
+                        };
+                    };
+                };
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, or not a JSON object; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                400: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+                401: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+                404: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 41301: the body is larger than 16 KiB */
+                413: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 41501: the body is not sent as application/json */
+                415: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 42901: rate limited (see Retry-After) */
+                429: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50001: internal error (msg carries the request id to quote) */
+                500: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+                503: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        /** @description Requests allowed per window */
+                        "x-ratelimit-limit"?: number;
+                        /** @description Requests left in this window */
+                        "x-ratelimit-remaining"?: number;
+                        /** @description Seconds until the window resets */
+                        "x-ratelimit-reset"?: number;
+                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                        "retry-after"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+                default: {
+                    headers: {
+                        /** @description This request's id, as on every log line of it (on every response) */
+                        "x-request-id": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2434,6 +3591,33 @@ export interface components {
              * @example 1.5
              */
             destMinAmount: string;
+        };
+        /**
+         * WebhookEvent
+         * @description The body of each webhook delivery (POST to the subscription's URL). Headers: `bridge-oracle-event-id` (the `id`), `bridge-oracle-event-type` (the `type`) and `bridge-oracle-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of t + "." + raw body, keyed with the subscription's secret>` (docs/webhooks.md has a verification snippet). A retry or redelivery sends the same id and body; deliveries are not ordered: keep the highest `seq` per `data.message_id`.
+         */
+        WebhookEvent: {
+            /**
+             * @description Event id, the same on every retry (deduplicate by it)
+             * @example evt_1042
+             */
+            id: string;
+            /**
+             * @description transfer.created: first seen; transfer.updated: any field changed (status, amounts, ...); transfer.removed: a chain reorganisation removed its send (data is the last state)
+             * @enum {string}
+             */
+            type: "transfer.created" | "transfer.updated" | "transfer.removed";
+            /**
+             * @description When the change was stored; UTC, YYYY-MM-DD HH:MM:SS.mmm
+             * @example 2026-11-26 10:15:02.311
+             */
+            createdAt: string;
+            /**
+             * @description The change's sequence number: a record's later state has a higher seq than its earlier ones
+             * @example 1042
+             */
+            seq: number;
+            data: components["schemas"]["BridgeTransaction"];
         };
     };
     responses: never;

@@ -1,0 +1,292 @@
+/**
+ * The delivery loop (docs/webhooks.md, "Delivery"): fan out new changes into deliveries, claim
+ * the due ones, send each (post-webhook.ts), record the outcome; again when woken (a change was
+ * committed, PostgreSQL NOTIFY) or after `pollMs`.
+ *
+ * At least once: a claim is a lease (claimed_until), not a lock held across the send. A process
+ * that dies mid-send leaves the claim to expire, and the delivery is sent again, with the same
+ * event id and body. On SQLite the one delivery process (delivery-lock.ts) ends every lease at
+ * its start instead of waiting for them.
+ *
+ * Failure bookkeeping: a failed attempt is retried on the retry schedule (retry-schedule.ts) for
+ * 24 hours, then marked failed. A subscription whose attempts have all failed for
+ * `disableAfterMs` (24 hours) since its last success is disabled with the reason.
+ */
+import type { SqlExecutor } from "../store/backend.js";
+import type { ClaimedDelivery, WebhookRepository } from "../store/webhook-repository.js";
+import { formatWebhookTime } from "../store/webhook-repository.js";
+import type { WebhookStore } from "../store/webhook-store.js";
+import { type ChangeReader, fanOutOnce } from "./fan-out.js";
+import { type AttemptOutcome, DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook } from "./post-webhook.js";
+import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from "./retry-schedule.js";
+
+export interface DeliveryLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  debug?(fields: object, message: string): void;
+}
+
+export interface DeliveryWorkerOptions {
+  readonly store: WebhookStore;
+  readonly logger?: DeliveryLogger;
+  /** A 2xx within this long delivers. Default 10 s (WEBHOOK_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
+  readonly retry?: RetryPolicy;
+  /** Disable a subscription whose deliveries failed this long without a success. Default 24 h. */
+  readonly disableAfterMs?: number;
+  readonly allowPrivateAddresses?: boolean;
+  /** Longest pause between two rounds when nothing wakes the loop. Default 200 ms. */
+  readonly pollMs?: number;
+  /** Attempts in flight at once. Default 32. */
+  readonly concurrency?: number;
+  /** Changes fanned out per transaction. Default 500. */
+  readonly batchSize?: number;
+  readonly now?: () => number;
+  readonly random?: () => number;
+  readonly readChanges?: ChangeReader;
+  /** Sends one attempt; default postWebhook (tests count or fail sends). */
+  readonly send?: typeof postWebhook;
+}
+
+export interface DeliveryWorker {
+  /** Runs until `signal` aborts; then waits for attempts in flight (each bounded by the timeout). */
+  run(signal: AbortSignal): Promise<void>;
+  /** Starts the next round now (a change was committed). */
+  wake(): void;
+  /** One round, for tests: fan out everything, then send what is due and wait for it. */
+  runOnce(): Promise<{ fannedOut: number; attempted: number }>;
+}
+
+/** An attempt's outcome waiting to be recorded. */
+interface Finished {
+  readonly delivery: ClaimedDelivery;
+  readonly outcome: AttemptOutcome;
+  readonly startedAt: number;
+  readonly at: number;
+  settle(error: unknown, disabledReason: string | undefined): void;
+}
+
+/** How long a claim lasts beyond the attempt's own time limit. */
+const LEASE_MARGIN_MS = 1000;
+
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { store, logger } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  const disableAfterMs = options.disableAfterMs ?? retry.windowMs;
+  const pollMs = options.pollMs ?? 200;
+  const concurrency = options.concurrency ?? 32;
+  const batchSize = options.batchSize ?? 500;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const send = options.send ?? postWebhook;
+  // Twice the time limit: a claim outlives its attempt even when recording the outcome is slow.
+  const leaseMs = 2 * timeoutMs + LEASE_MARGIN_MS;
+  const inFlight = new Set<Promise<void>>();
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+
+  async function fanOut(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await store.transaction((webhooks: WebhookRepository, sql: SqlExecutor) =>
+        fanOutOnce(webhooks, sql, {
+          now: now(),
+          batchSize,
+          ...(options.readChanges !== undefined ? { readChanges: options.readChanges } : {}),
+        }),
+      );
+      total += result.deliveries;
+      if (!result.more) return total;
+    }
+  }
+
+  /** One attempt's outcome, recorded; returns why its subscription was disabled, if it was. */
+  async function recordOutcome(
+    webhooks: WebhookRepository,
+    item: Finished,
+  ): Promise<string | undefined> {
+    const { delivery, outcome, startedAt, at } = item;
+    await webhooks.recordAttempt({
+      deliveryId: delivery.id,
+      attemptedAt: formatWebhookTime(startedAt),
+      responseStatus: outcome.status ?? null,
+      error: outcome.error ?? null,
+      durationMs: outcome.durationMs,
+      responseBody: outcome.responseBody,
+    });
+    if (outcome.ok) {
+      await webhooks.markDelivered(delivery.id, at, outcome.status as number);
+      await webhooks.noteSubscriptionSuccess(delivery.subscriptionId);
+      return undefined;
+    }
+    const next = nextAttemptAt(
+      retry,
+      delivery.attempts + 1,
+      delivery.firstAttemptAt ?? startedAt,
+      at,
+      random,
+    );
+    await webhooks.markFailedAttempt(delivery.id, at, {
+      status: outcome.status ?? null,
+      error: outcome.error ?? "failed",
+      nextAttemptAt: next,
+    });
+    const failingSince = await webhooks.noteSubscriptionFailure(delivery.subscriptionId, at);
+    if (failingSince === undefined || at - failingSince < disableAfterMs) return undefined;
+    const reason =
+      `every delivery attempt failed for ${Math.round(disableAfterMs / 3_600_000)} hours` +
+      ` since ${formatWebhookTime(failingSince)} UTC; last: ${outcome.error ?? "failed"}`;
+    await webhooks.disableSubscription(delivery.subscriptionId, reason, at);
+    return reason;
+  }
+
+  // Outcomes are recorded in batches: every outcome that finished while the previous batch was
+  // being written goes into the next transaction. On SQLite each transaction takes the file's
+  // one write lock, which the indexer needs too; one per attempt made both wait.
+  const finished: Finished[] = [];
+  let flushing = false;
+
+  function flush(): void {
+    if (flushing || finished.length === 0) return;
+    flushing = true;
+    const batch = finished.splice(0);
+    store
+      .transaction(async (webhooks) => {
+        const reasons: (string | undefined)[] = [];
+        for (const item of batch) reasons.push(await recordOutcome(webhooks, item));
+        return reasons;
+      })
+      .then(
+        (reasons) => {
+          for (const [i, item] of batch.entries()) item.settle(undefined, reasons[i]);
+        },
+        (error: unknown) => {
+          for (const item of batch) item.settle(error, undefined);
+        },
+      )
+      .finally(() => {
+        flushing = false;
+        flush();
+      });
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const startedAt = now();
+    const outcome: AttemptOutcome = await send(
+      {
+        url: delivery.url,
+        secret: delivery.secret,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        body: delivery.body,
+        timestamp: Math.floor(startedAt / 1000),
+      },
+      { timeoutMs, allowPrivateAddresses: options.allowPrivateAddresses ?? false },
+    );
+    const disabledReason = await new Promise<string | undefined>((resolve, reject) => {
+      finished.push({
+        delivery,
+        outcome,
+        startedAt,
+        at: now(),
+        settle: (error, reason) => (error === undefined ? resolve(reason) : reject(error)),
+      });
+      flush();
+    });
+    if (disabledReason !== undefined) {
+      logger?.warn(
+        { subscription: delivery.subscriptionId, reason: disabledReason },
+        "webhook subscription disabled",
+      );
+    } else if (!outcome.ok) {
+      logger?.debug?.(
+        {
+          subscription: delivery.subscriptionId,
+          event: delivery.eventId,
+          error: outcome.error,
+        },
+        "webhook attempt failed",
+      );
+    }
+  }
+
+  function start(delivery: ClaimedDelivery): void {
+    const running: Promise<void> = attempt(delivery)
+      .catch((error: unknown) => {
+        // The outcome could not be recorded: the lease runs out and the delivery is sent again.
+        logger?.warn(
+          { subscription: delivery.subscriptionId, event: delivery.eventId, err: String(error) },
+          "webhook attempt not recorded; it will be retried when its claim expires",
+        );
+      })
+      .finally(() => {
+        inFlight.delete(running);
+        wake();
+      });
+    inFlight.add(running);
+  }
+
+  async function claimAndSend(): Promise<number> {
+    const free = concurrency - inFlight.size;
+    if (free <= 0) return 0;
+    const at = now();
+    const claimed = await store.webhooks.claimDue(at, at + leaseMs, free);
+    for (const delivery of claimed) start(delivery);
+    return claimed.length;
+  }
+
+  function wake(): void {
+    woken = true;
+    wakeUp?.();
+  }
+
+  function pause(signal: AbortSignal): Promise<void> {
+    if (woken || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, pollMs);
+      wakeUp = done;
+      signal.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  return {
+    wake,
+    async run(signal) {
+      let failing = false;
+      while (!signal.aborted) {
+        woken = false;
+        try {
+          await fanOut();
+          await claimAndSend();
+          if (failing) logger?.info({}, "webhook delivery: the database answers again");
+          failing = false;
+        } catch (error) {
+          if (!failing) {
+            logger?.warn({ err: String(error) }, "webhook delivery round failed; retrying");
+          }
+          failing = true;
+        }
+        await pause(signal);
+      }
+      await Promise.all(inFlight);
+    },
+    async runOnce() {
+      const fannedOut = await fanOut();
+      let attempted = 0;
+      for (;;) {
+        const claimed = await claimAndSend();
+        attempted += claimed;
+        if (claimed === 0 && inFlight.size === 0) break;
+        await Promise.race(inFlight);
+      }
+      return { fannedOut, attempted };
+    },
+  };
+}
