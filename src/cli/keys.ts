@@ -47,6 +47,24 @@ const processIo: KeysIo = {
 
 class UsageError extends Error {}
 
+/**
+ * The database of a management command (keys, webhooks). DATABASE_URL is the only setting they
+ * need: a bad PORT must not stop them. Their statements are tiny, so they take the API's bounds
+ * (docs/store.md, "Timeouts"). A database that cannot be opened is reported on stderr and gives
+ * undefined; a bad DATABASE_URL throws ConfigError.
+ */
+export async function openCliDatabase(io: KeysIo): Promise<Database | undefined> {
+  const databaseUrl = loadDatabaseUrl(io.env);
+  try {
+    return await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
+  } catch (error) {
+    io.stderr(
+      `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
+    );
+    return undefined;
+  }
+}
+
 export async function run(args: string[], io: KeysIo = processIo): Promise<number> {
   const [subcommand, ...rest] = args;
   if (subcommand === undefined || ["help", "--help", "-h"].includes(subcommand)) {
@@ -56,17 +74,8 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
   let database: Database | undefined;
   try {
     const command = parseCommand(subcommand, rest);
-    // DATABASE_URL is the only setting keys use: a bad PORT must not stop them.
-    const databaseUrl = loadDatabaseUrl(io.env);
-    try {
-      // Its statements are tiny: the API's bounds (docs/store.md, "Timeouts").
-      database = await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
-    } catch (error) {
-      io.stderr(
-        `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
-      );
-      return 1;
-    }
+    database = await openCliDatabase(io);
+    if (database === undefined) return 1;
     const repository = database.apiKeys;
     switch (command.kind) {
       case "create":

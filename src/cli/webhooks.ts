@@ -8,12 +8,11 @@
  * stderr otherwise.
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadDatabaseUrl } from "../config/env.js";
+import { ConfigError } from "../config/env.js";
 import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../store/api-key-repository.js";
-import { redactDatabaseUrl } from "../store/database-url.js";
-import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
+import type { Database } from "../store/index.js";
 import { webhookStoreOf } from "../store/webhook-store.js";
 import { WebhookUrlError } from "../webhooks/outbound-address.js";
 import { FilterError } from "../webhooks/subscription-filter.js";
@@ -24,7 +23,7 @@ import {
   viewSubscription,
 } from "../webhooks/subscriptions.js";
 import { formatTable } from "./format-table.js";
-import { findRevokeTargets, type KeysIo } from "./keys.js";
+import { findRevokeTargets, type KeysIo, openCliDatabase } from "./keys.js";
 
 export const WEBHOOKS_USAGE = `usage:
   bridge-oracle webhooks create --key KEY --url URL [--address A]... [--tx-hash H]...
@@ -149,16 +148,9 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
   let database: Database | undefined;
   try {
     const command = parseCommand(subcommand, rest);
-    const databaseUrl = loadDatabaseUrl(io.env);
     const config = loadWebhookConfig(io.env);
-    try {
-      database = await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
-    } catch (error) {
-      io.stderr(
-        `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
-      );
-      return 1;
-    }
+    database = await openCliDatabase(io);
+    if (database === undefined) return 1;
     const store = webhookStoreOf(database);
     switch (command.kind) {
       case "create": {
