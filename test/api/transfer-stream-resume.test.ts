@@ -15,10 +15,14 @@ import { loadConfig } from "../../src/config/env.js";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
-import { openSse, type SseEvent } from "../setup/sse-client.js";
+import { within } from "../setup/eventually.js";
+import { openSse, SSE_WAIT_MS, type SseEvent } from "../setup/sse-client.js";
 import { evmAddress } from "../setup/transfer-fixtures.js";
 
 const CHANGES_PER_RUN = 60;
+
+/** Generous: starting the writer (a child process with tsx) and its writes take long when busy. */
+const WRITER_WAIT_MS = 120_000;
 
 /**
  * Starts the writer child: `started` resolves once its store is open (a child process with tsx
@@ -85,13 +89,13 @@ for (const backend of ["sqlite", "postgres"] as const) {
       });
       await app.listen({ port: 0, host: "127.0.0.1" });
       const address = app.server.address();
-      assert.ok(address !== null && typeof address === "object");
+      assert.ok(address !== null && typeof address === "object", "the app listens on a TCP port");
       base = `http://127.0.0.1:${address.port}`;
     });
     after(async () => {
-      await app?.close();
-      await store?.close();
-      await db?.cleanup();
+      if (app !== undefined) await within(SSE_WAIT_MS, "app.close()", app.close());
+      if (store !== undefined) await within(SSE_WAIT_MS, "store.close()", store.close());
+      if (db !== undefined) await within(SSE_WAIT_MS, "removing the database", db.cleanup());
     });
 
     it("behavior: every matching change exactly once, in seq order, written by another process", async () => {
@@ -102,7 +106,9 @@ for (const backend of ["sqlite", "postgres"] as const) {
           fc.integer({ min: 1, max: 2 ** 31 }),
           async (drops, seed) => {
             const address = evmAddress(`resume-${backend}-${++run}-${seed}`);
-            const start = await store.transferChanges.latestSeq();
+            const latestSeq = () =>
+              within(SSE_WAIT_MS, "the change log's latest seq", store.transferChanges.latestSeq());
+            const start = await latestSeq();
             let writerDone = false;
             const writer = runWriter(db.databaseUrl, address, seed);
             void writer.done.then(
@@ -111,11 +117,12 @@ for (const backend of ["sqlite", "postgres"] as const) {
               },
               () => {},
             );
-            await writer.started;
+            await within(WRITER_WAIT_MS, "the writer process starting", writer.started);
             const url = `${base}${TRANSFER_STREAM_PATH}?addressOrTxHash=${address}`;
             const received: SseEvent[] = [];
             let last = String(start);
             let finalSeq = Number.POSITIVE_INFINITY;
+            const deadline = Date.now() + WRITER_WAIT_MS;
             for (let i = 0; Number(last) < finalSeq; i++) {
               const drop = drops[i % drops.length] ?? { events: 1, ms: 10 };
               const connection = await openSse(url, { "last-event-id": last });
@@ -134,15 +141,23 @@ for (const backend of ["sqlite", "postgres"] as const) {
               assert.ok(!connection.events.some((e) => e.event === "reset"), "no reset");
               last = connection.lastEventId() ?? last;
               if (writerDone && finalSeq === Number.POSITIVE_INFINITY) {
-                finalSeq = await store.transferChanges.latestSeq();
+                finalSeq = await latestSeq();
               }
-              if (i > 2000) throw new Error(`no end: at ${last} of ${finalSeq}`);
+              if (i > 2000 || Date.now() > deadline) {
+                throw new Error(
+                  `no end after ${i + 1} connections: at ${last} of ${finalSeq} (writer done: ${writerDone})`,
+                );
+              }
             }
-            await writer.done;
-            const expected = await store.transferChanges.changesSince(start, {
-              match: { kind: "evmAddress", value: address.toLowerCase() },
-              limit: 1000,
-            });
+            await within(WRITER_WAIT_MS, "the writer process finishing", writer.done);
+            const expected = await within(
+              SSE_WAIT_MS,
+              "reading the expected changes",
+              store.transferChanges.changesSince(start, {
+                match: { kind: "evmAddress", value: address.toLowerCase() },
+                limit: 1000,
+              }),
+            );
             assert.ok(expected.changes.length > 5, "the writer wrote matching changes");
             assert.deepEqual(
               received.map((e) => Number(e.id)),

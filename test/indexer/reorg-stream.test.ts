@@ -54,7 +54,7 @@ describe("stream: reorganisations", () => {
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
     const address = app.server.address();
-    assert.ok(address !== null && typeof address === "object");
+    assert.ok(address !== null && typeof address === "object", "the app listens on a TCP port");
     const streams: SseConnection[] = [];
     cleanups.push(async () => {
       for (const s of streams) s.close();

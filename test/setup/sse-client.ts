@@ -19,7 +19,10 @@ export interface SseConnection {
   events: SseEvent[];
   comments: string[];
   lastEventId(): string | undefined;
-  /** Resolves with the first event (from `from` on) that `match` accepts. */
+  /**
+   * Resolves with the first event (from `from` on) that `match` accepts; rejects after `ms`
+   * (default SSE_WAIT_MS) or when the stream ends, naming `match` and the events received.
+   */
   waitFor(match: (event: SseEvent) => boolean, ms?: number, from?: number): Promise<SseEvent>;
   /** Resolves when the server ends the response or the connection closes. */
   ended: Promise<void>;
@@ -27,10 +30,28 @@ export interface SseConnection {
   close(): void;
 }
 
-export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+/** How long a test waits for a response or an event by default (a busy machine is slow). */
+export const SSE_WAIT_MS = 10_000;
+
+/**
+ * Opens a stream: resolves once the response head arrived (a refusal: once its whole body did);
+ * rejects, naming the URL, when that takes longer than `ms`.
+ */
+export function openSse(
+  url: string,
+  headers: Record<string, string> = {},
+  ms = SSE_WAIT_MS,
+): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { headers: { accept: "text/event-stream", ...headers } });
-    request.on("error", reject);
+    const timer = setTimeout(() => {
+      request.destroy();
+      reject(new Error(`no response from ${url} within ${ms} ms`));
+    }, ms);
+    request.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     request.on("response", (response) => {
       const events: SseEvent[] = [];
       const comments: string[] = [];
@@ -88,7 +109,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         events,
         comments,
         lastEventId: () => lastId,
-        waitFor(match, ms = 10_000, from = 0) {
+        waitFor(match, ms = SSE_WAIT_MS, from = 0) {
           return new Promise((resolveEvent, rejectEvent) => {
             const check = () => {
               const found = events.slice(from).find(match);
@@ -98,14 +119,18 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
               } else if (done) {
                 cleanup();
                 rejectEvent(
-                  new Error(`stream ended without the event; got ${JSON.stringify(events)}`),
+                  new Error(
+                    `stream ended without an event matching ${match}; got ${JSON.stringify(events)}`,
+                  ),
                 );
               }
             };
             const timer = setTimeout(() => {
               cleanup();
               rejectEvent(
-                new Error(`no such event within ${ms} ms; got ${JSON.stringify(events)}`),
+                new Error(
+                  `no event matching ${match} within ${ms} ms; got ${JSON.stringify(events)}`,
+                ),
               );
             }, ms);
             const cleanup = () => {
@@ -121,11 +146,12 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           request.destroy();
         },
       };
-      if (response.statusCode !== 200) {
-        response.on("end", () => resolve(connection));
-      } else {
+      const opened = () => {
+        clearTimeout(timer);
         resolve(connection);
-      }
+      };
+      if (response.statusCode !== 200) response.on("end", opened);
+      else opened();
     });
   });
 }
