@@ -2,6 +2,10 @@
  * `GET /api/oracle/bridge-transactions/stream` over real stores (docs/push.md): live changes,
  * resuming with Last-Event-ID or `since`, reset when the changes are no longer retained, the
  * list endpoint's 400s, the concurrency limit, heartbeats and shutdown.
+ *
+ * Every wait is bounded and says what it waited for. Every assert.ok has a message: without one,
+ * a failing assert.ok makes node:assert re-read this file at the position of the code tsx ran
+ * (all on one line), which can take minutes of CPU, so a failure looked like a hang.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -13,7 +17,7 @@ import { createStore } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { eventually, within } from "../setup/eventually.js";
-import { openSse, type SseConnection } from "../setup/sse-client.js";
+import { openSse, SSE_WAIT_MS, type SseConnection, type SseEvent } from "../setup/sse-client.js";
 import { makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 
 const delivered = (sent: BridgeTransaction): BridgeTransaction => ({
@@ -24,6 +28,44 @@ const delivered = (sent: BridgeTransaction): BridgeTransaction => ({
   created_at: sent.created_at,
 });
 
+const isReady = (e: SseEvent) => e.event === "ready";
+const statuses = (stream: SseConnection) =>
+  stream.events.filter((e) => e.event === "transfer").map((e) => JSON.parse(e.data).status);
+
+/** Writes `records`, failing (instead of hanging) when the store does not answer in time. */
+const write = (store: Store, records: BridgeTransaction[]) =>
+  within(
+    SSE_WAIT_MS,
+    `upsertTransfers of ${records.length} record(s)`,
+    store.transfers.upsertTransfers(records),
+  );
+
+/**
+ * `store` with its change notifications (Store.subscribeChanges) held back on demand: an app on
+ * it has a change feed that lags behind the log, as a busy machine's can by chance.
+ */
+function withHeldNotifications(store: Store) {
+  const subscribe = store.subscribeChanges;
+  assert.ok(subscribe !== undefined, "the store tells of changes");
+  let held = false;
+  const missed = new Set<() => void>();
+  return {
+    store: {
+      ...store,
+      subscribeChanges: (listener: () => void) =>
+        subscribe(() => (held ? missed.add(listener) : listener())),
+    } satisfies Store,
+    hold() {
+      held = true;
+    },
+    release() {
+      held = false;
+      for (const listener of missed) listener();
+      missed.clear();
+    },
+  };
+}
+
 async function startApp(store: Store, env: Record<string, string> = {}) {
   const app = await buildApp({
     config: loadConfig({ LOG_LEVEL: "silent", ...env }),
@@ -32,9 +74,15 @@ async function startApp(store: Store, env: Record<string, string> = {}) {
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
-  assert.ok(address !== null && typeof address === "object");
+  assert.ok(address !== null && typeof address === "object", "the app listens on a TCP port");
   return { app, base: `http://127.0.0.1:${address.port}` };
 }
+
+const latestSeq = (store: Store) =>
+  within(SSE_WAIT_MS, "the change log's latest seq", store.transferChanges.latestSeq());
+
+const closeApp = (app: FastifyInstance | undefined) =>
+  app === undefined ? undefined : within(SSE_WAIT_MS, "app.close()", app.close());
 
 const streamUrl = (base: string, addressOrTxHash: string, extra = "") =>
   `${base}${TRANSFER_STREAM_PATH}?addressOrTxHash=${encodeURIComponent(addressOrTxHash)}${extra}`;
@@ -59,9 +107,9 @@ for (const backend of ["sqlite", "postgres"] as const) {
     });
     after(async () => {
       for (const connection of open) connection.close();
-      await app?.close();
-      await store?.close();
-      await db?.cleanup();
+      await closeApp(app);
+      if (store !== undefined) await within(SSE_WAIT_MS, "store.close()", store.close());
+      if (db !== undefined) await within(SSE_WAIT_MS, "dropping the schema", db.cleanup());
     });
 
     it("default: a wallet follows its transfer from send to Success", async () => {
@@ -69,10 +117,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const stream = await connect(streamUrl(base, sent.from_address));
       assert.equal(stream.status, 200);
       assert.match(String(stream.headers["content-type"]), /^text\/event-stream/);
-      assert.ok(stream.headers["x-request-id"]);
+      assert.ok(stream.headers["x-request-id"], "the stream's response has a request id");
       const ready = await stream.waitFor((e) => e.event === "ready");
-      await store.transfers.upsertTransfers([makeTransfer(), sent]);
-      await store.transfers.upsertTransfers([delivered(sent)]);
+      await write(store, [makeTransfer(), sent]);
+      await write(store, [delivered(sent)]);
       await stream.waitFor(
         (e) => e.event === "transfer" && JSON.parse(e.data).status === "Success",
       );
@@ -81,8 +129,8 @@ for (const backend of ["sqlite", "postgres"] as const) {
         events.map((e) => JSON.parse(e.data).status),
         ["Processing", "Success"],
       );
-      assert.ok(Number(events[0]?.id) > Number(ready.id));
-      assert.ok(Number(events[1]?.id) > Number(events[0]?.id));
+      assert.ok(Number(events[0]?.id) > Number(ready.id), "the first change comes after ready");
+      assert.ok(Number(events[1]?.id) > Number(events[0]?.id), "the changes come in seq order");
       // The data is the list endpoint's record, text for text.
       const listed = await app.inject({
         url: `/api/oracle/bridge-transactions?addressOrTxHash=${sent.message_id}&pageNo=1&pageSize=1`,
@@ -94,12 +142,12 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const sent = makeProcessingTransfer();
       const first = await connect(streamUrl(base, sent.to_address));
       await first.waitFor((e) => e.event === "ready");
-      await store.transfers.upsertTransfers([sent]);
+      await write(store, [sent]);
       const created = await first.waitFor((e) => e.event === "transfer");
       first.close();
       const other = makeTransfer({ to_address: sent.to_address });
-      await store.transfers.upsertTransfers([delivered(sent)]);
-      await store.transfers.upsertTransfers([makeTransfer(), other]);
+      await write(store, [delivered(sent)]);
+      await write(store, [makeTransfer(), other]);
       const resumes: { headers: Record<string, string>; extra: string }[] = [
         { headers: { "last-event-id": String(created.id) }, extra: "" },
         // The header wins over `since` (EventSource resends the URL it was opened with).
@@ -117,17 +165,64 @@ for (const backend of ["sqlite", "postgres"] as const) {
             [other.message_id, "Success"],
           ],
         );
-        assert.ok(Number(missed[1]?.id) <= Number(ready.id));
+        assert.ok(
+          Number(missed[1]?.id) <= Number(ready.id),
+          `the missed changes come before ready; got ${JSON.stringify(again.events)}`,
+        );
         again.close();
+      }
+    });
+
+    it("behavior: ready follows every change committed before the stream opened, though the change feed has not read it", async () => {
+      // The feed reads when a notification wakes it. Holding them back makes it lag the log
+      // for certain, as it does by chance on a busy machine (the read after a commit is late).
+      const notifications = withHeldNotifications(store);
+      const lagging = await startApp(notifications.store);
+      try {
+        const sent = makeProcessingTransfer();
+        const url = streamUrl(lagging.base, sent.to_address);
+        const watcher = await connect(url); // starts the lagging app's feed
+        await watcher.waitFor(isReady);
+        const before = await latestSeq(store);
+        notifications.hold();
+        await write(store, [sent]);
+        const head = String(await latestSeq(store));
+        const resumed = await connect(url, { "last-event-id": String(before) });
+        await resumed.waitFor(isReady);
+        assert.deepEqual(
+          resumed.events.map((e) => [e.event, e.id]),
+          [
+            ["transfer", head],
+            ["ready", head],
+          ],
+        );
+        const fresh = await connect(url);
+        // It starts at the log's head, not where the feed has got to.
+        assert.equal((await fresh.waitFor(isReady)).id, head);
+        // The feed reads `sent`'s change now: the streams that have it do not get it again.
+        notifications.release();
+        await write(store, [delivered(sent)]);
+        const success = (e: SseEvent) =>
+          e.event === "transfer" && JSON.parse(e.data).status === "Success";
+        for (const stream of [watcher, resumed, fresh]) await stream.waitFor(success);
+        assert.deepEqual(statuses(watcher), ["Processing", "Success"]);
+        assert.deepEqual(statuses(resumed), ["Processing", "Success"]);
+        assert.deepEqual(statuses(fresh), ["Success"]);
+      } finally {
+        await closeApp(lagging.app);
       }
     });
 
     it("behavior: a resume from changes no longer retained gets reset, then live changes", async () => {
       const sent = makeProcessingTransfer();
-      await store.transfers.upsertTransfers([sent]);
-      const before = await store.transferChanges.latestSeq();
-      await store.transfers.upsertTransfers([makeTransfer()]);
-      await store.transferChanges.prune(new Date(Date.now() + 60_000));
+      await write(store, [sent]);
+      const before = await latestSeq(store);
+      await write(store, [makeTransfer()]);
+      await within(
+        SSE_WAIT_MS,
+        "pruning the change log",
+        store.transferChanges.prune(new Date(Date.now() + 60_000)),
+      );
       const stream = await connect(streamUrl(base, sent.from_address), {
         "last-event-id": String(before - 1),
       });
@@ -138,7 +233,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
         seq: Number(reset.id),
       });
       await stream.waitFor((e) => e.event === "ready");
-      await store.transfers.upsertTransfers([delivered(sent)]);
+      await write(store, [delivered(sent)]);
       await stream.waitFor((e) => e.event === "transfer");
       // An id this log never reached is not taken for a position either.
       const ahead = await connect(streamUrl(base, sent.from_address), {
@@ -173,9 +268,11 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const mine = makeTransfer();
       const stream = await connect(streamUrl(base, mine.from_address));
       await stream.waitFor((e) => e.event === "ready");
-      await eventually(10_000, () => assert.ok(stream.comments.includes("heartbeat")));
-      await store.transfers.upsertTransfers([makeTransfer()]);
-      const latest = await store.transferChanges.latestSeq();
+      await eventually(10_000, () =>
+        assert.ok(stream.comments.includes("heartbeat"), "a heartbeat comment arrives"),
+      );
+      await write(store, [makeTransfer()]);
+      const latest = await latestSeq(store);
       await eventually(10_000, () => assert.equal(stream.lastEventId(), String(latest)));
       assert.equal(stream.events.filter((e) => e.event === "transfer").length, 0);
     });
@@ -190,8 +287,8 @@ describe("transfer stream: limits and shutdown", () => {
     store = await createStore({ databaseUrl: db.databaseUrl });
   });
   after(async () => {
-    await store?.close();
-    await db?.cleanup();
+    if (store !== undefined) await within(SSE_WAIT_MS, "store.close()", store.close());
+    if (db !== undefined) await within(SSE_WAIT_MS, "removing the database", db.cleanup());
   });
 
   it("error: past STREAM_MAX_PER_CLIENT concurrent streams, 429 42901 before the stream starts", async () => {
@@ -216,7 +313,7 @@ describe("transfer stream: limits and shutdown", () => {
       });
       b.close();
     } finally {
-      await app.close();
+      await closeApp(app);
     }
   });
 

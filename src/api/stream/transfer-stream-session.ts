@@ -83,7 +83,7 @@ export async function prepareTransferStream(
   const { match, resumeAfter } = request;
   let state: "preparing" | "catching up" | "live" | "ended" = "preparing";
   let res: ServerResponse | undefined;
-  /** Live changes that arrived while catching up (all newer than `position`). */
+  /** Live changes that arrived while catching up (those up to `position` are skipped). */
   let buffered: TransferChange[] = [];
   let cursor = 0;
   let lastWrittenId = 0;
@@ -144,12 +144,17 @@ export async function prepareTransferStream(
       },
     });
     unsubscribe = subscription.unsubscribe;
-    position = subscription.position;
+    // The feed reads only when a notification wakes it, so it may not have read what was
+    // committed just before this request. The stream starts at the log's head instead: the
+    // history is read from the log up to there (ready follows it), and the feed's late copies of
+    // those changes are skipped by seq. Read after subscribing: whatever is newer than the head,
+    // the feed delivers.
+    position = Math.max(subscription.position, await changes.latestSeq());
     cursor = position;
     if (resumeAfter !== undefined) {
       if (resumeAfter < (await changes.prunedThrough())) {
         reset = { reason: "not retained", lastEventId: resumeAfter };
-      } else if (resumeAfter > position && resumeAfter > (await changes.latestSeq())) {
+      } else if (resumeAfter > position) {
         reset = { reason: "unknown position", lastEventId: resumeAfter };
       } else {
         cursor = resumeAfter;
