@@ -4,6 +4,7 @@
  * head-following latency (target: visible within 2 s of confirmation); on SQLite also the
  * raw-log, raw-events and store floors, on PostgreSQL the server and its settings.
  */
+import type { GeneratedDevnet } from "./index-generate.js";
 import type { LatencyResult } from "./index-latency.js";
 import type { StoreFloorResult } from "./index-store-floor.js";
 import type { PostgresInfo } from "./list-postgres.js";
@@ -26,15 +27,10 @@ export interface IndexRunReport {
    */
   steal: { backfill: number | undefined; measurements: number | undefined };
   options: { transfers: number; perBlock: number; maxBlockRange: number; seed: number };
-  generated: {
-    sends: number;
-    deliveries: number;
-    failures: number;
-    refunds: number;
-    generationMs: number;
-    deployMs: number;
-    blocks: number;
-  };
+  generated: Pick<
+    GeneratedDevnet,
+    "sends" | "deliveries" | "failures" | "refunds" | "generationMs" | "deployMs"
+  > & { blocks: number };
   ceiling: { ms: number; events: number; calls: number; firstMs: number; secondMs: number };
   /** CPU of the indexer's process (this one) during the backfill: robust to a busy machine. */
   indexer: { ms: number; events: number; cpuUserMs: number; cpuSystemMs: number };

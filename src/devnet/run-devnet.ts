@@ -26,6 +26,7 @@ import {
   type RestorePlan,
   writeStateMeta,
 } from "./devnet-state.js";
+import { jsonRpc } from "./json-rpc.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { DevnetManifest } from "./manifest.js";
 import { createRelayer, type Relayer } from "./relayer.js";
@@ -109,17 +110,6 @@ export interface RunningDevnet {
   freshReason: string | undefined;
   /** Stops traffic, the relayer and every anvil node; safe to call more than once. */
   stop(): Promise<void>;
-}
-
-async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
 }
 
 export function validateRunDevnetOptions(options: RunDevnetOptions): string | null {
@@ -251,7 +241,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
     }
     if (blockTime > 0) {
       await Promise.all(
-        anvils.map((anvil) => rpc(anvil.rpcUrl, "evm_setIntervalMining", [blockTime])),
+        anvils.map((anvil) => jsonRpc(anvil.rpcUrl, "evm_setIntervalMining", [blockTime])),
       );
     }
     const manifestPath = await writeManifest(manifest, dir);
@@ -297,7 +287,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
 }
 
 async function blockHashAt(rpcUrl: string, blockNumber: number): Promise<string | undefined> {
-  const block = (await rpc(rpcUrl, "eth_getBlockByNumber", [
+  const block = (await jsonRpc(rpcUrl, "eth_getBlockByNumber", [
     `0x${blockNumber.toString(16)}`,
     false,
   ])) as { hash?: string } | null;
