@@ -124,9 +124,30 @@ function token(chain: string, address: string, tm: string, native: string) {
   };
 }
 
+/** The columns of raw_events the derivation reads, copied into `indexer_events`. */
+export const EVENT_COLUMNS = [
+  "chain_id",
+  "block_number",
+  "log_index",
+  "block_time",
+  "tx_hash",
+  "address",
+  "kind",
+  "event_name",
+  "message_id",
+  "args",
+] as const;
+
+/** `indexer_events`: the raw events of the batch's message ids (a temporary table). */
+export function eventTableColumns(d: Dialect): string {
+  const integer = new Set(["chain_id", "block_number", "log_index", "block_time", "kind"]);
+  return EVENT_COLUMNS.map((c) => `${c} ${integer.has(c) ? "BIGINT" : d.text} NOT NULL`).join(", ");
+}
+
 /**
- * `SELECT message_key, <DERIVED_COLUMNS>` of every message id in the temporary table
- * `indexer_ids` that has a stored send. Parameters: the registry's chains and bridges JSON.
+ * `SELECT message_key, <DERIVED_COLUMNS>` of every message id whose events are in the temporary
+ * table `indexer_events` and that has a send. Parameters: the registry's chains and bridges JSON.
+ * It joins only the batch's rows (and token_metadata), never a table that grows with the chain.
  * A token whose metadata is not stored yields NULL, which the NOT NULL columns it is written
  * into refuse: the batch fails loudly instead of storing a guessed symbol or decimals.
  */
@@ -202,8 +223,7 @@ export function deriveSelectSql(d: Dialect): string {
   return `WITH chains AS (${d.chainsFromJson("?")}),
 bridges AS (${d.bridgesFromJson("?")}),
 ev AS (SELECT r.chain_id, r.block_number, r.log_index, r.block_time, r.tx_hash, r.address,
-  r.kind, r.event_name, r.message_id, ${d.json("r.args")} AS j FROM raw_events r
-  WHERE r.message_id IN (SELECT message_key FROM indexer_ids)),
+  r.kind, r.event_name, r.message_id, ${d.json("r.args")} AS j FROM indexer_events r),
 sends AS (SELECT ev.*, ROW_NUMBER() OVER (PARTITION BY ev.message_id
   ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.event_name = 'TransferSent'),
 s AS (SELECT sends.*, db.chain_id AS dest_chain_id, db.address AS dest_contract, db.address_key AS dest_key
