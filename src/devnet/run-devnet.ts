@@ -10,8 +10,8 @@
  * Persistent mode (`stateDir`, used by `npm start`): anvil keeps each chain's state in a file
  * (src/devnet/devnet-state.ts). When the saved manifest and every chain's dump are there and
  * the restored chains still have the saved deploy blocks, the devnet resumes (same blocks,
- * hashes, contracts and balances; no deployment; the manifest's rpcUrls are rewritten to the
- * new ports); otherwise it starts fresh and says why in `freshReason`.
+ * hashes, contracts and balances; no deployment; the manifest's rpcUrl and publicRpcUrl are
+ * rewritten to the new ports); otherwise it starts fresh and says why in `freshReason`.
  */
 
 import { errorMessage } from "../errors.js";
@@ -110,6 +110,17 @@ export interface RunningDevnet {
   freshReason: string | undefined;
   /** Stops traffic, the relayer and every anvil node; safe to call more than once. */
   stop(): Promise<void>;
+}
+
+/**
+ * A node's URLs in the manifest. The devnet publishes its own nodes' URL to browser wallets
+ * (`publicRpcUrl`, GET /api/oracle/chains `rpcUrls`): anvil listens on 127.0.0.1 without
+ * credentials, so a wallet in a browser on this machine reaches the very URL the server reads.
+ */
+function nodeUrls(anvil: AnvilInstance | undefined): { rpcUrl: string; publicRpcUrl?: string } {
+  return anvil === undefined
+    ? { rpcUrl: "" }
+    : { rpcUrl: anvil.rpcUrl, publicRpcUrl: anvil.rpcUrl };
 }
 
 export function validateRunDevnetOptions(options: RunDevnetOptions): string | null {
@@ -219,7 +230,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
         ...plan.manifest,
         chains: plan.manifest.chains.map((chain, index) => ({
           ...chain,
-          rpcUrl: anvils[index]?.rpcUrl ?? "",
+          ...nodeUrls(anvils[index]),
         })),
       };
     } else {
@@ -234,7 +245,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
         chains: definitions.map((definition, index) => ({
           name: definition.name,
           chainId: definition.chainId,
-          rpcUrl: anvils[index]?.rpcUrl ?? "",
+          ...nodeUrls(anvils[index]),
         })),
         log: (line) => logger.info(line),
       });

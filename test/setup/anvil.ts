@@ -57,6 +57,8 @@ export async function setupDevnet(parameters: SetupDevnetParameters = {}): Promi
       name,
       chainId: nodes[i]!.chainId,
       rpcUrl: nodes[i]!.rpcUrl,
+      // Published to browser wallets, as runDevnet does (src/devnet/run-devnet.ts nodeUrls).
+      publicRpcUrl: nodes[i]!.rpcUrl,
     }));
     const manifest = await deployDevnet({ chains });
     return { manifest, nodes, cleanup };
