@@ -27,7 +27,7 @@ import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.
 import { height, mine } from "./chain-control.js";
 import { configOf, dumpDatabase, indexUntilIdle, openTestIndexer } from "./helpers.js";
 import { exited, startChild, waitFor } from "./index-child-process.js";
-import { deliver, sendTransfer } from "./traffic.js";
+import { addWork, deliver, sendTransfer } from "./traffic.js";
 
 const LOOPS = Number(process.env.INDEXER_KILL_LOOPS ?? 4);
 const SEED = Number(process.env.INDEXER_KILL_SEED ?? 20261121);
@@ -86,19 +86,8 @@ describe("indexer: crashes and restarts", () => {
       const live = await setupIsolatedDatabase(store);
       dbs.push(live);
       for (let i = 0; i < LOOPS; i++) {
-        if (i > 0) {
-          // New work for this round (the first starts on the set-up's blocks): a transfer each
-          // way, one of them delivered, then 12 blocks per chain (about 6 batches each).
-          const out = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n, {
-            userIndex: i % 8,
-          });
-          const back = await sendTransfer(manifest, beta, alpha, 1, 20n, {
-            userIndex: (i + 3) % 8,
-          });
-          await deliver(manifest, i % 2 === 0 ? out : back);
-          await mine(alpha, 12);
-          await mine(beta, 12);
-        }
+        // New work for this round (the first starts on the set-up's blocks).
+        if (i > 0) await addWork(manifest, alpha, beta, i);
         const heads = [await height(alpha), await height(beta)];
         const child = startChild(configPath, live.databaseUrl);
         let output = "";
