@@ -6,33 +6,16 @@
  * equal to a clean index.
  */
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import pg from "pg";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { openDatabase } from "../../src/store/index.js";
-import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { waitForValue } from "../setup/eventually.js";
-import { configOf, dumpDatabase, indexUntilIdle, openTestIndexer } from "./helpers.js";
-import { exited, startChild, waitFor } from "./index-child-process.js";
+import { dumpCleanIndex, dumpDatabase } from "./helpers.js";
+import { exited, startWatchedChild, type WatchedChild, waitFor } from "./index-child-process.js";
 
-/** The children's config in `dir`: both devnet chains, polled every 20 ms in 2-block spans. */
-export async function writeStandbyConfig(dir: string, manifest: DevnetManifest): Promise<string> {
-  const path = join(dir, "indexer.json");
-  const config = {
-    chains: manifest.chains.map((c) => ({ ...c, finalityDepth: 64 })),
-    indexer: { pollIntervalMs: 20, maxBlockRange: 2 },
-  };
-  await writeFile(path, JSON.stringify(config));
-  return path;
-}
-
-export interface Indexer {
+export interface Indexer extends WatchedChild {
   /** The application_name of its pool connections (PostgreSQL), as the write record shows it. */
   name: string;
-  child: ChildProcess;
-  output: string;
   /** How many terms as leader it has started ("indexing ..." lines). */
   terms(): number;
   /** How many times it has started waiting as a standby. */
@@ -51,21 +34,12 @@ export function startIndexer(configPath: string, databaseUrl: string, name: stri
     parsed.searchParams.set("application_name", name);
     url = parsed.toString();
   }
-  const child = startChild(configPath, url);
-  const indexer: Indexer = {
+  const watched = startWatchedChild(configPath, url);
+  return Object.assign(watched, {
     name,
-    child,
-    output: "",
-    terms: () => count(indexer.output, '"msg":"indexing '),
-    waits: () => count(indexer.output, '"msg":"standby: '),
-  };
-  child.stdout?.on("data", (d) => {
-    indexer.output += String(d);
+    terms: () => count(watched.output, '"msg":"indexing '),
+    waits: () => count(watched.output, '"msg":"standby: '),
   });
-  child.stderr?.on("data", (d) => {
-    indexer.output += String(d);
-  });
-  return indexer;
 }
 
 /** Starts the leader (`spawn()` must lead) and then the standby (it must wait). */
@@ -193,8 +167,6 @@ export async function assertCatchesUpToCleanIndex(options: {
   heads: readonly number[];
   processes: readonly Indexer[];
   minTransfers: number;
-  /** Where the clean database goes, for the caller's cleanup. */
-  dbs: IsolatedDatabase[];
 }): Promise<void> {
   const store = await openDatabase(options.databaseUrl);
   try {
@@ -213,13 +185,7 @@ export async function assertCatchesUpToCleanIndex(options: {
     const { code } = await exited(p.child);
     assert.equal(code, 0, p.output);
   }
-
-  const clean = await setupIsolatedDatabase("postgres");
-  options.dbs.push(clean);
-  const fresh = await openTestIndexer(clean.databaseUrl, configOf(options.manifest));
-  await indexUntilIdle(fresh.indexer.chains);
-  await fresh.store.close();
-  const expected = await dumpDatabase(clean.databaseUrl);
+  const expected = await dumpCleanIndex(options.manifest, "postgres");
   assert.ok(expected.transfers!.length >= options.minTransfers);
   assert.deepEqual(await dumpDatabase(options.databaseUrl), expected);
 }

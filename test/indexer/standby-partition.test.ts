@@ -11,20 +11,18 @@
  * database equals a clean index row for row. The takeover times are reported.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { INDEXER_LOCK_KEY } from "../../src/store/indexer-repository.js";
 import { createPrng } from "../../src/transfers/prng.js";
-import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
+import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { waitForValue } from "../setup/eventually.js";
 import { postgresTarget, startTcpProxy, type TcpProxy } from "../setup/tcp-proxy.js";
 import { height } from "./chain-control.js";
-import { waitFor } from "./index-child-process.js";
+import { waitFor, writeChildConfig } from "./index-child-process.js";
 import {
   assertCatchesUpToCleanIndex,
   awaitTakeover,
@@ -35,10 +33,9 @@ import {
   startIndexer,
   startLeaderAndStandby,
   type Takeover,
-  writeStandbyConfig,
   writesOf,
 } from "./standby-helpers.js";
-import { addWork } from "./traffic.js";
+import { addRoundOfWork } from "./traffic.js";
 
 const ROUNDS = Number(process.env.INDEXER_PARTITION_ROUNDS ?? 3);
 const SEED = Number(process.env.INDEXER_PARTITION_SEED ?? 20261127);
@@ -57,7 +54,7 @@ async function writeLockHeld(admin: pg.Client, writer: string): Promise<boolean>
 }
 
 describe("indexer: a standby takes over from a leader cut off by a partition", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let dir: string;
   let configPath: string;
@@ -66,10 +63,9 @@ describe("indexer: a standby takes over from a leader cut off by a partition", (
   const proxies = new Map<Indexer, TcpProxy>();
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    devnet = await setupTwoChainDevnet();
     manifest = devnet.manifest;
-    dir = await mkdtemp(join(tmpdir(), "bridge-oracle-partition-"));
-    configPath = await writeStandbyConfig(dir, manifest);
+    ({ dir, configPath } = await writeChildConfig(manifest, "bridge-oracle-partition-"));
   });
   after(async () => {
     for (const r of running) if (r.child.exitCode === null) r.child.kill("SIGKILL");
@@ -81,8 +77,7 @@ describe("indexer: a standby takes over from a leader cut off by a partition", (
 
   it(`behavior: (postgres) the leader partitioned ${ROUNDS} times, inside a write or at seeded moments: the standby leads and writes within 10 s, the old leader commits nothing after that and waits once healed, and the database equals a clean index`, async (t) => {
     const random = createPrng(SEED).float;
-    const alpha = connectChain(manifest, "alpha");
-    const beta = connectChain(manifest, "beta");
+    const { alpha, beta } = devnet;
     const live = await setupIsolatedDatabase("postgres");
     dbs.push(live);
     await recordWrites(live.databaseUrl);
@@ -100,7 +95,7 @@ describe("indexer: a standby takes over from a leader cut off by a partition", (
     let [leader, standby] = await startLeaderAndStandby(spawnOne);
     const takeovers: Takeover[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      await addWork(manifest, alpha, beta, round);
+      await addRoundOfWork(manifest, alpha, beta, round);
       const proxy = proxies.get(leader)!;
       const insideWrite = round % 2 === 0;
       if (insideWrite) {
@@ -162,7 +157,6 @@ describe("indexer: a standby takes over from a leader cut off by a partition", (
       heads: [await height(alpha), await height(beta)],
       processes: [leader, standby],
       minTransfers: 2 * ROUNDS,
-      dbs,
     });
   });
 });

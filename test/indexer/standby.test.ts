@@ -11,19 +11,18 @@
  * On SQLite a second `index` on the same file is refused with a message saying why.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { openDatabase } from "../../src/store/index.js";
 import { createPrng } from "../../src/transfers/prng.js";
-import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
+import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { height } from "./chain-control.js";
-import { dumpDatabase } from "./helpers.js";
-import { exited, waitFor } from "./index-child-process.js";
+import { storedCursorsBelow } from "./helpers.js";
+import { exited, waitFor, writeChildConfig } from "./index-child-process.js";
 import {
   assertCatchesUpToCleanIndex,
   awaitTakeover,
@@ -34,17 +33,16 @@ import {
   startIndexer,
   startLeaderAndStandby,
   type Takeover,
-  writeStandbyConfig,
   writesOf,
 } from "./standby-helpers.js";
-import { addWork } from "./traffic.js";
+import { addRoundOfWork } from "./traffic.js";
 
 const ROUNDS = Number(process.env.INDEXER_STANDBY_ROUNDS ?? 5);
 const SEED = Number(process.env.INDEXER_STANDBY_SEED ?? 20261126);
 const TAKEOVER_LIMIT_MS = 10_000;
 
 describe("indexer: a standby takes over", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let dir: string;
   let configPath: string;
@@ -52,10 +50,9 @@ describe("indexer: a standby takes over", () => {
   const running: Indexer[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    devnet = await setupTwoChainDevnet();
     manifest = devnet.manifest;
-    dir = await mkdtemp(join(tmpdir(), "bridge-oracle-standby-"));
-    configPath = await writeStandbyConfig(dir, manifest);
+    ({ dir, configPath } = await writeChildConfig(manifest, "bridge-oracle-standby-"));
   });
   after(async () => {
     for (const r of running) if (r.child.exitCode === null) r.child.kill("SIGKILL");
@@ -66,8 +63,7 @@ describe("indexer: a standby takes over", () => {
 
   it(`behavior: (postgres) the leader killed or cut off ${ROUNDS} times at seeded moments, a standby running: each takeover under 10 s, nothing of the old leader committed after the new one's first write, and the database equals a clean index`, async (t) => {
     const random = createPrng(SEED).float;
-    const alpha = connectChain(manifest, "alpha");
-    const beta = connectChain(manifest, "beta");
+    const { alpha, beta } = devnet;
     const live = await setupIsolatedDatabase("postgres");
     dbs.push(live);
     await recordWrites(live.databaseUrl);
@@ -91,14 +87,13 @@ describe("indexer: a standby takes over", () => {
       );
     };
     for (let round = 0; round < ROUNDS; round++) {
-      await addWork(manifest, alpha, beta, round);
+      await addRoundOfWork(manifest, alpha, beta, round);
       // Somewhere in the backfill of that work, or later while following.
       await new Promise((r) => setTimeout(r, Math.floor(random() * 1500)));
       // Both kinds in every run: the first two rounds, then seeded.
       const lostConnection = round < 2 ? round === 1 : random() < 0.3;
-      const cursors = (await dumpDatabase(live.databaseUrl)).cursors as { cursor_block: string }[];
       const heads = [await height(alpha), await height(beta)];
-      const backfilling = cursors.some((c, n) => Number(c.cursor_block) < heads[n]!);
+      const backfilling = await storedCursorsBelow(live.databaseUrl, heads);
       moments.push(
         `${lostConnection ? "connection lost" : "kill -9"} ${backfilling ? "in backfill" : "following"}`,
       );
@@ -167,7 +162,6 @@ describe("indexer: a standby takes over", () => {
       heads,
       processes: [leader, standby],
       minTransfers: 2 * ROUNDS,
-      dbs,
     });
     await assertFenced();
   });

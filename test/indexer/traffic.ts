@@ -101,16 +101,16 @@ export async function refund(
 }
 
 /**
- * New work for round `round` of the crash and standby loops: a transfer each way, one of them
- * delivered, then 12 blocks per chain (about 6 batches each in 2-block spans).
+ * New work for round `round` of the kill loops: a transfer each way (kind and users vary with
+ * the round), one of them delivered, then 12 blocks per chain (about 6 two-block batches each).
  */
-export async function addWork(
+export async function addRoundOfWork(
   manifest: DevnetManifest,
   alpha: ChainConnection,
   beta: ChainConnection,
   round: number,
 ): Promise<void> {
-  const out = await sendTransfer(manifest, alpha, beta, (round % 3) as 0 | 1 | 2, 10n, {
+  const out = await sendTransfer(manifest, alpha, beta, (round % 3) as BridgeKind, 10n, {
     userIndex: round % 8,
   });
   const back = await sendTransfer(manifest, beta, alpha, 1, 20n, {
