@@ -1,9 +1,9 @@
 /**
  * All configured chains' loops in one process: a client per chain, one registry, one token
  * metadata cache, and one store whose writes run one at a time, each holding the indexer write
- * lock (and, under a leader lock, checking that this process still leads). `run` resolves when the signal
- * aborts (each loop finishes its current batch) and rejects when a chain stops loudly (a reorg
- * deeper than its finality depth) after the other chains were stopped too.
+ * lock (and, under a leader lock, checking that this process still leads). `run` resolves when
+ * the signal aborts (each loop finishes its current batch) and rejects when a chain stops loudly
+ * (a reorg deeper than its finality depth) after the other chains were stopped too.
  */
 import { type ChainClient, createChainClient } from "../chain/create-chain-client.js";
 import type { IndexerConfig } from "../config/indexer-config.js";
