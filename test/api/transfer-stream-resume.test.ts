@@ -15,6 +15,7 @@ import { loadConfig } from "../../src/config/env.js";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { openSse, type SseEvent } from "../setup/sse-client.js";
 import { evmAddress } from "../setup/transfer-fixtures.js";
 
@@ -83,10 +84,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
         store,
         stream: { heartbeatMs: 40 },
       });
-      await app.listen({ port: 0, host: "127.0.0.1" });
-      const address = app.server.address();
-      assert.ok(address !== null && typeof address === "object");
-      base = `http://127.0.0.1:${address.port}`;
+      base = (await listenOnLoopback(app)).baseUrl;
     });
     after(async () => {
       await app?.close();

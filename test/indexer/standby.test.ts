@@ -9,51 +9,44 @@
  * On SQLite a second `index` on the same file is refused with a message saying why.
  */
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { openDatabase } from "../../src/store/index.js";
 import { createPrng } from "../../src/transfers/prng.js";
-import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
+import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
-import { height, mine } from "./chain-control.js";
-import { configOf, dumpDatabase, indexUntilIdle, openTestIndexer } from "./helpers.js";
-import { exited, startChild, waitFor } from "./index-child-process.js";
-import { deliver, sendTransfer } from "./traffic.js";
+import { height } from "./chain-control.js";
+import { dumpCleanIndex, dumpDatabase, storedCursorsBelow } from "./helpers.js";
+import {
+  exited,
+  startWatchedChild,
+  type WatchedChild,
+  waitFor,
+  writeChildConfig,
+} from "./index-child-process.js";
+import { addRoundOfWork } from "./traffic.js";
 
 const ROUNDS = Number(process.env.INDEXER_STANDBY_ROUNDS ?? 5);
 const SEED = Number(process.env.INDEXER_STANDBY_SEED ?? 20261126);
 const TAKEOVER_LIMIT_MS = 10_000;
 
-interface Indexer {
-  child: ChildProcess;
-  output: string;
+interface Indexer extends WatchedChild {
   /** How many terms as leader it has started ("indexing ..." lines). */
   terms(): number;
 }
 
 function start(configPath: string, databaseUrl: string): Indexer {
-  const child = startChild(configPath, databaseUrl);
-  const indexer: Indexer = {
-    child,
-    output: "",
+  const indexer = startWatchedChild(configPath, databaseUrl);
+  return Object.assign(indexer, {
     terms: () => indexer.output.split('"msg":"indexing ').length - 1,
-  };
-  child.stdout?.on("data", (d) => {
-    indexer.output += String(d);
   });
-  child.stderr?.on("data", (d) => {
-    indexer.output += String(d);
-  });
-  return indexer;
 }
 
 describe("indexer: a standby takes over", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let dir: string;
   let configPath: string;
@@ -61,15 +54,9 @@ describe("indexer: a standby takes over", () => {
   const running: Indexer[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    devnet = await setupTwoChainDevnet();
     manifest = devnet.manifest;
-    dir = await mkdtemp(join(tmpdir(), "bridge-oracle-standby-"));
-    configPath = join(dir, "indexer.json");
-    const config = {
-      chains: manifest.chains.map((c) => ({ ...c, finalityDepth: 64 })),
-      indexer: { pollIntervalMs: 20, maxBlockRange: 2 },
-    };
-    await writeFile(configPath, JSON.stringify(config));
+    ({ dir, configPath } = await writeChildConfig(manifest, "bridge-oracle-standby-"));
   });
   after(async () => {
     for (const r of running) if (r.child.exitCode === null) r.child.kill("SIGKILL");
@@ -80,8 +67,7 @@ describe("indexer: a standby takes over", () => {
 
   it(`behavior: (postgres) the leader killed ${ROUNDS} times at seeded moments, a standby running: each takeover under 10 s, and the database equals a clean index`, async (t) => {
     const random = createPrng(SEED).float;
-    const alpha = connectChain(manifest, "alpha");
-    const beta = connectChain(manifest, "beta");
+    const { alpha, beta } = devnet;
     const live = await setupIsolatedDatabase("postgres");
     dbs.push(live);
     const spawnOne = () => {
@@ -102,22 +88,12 @@ describe("indexer: a standby takes over", () => {
     const takeovers: number[] = [];
     const moments: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      // New work: transfers both ways, one delivered, then blocks (about 6 batches per chain).
-      const out = await sendTransfer(manifest, alpha, beta, (round % 3) as 0 | 1 | 2, 10n, {
-        userIndex: round % 8,
-      });
-      const back = await sendTransfer(manifest, beta, alpha, 1, 20n, {
-        userIndex: (round + 3) % 8,
-      });
-      await deliver(manifest, round % 2 === 0 ? out : back);
-      await mine(alpha, 12);
-      await mine(beta, 12);
+      await addRoundOfWork(manifest, alpha, beta, round);
       // Somewhere in the backfill of that work, or later while following.
       await new Promise((r) => setTimeout(r, Math.floor(random() * 1500)));
       const lostConnection = random() < 0.3;
-      const cursors = (await dumpDatabase(live.databaseUrl)).cursors as { cursor_block: string }[];
       const heads = [await height(alpha), await height(beta)];
-      const backfilling = cursors.some((c, n) => Number(c.cursor_block) < heads[n]!);
+      const backfilling = await storedCursorsBelow(live.databaseUrl, heads);
       moments.push(
         `${lostConnection ? "connection lost" : "kill -9"} ${backfilling ? "in backfill" : "following"}`,
       );
@@ -190,12 +166,7 @@ describe("indexer: a standby takes over", () => {
       assert.equal(code, 0, r.output);
     }
 
-    const clean = await setupIsolatedDatabase("postgres");
-    dbs.push(clean);
-    const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
-    await indexUntilIdle(fresh.indexer.chains);
-    await fresh.store.close();
-    const expected = await dumpDatabase(clean.databaseUrl);
+    const expected = await dumpCleanIndex(manifest, "postgres");
     assert.ok(expected.transfers!.length >= 2 * ROUNDS);
     assert.deepEqual(await dumpDatabase(live.databaseUrl), expected);
   });
