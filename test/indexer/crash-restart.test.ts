@@ -17,6 +17,7 @@ import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { createPrng } from "../../src/transfers/prng.js";
 import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { waitForValue } from "../setup/eventually.js";
 import { height, mine } from "./chain-control.js";
 import {
   configOf,
@@ -24,6 +25,7 @@ import {
   dumpDatabase,
   indexUntilIdle,
   openTestIndexer,
+  readCursors,
   storedCursorsBelow,
 } from "./helpers.js";
 import {
@@ -127,12 +129,17 @@ describe("indexer: crashes and restarts", () => {
     child.stderr?.on("data", (d) => {
       stderr += String(d);
     });
-    // Signal only once the CLI is indexing (its handlers are installed by then).
+    // Signal only once the CLI is indexing (its handlers are installed by then) and each chain
+    // has committed a batch (the backfill of many 2-block batches is under way).
     await waitFor(
       () => logOut.includes('"msg":"indexing '),
       () => logOut + stderr,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForValue(async () => {
+      const cursors = await readCursors(db.databaseUrl);
+      const started = cursors.length === 2 && cursors.every((c) => c.cursorBlock >= c.startBlock);
+      return started || undefined;
+    }, 45_000);
     child.kill("SIGTERM");
     const { code } = await exited(child);
     assert.equal(code, 0, logOut + stderr);

@@ -123,8 +123,7 @@ export async function storedCursorsBelow(
   databaseUrl: string,
   heads: readonly number[],
 ): Promise<boolean> {
-  const cursors = (await dumpDatabase(databaseUrl)).cursors as { cursor_block: string }[];
-  return cursors.some((c, n) => Number(c.cursor_block) < heads[n]!);
+  return (await readCursors(databaseUrl)).some((c, n) => c.cursorBlock < heads[n]!);
 }
 
 /** Every chain's current head block, in manifest order. */
@@ -195,7 +194,34 @@ export async function dumpDatabase(
     address_stats:
       "SELECT address_key, total FROM address_stats WHERE total > 0 ORDER BY address_key",
   };
-  const out: Record<string, unknown[]> = {};
+  const out: Record<string, unknown[]> = await readRows(databaseUrl, queries);
+  out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
+  return out;
+}
+
+/**
+ * Every chain's cursor as the indexer left it, ordered by chain id (read-only: works while
+ * another process indexes); rejects before the indexer made its tables.
+ */
+export async function readCursors(
+  databaseUrl: string,
+): Promise<{ chainId: number; startBlock: number; cursorBlock: number }[]> {
+  const { rows } = await readRows(databaseUrl, {
+    rows: "SELECT chain_id, start_block, cursor_block FROM indexer_chains ORDER BY chain_id",
+  });
+  return rows!.map((r) => ({
+    chainId: Number(r.chain_id),
+    startBlock: Number(r.start_block),
+    cursorBlock: Number(r.cursor_block),
+  }));
+}
+
+/** Runs each named query on a connection of its own, rows as strings on both backends. */
+async function readRows(
+  databaseUrl: string,
+  queries: Record<string, string>,
+): Promise<Record<string, Record<string, string>[]>> {
+  const out: Record<string, Record<string, string>[]> = {};
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -206,17 +232,15 @@ export async function dumpDatabase(
     } finally {
       await client.end();
     }
-    out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
     return out;
   }
-  const db = new Database(databaseUrl, { readonly: true });
+  const db = new Database(databaseUrl, { readonly: true, fileMustExist: true });
   try {
     for (const [name, sql] of Object.entries(queries))
       out[name] = db.prepare(sql).all().map(normalise);
   } finally {
     db.close();
   }
-  out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
   return out;
 }
 

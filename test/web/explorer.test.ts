@@ -7,9 +7,10 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { fixtureQuoteRequest } from "../../src/router/fixtures.js";
 import type { BridgeTransaction } from "../../src/store/types.js";
+import { LIST_TRANSFERS_PATH } from "../../src/web/api-client.js";
 import { formatAmount } from "../../src/web/format.js";
 import {
   evmAddress,
@@ -252,7 +253,11 @@ describe("explorer page in Chromium", () => {
     await firstLink.focus();
     const activeTitle = () =>
       page.evaluate(() => (document.activeElement as HTMLElement | null)?.title ?? null);
-    await page.waitForTimeout(3500); // at least one refresh with the same rows
+    // At least one refresh with the same rows went by: the page asks for the next one only
+    // once it has rendered the one before.
+    const isList = (request: Request) => new URL(request.url()).pathname === LIST_TRANSFERS_PATH;
+    await page.waitForRequest(isList, { timeout: 20_000 });
+    await page.waitForRequest(isList, { timeout: 20_000 });
     assert.equal(await activeTitle(), focusedTitle);
 
     await api.store.transfers.upsertTransfers([
