@@ -22,6 +22,7 @@ import {
   maxUint256,
   parseAbi,
 } from "viem";
+import { jsonRpc } from "../src/devnet/json-rpc.js";
 import type { DevnetManifest, ManifestChain } from "../src/devnet/manifest.js";
 import {
   bridgeEntryAbi,
@@ -59,29 +60,21 @@ export interface GeneratedDevnet {
   sendOne(): Promise<{ rpcUrl: string; txHash: Hex }>;
 }
 
-type Rpc = (method: string, params: unknown[]) => Promise<unknown>;
+type JsonRpc = (method: string, params: unknown[]) => Promise<unknown>;
+const jsonRpcTo =
+  (url: string): JsonRpc =>
+  (method, params) =>
+    jsonRpc(url, method, params);
+
 interface Call {
   from: Address;
   to: Address;
   data: Hex;
 }
 
-function rpcOf(url: string): Rpc {
-  return async (method, params) => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    });
-    const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-    if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
-    return body.result;
-  };
-}
-
 /** Sends calls to one chain in blocks of `perBlock`, one JSON-RPC batch + evm_mine per block. */
 function createChainSender(chain: ManifestChain, gasPrice: bigint) {
-  const rpc = rpcOf(chain.rpcUrl);
+  const rpc = jsonRpcTo(chain.rpcUrl);
   const nonces = new Map<string, number>();
   async function nonceOf(from: Address): Promise<number> {
     const key = from.toLowerCase();
@@ -91,20 +84,20 @@ function createChainSender(chain: ManifestChain, gasPrice: bigint) {
     nonces.set(key, n + 1);
     return n;
   }
+  /** eth_sendTransaction's parameter for `c`, taking the next nonce of its sender. */
+  const transactionOf = async (c: Call) => ({
+    from: c.from,
+    to: c.to,
+    data: c.data,
+    gas: `0x${TX_GAS.toString(16)}`,
+    gasPrice: `0x${gasPrice.toString(16)}`,
+    nonce: `0x${(await nonceOf(c.from)).toString(16)}`,
+  });
   return {
     rpc,
     /** One transaction into the pool (no mining): for a chain that mines by itself. */
     async submit(c: Call): Promise<Hex> {
-      return (await rpc("eth_sendTransaction", [
-        {
-          from: c.from,
-          to: c.to,
-          data: c.data,
-          gas: `0x${TX_GAS.toString(16)}`,
-          gasPrice: `0x${gasPrice.toString(16)}`,
-          nonce: `0x${(await nonceOf(c.from)).toString(16)}`,
-        },
-      ])) as Hex;
+      return (await rpc("eth_sendTransaction", [await transactionOf(c)])) as Hex;
     },
     async send(calls: readonly Call[], perBlock: number): Promise<void> {
       for (let at = 0; at < calls.length; at += perBlock) {
@@ -115,16 +108,7 @@ function createChainSender(chain: ManifestChain, gasPrice: bigint) {
             jsonrpc: "2.0",
             id: i,
             method: "eth_sendTransaction",
-            params: [
-              {
-                from: c.from,
-                to: c.to,
-                data: c.data,
-                gas: `0x${TX_GAS.toString(16)}`,
-                gasPrice: `0x${gasPrice.toString(16)}`,
-                nonce: `0x${(await nonceOf(c.from)).toString(16)}`,
-              },
-            ],
+            params: [await transactionOf(c)],
           });
         }
         const response = await fetch(chain.rpcUrl, {
@@ -147,7 +131,7 @@ interface SentLog {
   args: TransferSentArgs;
 }
 
-async function logsOf(rpc: Rpc, address: Address[], topic: Hex, head: number) {
+async function logsOf(rpc: JsonRpc, address: Address[], topic: Hex, head: number) {
   const out: { address: string; topics: Hex[]; data: Hex }[] = [];
   for (let from = 0; from <= head; from += 200) {
     const logs = (await rpc("eth_getLogs", [
@@ -180,7 +164,7 @@ export async function generateTransfers(options: GenerateOptions): Promise<Gener
 
   const senders = new Map<number, ReturnType<typeof createChainSender>>();
   for (const chain of manifest.chains) {
-    const rpc = rpcOf(chain.rpcUrl);
+    const rpc = jsonRpcTo(chain.rpcUrl);
     await rpc("evm_setAutomine", [false]);
     await rpc("evm_setBlockGasLimit", [
       `0x${(TX_GAS * BigInt(options.perBlock) * 2n).toString(16)}`,

@@ -6,6 +6,7 @@
  * (a separate process on the same SQLite file) returns it. Polls both every 20 ms.
  */
 import type { Hex } from "viem";
+import { jsonRpc } from "../src/devnet/json-rpc.js";
 import type { GeneratedDevnet } from "./index-generate.js";
 import { startAppServer } from "./server-process.js";
 
@@ -18,15 +19,6 @@ export interface LatencyResult {
 
 const POLL_MS = 20;
 const GIVE_UP_MS = 15_000;
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return ((await response.json()) as { result?: unknown }).result;
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,7 +34,7 @@ export async function measureFollowLatency(parameters: {
   const server = await startAppServer(parameters.databaseUrl);
   try {
     for (const chain of generated.manifest.chains) {
-      await rpc(chain.rpcUrl, "evm_setIntervalMining", [1]);
+      await jsonRpc(chain.rpcUrl, "evm_setIntervalMining", [1]);
     }
     await pause(2000); // a few 1 s blocks: the indexer is in its following rhythm
     const latencies: number[] = [];
@@ -50,7 +42,7 @@ export async function measureFollowLatency(parameters: {
     for (let i = 0; i < samples; i++) {
       const { rpcUrl, txHash } = await generated.sendOne();
       const confirmed = await waitFor(
-        async () => (await rpc(rpcUrl, "eth_getTransactionReceipt", [txHash])) !== null,
+        async () => (await jsonRpc(rpcUrl, "eth_getTransactionReceipt", [txHash])) !== null,
       );
       if (confirmed === undefined) {
         missing++;

@@ -1,9 +1,11 @@
 /**
  * The "index" and "index (PostgreSQL)" sections of bench/RESULTS.md: generation, the bare
- * eth_getLogs ceiling, the indexer's backfill and the ratio (target >= 50 %), and the
+ * eth_getLogs ceiling, the indexer's backfill and the ratio (targets: SQLite >= 15 %, PostgreSQL
+ * >= 10 %, issue #24), and the
  * head-following latency (target: visible within 2 s of confirmation); on SQLite also the
  * raw-log, raw-events and store floors, on PostgreSQL the server and its settings.
  */
+import type { GeneratedDevnet } from "./index-generate.js";
 import type { LatencyResult } from "./index-latency.js";
 import type { StoreFloorResult } from "./index-store-floor.js";
 import type { PostgresInfo } from "./list-postgres.js";
@@ -26,15 +28,10 @@ export interface IndexRunReport {
    */
   steal: { backfill: number | undefined; measurements: number | undefined };
   options: { transfers: number; perBlock: number; maxBlockRange: number; seed: number };
-  generated: {
-    sends: number;
-    deliveries: number;
-    failures: number;
-    refunds: number;
-    generationMs: number;
-    deployMs: number;
-    blocks: number;
-  };
+  generated: Pick<
+    GeneratedDevnet,
+    "sends" | "deliveries" | "failures" | "refunds" | "generationMs" | "deployMs"
+  > & { blocks: number };
   ceiling: { ms: number; events: number; calls: number; firstMs: number; secondMs: number };
   /** CPU of the indexer's process (this one) during the backfill: robust to a busy machine. */
   indexer: { ms: number; events: number; cpuUserMs: number; cpuSystemMs: number };
@@ -97,9 +94,12 @@ function runLines(r: IndexRunReport): string[] {
 const indexerLine = (r: IndexRunReport, into: string) =>
   `- Indexer: \`createIndexer\` as \`bridge-oracle index\` runs it (all chains concurrently, maxBlockRange ${r.options.maxBlockRange}), full backfill from the deploy blocks into ${into}: raw events, block hashes, token metadata reads, derived records and address lists, each batch atomic.`;
 
-function ratioLine(r: IndexRunReport): string {
+/** The backfill's share of the ceiling's rate that each store must reach. */
+export const INDEX_TARGETS = { sqlite: 0.15, postgres: 0.1 } as const;
+
+function ratioLine(r: IndexRunReport, target: number): string {
   const ratio = rate(r.indexer) / rate(r.ceiling);
-  return `Indexer / ceiling: **${(ratio * 100).toFixed(1)} %** (target >= 50 %: ${ratio >= 0.5 ? "met" : "NOT met"}).`;
+  return `Indexer / ceiling: **${(ratio * 100).toFixed(1)} %** (target >= ${target * 100} %: ${ratio >= target ? "met" : "NOT met"}; the target allows the backfill ${seconds(r.ceiling.ms / target)}).`;
 }
 
 const cpuLine = (r: IndexRunReport) =>
@@ -121,8 +121,7 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
   const indexerRate = rate(r.indexer);
   const floorRate = rate(r.floor);
   const rawLogRate = rate(r.rawLogFloor);
-  const budgetMs = 2 * r.ceiling.ms;
-  const leftMs = budgetMs - r.rawLogFloor.ms;
+  const budgetMs = r.ceiling.ms / INDEX_TARGETS.sqlite;
   const storeFloorMs = Math.min(r.storeFloor.indexesInPlaceMs, r.storeFloor.indexesAfterMs);
   const storeFloorRate = r.indexer.events / (storeFloorMs / 1000);
   const share = (value: number) => `${((100 * value) / ceilingRate).toFixed(1)} %`;
@@ -146,9 +145,9 @@ export function formatIndexSection(r: IndexBenchmarkReport): string {
     "",
     `Of the floor's ${seconds(r.floor.ms)}, ${seconds(r.floor.insertMs)} were spent inside the raw_events insert transactions (synchronous, on the one thread); the rest is fetching and decoding.`,
     "",
-    ratioLine(r),
+    ratioLine(r, INDEX_TARGETS.sqlite),
     "",
-    `Raw-log floor / ceiling: **${share(rawLogRate)}**. The 50 % target allows the whole backfill ${seconds(budgetMs)} (twice the ceiling's time); storing what eth_getLogs returned, with the cursor and nothing else, took ${seconds(r.rawLogFloor.ms)}, ${leftMs >= 0 ? `leaving ${seconds(leftMs)}` : `${seconds(-leftMs)} more than all of it, leaving nothing`} for decoding, reorganisation checks, pairing and the records.`,
+    `Raw-log floor / ceiling: ${share(rawLogRate)}: storing what eth_getLogs returned, with the cursor and nothing else, took ${seconds(r.rawLogFloor.ms)} of the target's ${seconds(budgetMs)}.`,
     "",
     `Raw-events floor / ceiling: ${share(floorRate)}; indexer / raw-events floor: ${(100 * (indexerRate / floorRate)).toFixed(1)} %.`,
     "",
@@ -177,7 +176,7 @@ export function formatIndexPostgresSection(r: IndexPostgresReport): string {
     `| bare eth_getLogs (ceiling) | ${int(r.ceiling.events)} | ${seconds(r.ceiling.ms)} | ${int(rate(r.ceiling))} |`,
     `| indexer backfill into PostgreSQL | ${int(r.indexer.events)} | ${seconds(r.indexer.ms)} | ${int(rate(r.indexer))} |`,
     "",
-    ratioLine(r),
+    ratioLine(r, INDEX_TARGETS.postgres),
     "",
     cpuLine(r),
     r.serverCpuMs === undefined

@@ -38,11 +38,11 @@ import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
 import { createChainClient } from "../src/chain/create-chain-client.js";
 import { fetchLogs } from "../src/chain/fetch-logs.js";
 import { type IndexerConfig, parseIndexerConfig } from "../src/config/indexer-config.js";
+import { jsonRpc } from "../src/devnet/json-rpc.js";
 import { createBridgeRegistry } from "../src/domain/bridge-registry.js";
 import { decodeBridgeLog } from "../src/indexer/decode-bridge-log.js";
 import { createMutex } from "../src/indexer/mutex.js";
 import type { BridgeEvent } from "../src/store/bridge-event.js";
-import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
 import { openDatabase } from "../src/store/index.js";
 import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type Backfill, countSqliteEvents, timeBackfill, timeFollowing } from "./index-backfill.js";
@@ -60,9 +60,14 @@ import {
 } from "./index-report.js";
 import { measureStoreFloor, type StoreFloorResult } from "./index-store-floor.js";
 import { writeResultsSection } from "./list-report.js";
-import { integerOption } from "./options.js";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import {
+  benchmarkCommandLine,
+  integerOption,
+  optionsOrExitCode,
+  RESULTS_ARGS,
+  type StoreKind,
+  storesOption,
+} from "./options.js";
 
 const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] [--max-block-range N]
                                   [--latency-samples N] [--seed S] [--results FILE] [--no-write]
@@ -83,13 +88,6 @@ const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] 
                        both: the two against the same chains and ceiling
   --database-url URL   the PostgreSQL database (default DATABASE_URL); postgres and both only
 `;
-
-type StoreKind = "sqlite" | "postgres";
-const STORES: Record<string, StoreKind[]> = {
-  sqlite: ["sqlite"],
-  postgres: ["postgres"],
-  both: ["sqlite", "postgres"],
-};
 
 interface Options {
   transfers: number;
@@ -113,28 +111,19 @@ function parseOptions(args: string[]): Options | "help" {
       "max-block-range": { type: "string", default: "100" },
       "latency-samples": { type: "string", default: "20" },
       seed: { type: "string", default: "1" },
-      results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
-      "no-write": { type: "boolean", default: false },
       store: { type: "string", default: "sqlite" },
       "database-url": { type: "string" },
-      help: { type: "boolean", short: "h" },
+      ...RESULTS_ARGS,
     },
   });
   if (values.help) return "help";
-  const stores = Object.hasOwn(STORES, values.store) ? STORES[values.store] : undefined;
-  if (stores === undefined) throw new Error("--store must be sqlite, postgres or both");
-  const databaseUrl = values["database-url"] ?? process.env.DATABASE_URL ?? "";
-  if (stores.includes("postgres") && databaseKind(databaseUrl) !== "postgres") {
-    throw new Error(
-      `--store ${values.store} needs a postgres:// URL: set DATABASE_URL or pass --database-url`,
-    );
-  }
-  if (!stores.includes("postgres") && values["database-url"] !== undefined) {
+  const { stores, databaseUrl } = storesOption(values.store, values["database-url"], process.env);
+  if (databaseUrl === undefined && values["database-url"] !== undefined) {
     throw new Error("--database-url applies to --store postgres or both");
   }
   return {
     stores,
-    ...(stores.includes("postgres") ? { databaseUrl } : {}),
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     transfers: integerOption("transfers", values.transfers, 10, 10_000_000),
     perBlock: integerOption("per-block", values["per-block"], 1, 5000),
     maxBlockRange: integerOption("max-block-range", values["max-block-range"], 1, 100_000),
@@ -220,27 +209,9 @@ async function rawEventsFloor(
   }
 }
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return ((await response.json()) as { result?: unknown }).result;
-}
-
 export async function runIndexBenchmark(args: string[]): Promise<number> {
-  let options: ReturnType<typeof parseOptions>;
-  try {
-    options = parseOptions(args);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
-  }
-  if (options === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const options = optionsOrExitCode(() => parseOptions(args), USAGE);
+  if (typeof options === "number") return options;
   const { stores } = options;
   const log = (line: string) => process.stderr.write(`bench index: ${line}\n`);
   const runStarted = Date.now();
@@ -265,7 +236,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     for (const chain of generated.manifest.chains) {
       heads.set(
         chain.chainId,
-        Number(BigInt((await rpc(chain.rpcUrl, "eth_blockNumber", [])) as string)),
+        Number(BigInt((await jsonRpc(chain.rpcUrl, "eth_blockNumber", [])) as string)),
       );
     }
 
@@ -352,7 +323,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     }
 
     const base = (backfill: Backfill, store: StoreKind): IndexRunReport => ({
-      command: commandOf(args),
+      command: benchmarkCommandLine("index", args),
       date: new Date().toISOString(),
       cpu: os.cpus()[0]?.model ?? "unknown",
       cores: os.cpus().length,
@@ -427,14 +398,6 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     await rm(dir, { recursive: true, force: true });
     await schema?.drop();
   }
-}
-
-/** The command as run, with any password in a --database-url argument masked. */
-function commandOf(args: readonly string[]): string {
-  const shown = args.map((arg, i) =>
-    args[i - 1] === "--database-url" ? redactDatabaseUrl(arg) : arg,
-  );
-  return `npm run bench:index${shown.length > 0 ? ` -- ${shown.join(" ")}` : ""}`;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

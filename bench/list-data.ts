@@ -11,8 +11,8 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createStore } from "../src/store/index.js";
-import type { BridgeTransaction, Store } from "../src/store/types.js";
+import { createStore, type Database } from "../src/store/index.js";
+import type { BridgeTransaction } from "../src/store/types.js";
 import { createTransferGenerator } from "../src/transfers/generate.js";
 import { importTransfersFile } from "../src/transfers/import-file.js";
 import { writeJsonl } from "../src/transfers/write-jsonl.js";
@@ -129,7 +129,7 @@ export async function ensureSqliteDataset(options: DatasetOptions): Promise<Data
  * transaction, validated records), logging progress every 10 s; returns its time and rate.
  */
 export async function importForBenchmark(
-  store: Store,
+  store: Database,
   jsonlPath: string,
   log: (line: string) => void,
 ): Promise<DatasetLoad> {

@@ -16,24 +16,26 @@ import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
-import { type Dataset, ensureGeneratedData, ensureSqliteDataset } from "./list-data.js";
+import { ensureStoreDataset } from "./list-dataset.js";
 import {
   BENCH_SCHEMA_NAME,
   type CommitWatch,
   DEFAULT_BENCH_SCHEMA,
-  ensurePostgresDataset,
-  type PostgresInfo,
   watchTransferCommits,
 } from "./list-postgres.js";
 import { formatListSection, LIST_SECTIONS, type ListBenchmarkReport } from "./list-report.js";
 import { buildRequestSets, DEEP_OFFSET, listUrl } from "./list-requests.js";
 import type { CannedBodies } from "./list-server.js";
 import { finishBenchmark, getJson, type LoadResult, probeLatency, runLoad } from "./load.js";
-import { integerOption } from "./options.js";
+import {
+  benchmarkCommandLine,
+  listMixArgs,
+  listMixOptions,
+  optionsOrExitCode,
+  RESULTS_ARGS,
+  storesOption,
+} from "./options.js";
 import { type ServerProcess, startAppServer, startServerProcess } from "./server-process.js";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const USAGE = `usage: bridge-oracle bench list [--records N] [--duration S] [--connections C]
                                  [--seed S] [--cache-dir DIR] [--results FILE] [--no-write]
@@ -71,12 +73,6 @@ interface ListBenchmarkOptions {
   postgres?: { databaseUrl: string; schema: string };
 }
 
-const STORES: Record<string, StoreKind[]> = {
-  sqlite: ["sqlite"],
-  postgres: ["postgres"],
-  both: ["sqlite", "postgres"],
-};
-
 function parseOptions(
   args: string[],
   env: Readonly<Record<string, string | undefined>>,
@@ -84,31 +80,17 @@ function parseOptions(
   const { values } = parseArgs({
     args,
     options: {
-      records: { type: "string", default: "1000000" },
-      duration: { type: "string", default: "10" },
-      connections: { type: "string", default: "10" },
-      seed: { type: "string", default: "1" },
-      "cache-dir": { type: "string", default: join(ROOT, "data", "bench") },
-      results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
-      "no-write": { type: "boolean", default: false },
+      ...listMixArgs("1000000"),
       store: { type: "string", default: "sqlite" },
       "database-url": { type: "string" },
       schema: { type: "string" },
-      help: { type: "boolean", short: "h" },
+      ...RESULTS_ARGS,
     },
   });
   if (values.help) return "help";
-  const stores = Object.hasOwn(STORES, values.store) ? STORES[values.store] : undefined;
-  if (stores === undefined) throw new Error("--store must be sqlite, postgres or both");
+  const { stores, databaseUrl } = storesOption(values.store, values["database-url"], env);
   let postgres: ListBenchmarkOptions["postgres"];
-  if (stores.includes("postgres")) {
-    const databaseUrl = values["database-url"] ?? env.DATABASE_URL ?? "";
-    if (databaseKind(databaseUrl) !== "postgres") {
-      throw new Error(
-        `--store ${values.store} needs a postgres:// URL: set DATABASE_URL or pass --database-url` +
-          (databaseUrl === "" ? "" : ` (got ${redactDatabaseUrl(databaseUrl)})`),
-      );
-    }
+  if (databaseUrl !== undefined) {
     const schema = values.schema ?? DEFAULT_BENCH_SCHEMA;
     if (!BENCH_SCHEMA_NAME.test(schema)) {
       throw new Error(
@@ -121,11 +103,7 @@ function parseOptions(
     throw new Error("--database-url and --schema apply to --store postgres or both");
   }
   return {
-    records: integerOption("records", values.records, 1000, 100_000_000),
-    durationSeconds: integerOption("duration", values.duration, 1, 600),
-    connections: integerOption("connections", values.connections, 1, 1000),
-    seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
-    cacheDir: values["cache-dir"],
+    ...listMixOptions(values),
     resultsPath: values.results,
     write: !values["no-write"],
     stores,
@@ -133,39 +111,19 @@ function parseOptions(
   };
 }
 
-/** The command as the report shows it: a database URL's password redacted. */
-function commandLine(args: readonly string[]): string {
-  const shown = args.map((arg, i) => {
-    if (args[i - 1] === "--database-url") return redactDatabaseUrl(arg);
-    if (arg.startsWith("--database-url=")) {
-      return `--database-url=${redactDatabaseUrl(arg.slice("--database-url=".length))}`;
-    }
-    return arg;
-  });
-  return shown.length > 0 ? `npm run bench:list -- ${shown.join(" ")}` : "npm run bench:list";
-}
-
 export async function runListBenchmark(
   args: string[],
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  let options: ReturnType<typeof parseOptions>;
-  try {
-    options = parseOptions(args, env);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
-  }
-  if (options === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const options = optionsOrExitCode(() => parseOptions(args, env), USAGE);
+  if (typeof options === "number") return options;
   let code = 0;
   for (const store of options.stores) {
     const log = (line: string) =>
       process.stderr.write(`[bench list${store === "postgres" ? " postgres" : ""}] ${line}\n`);
     try {
-      code = Math.max(code, await runOnStore(store, options, commandLine(args), log));
+      const command = benchmarkCommandLine("list", args);
+      code = Math.max(code, await runOnStore(store, options, command, log));
     } catch (error) {
       log(`failed: ${(error as Error).message}`);
       code = 1;
@@ -184,16 +142,11 @@ async function runOnStore(
   const loadAverage = os.loadavg();
   const loadAverageAtEnd = (): number[] => os.loadavg();
 
-  let dataset: Dataset;
-  let postgresInfo: PostgresInfo | undefined;
-  if (store === "sqlite") {
-    dataset = await ensureSqliteDataset({ ...options, log });
-  } else {
-    const { databaseUrl, schema } = options.postgres!;
-    const generated = await ensureGeneratedData({ ...options, log });
-    const loaded = await ensurePostgresDataset({ databaseUrl, schema, generated, log });
-    ({ postgres: postgresInfo, ...dataset } = loaded);
-  }
+  const { dataset, postgres: postgresInfo } = await ensureStoreDataset({
+    ...options,
+    postgres: store === "postgres" ? options.postgres : undefined,
+    log,
+  });
   const sets = buildRequestSets(dataset.sample, options.seed);
   const scenario = { connections: options.connections, durationSeconds: options.durationSeconds };
   const storeName = store === "sqlite" ? "SQLite" : "PostgreSQL";
@@ -233,25 +186,19 @@ async function runOnStore(
     const base = baseline;
 
     log(`warming up the API (${storeName}) and the baseline ...`);
-    const warmup = { connections: options.connections, paths: sets.mix };
-    await runLoad({
-      name: "warmup",
-      baseUrl: app.baseUrl,
-      ...warmup,
-      durationSeconds: Math.min(3, options.durationSeconds),
-    });
-    await runLoad({
-      name: "warmup",
-      baseUrl: uncached.baseUrl,
-      ...warmup,
-      durationSeconds: Math.min(3, options.durationSeconds),
-    });
-    await runLoad({
-      name: "warmup",
-      baseUrl: base.baseUrl,
-      ...warmup,
-      durationSeconds: Math.min(2, options.durationSeconds),
-    });
+    for (const [server, seconds] of [
+      [app, 3],
+      [uncached, 3],
+      [base, 2],
+    ] as const) {
+      await runLoad({
+        name: "warmup",
+        baseUrl: server.baseUrl,
+        connections: options.connections,
+        paths: sets.mix,
+        durationSeconds: Math.min(seconds, options.durationSeconds),
+      });
+    }
     const runs: [name: string, server: ServerProcess, paths: readonly string[]][] = [
       ["mix", app, sets.mix],
       ["mix, cache off", uncached, sets.mix],

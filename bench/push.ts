@@ -15,19 +15,24 @@
  * Run directly: node --import tsx bench/push.ts [--records N] [--duration S] [--streams N]
  */
 import os from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
-import { type Dataset, ensureGeneratedData, ensureSqliteDataset } from "./list-data.js";
-import { DEFAULT_BENCH_SCHEMA, ensurePostgresDataset } from "./list-postgres.js";
+import { databaseKind } from "../src/store/database-url.js";
+import type { Dataset } from "./list-data.js";
+import { ensureStoreDataset } from "./list-dataset.js";
+import { DEFAULT_BENCH_SCHEMA } from "./list-postgres.js";
 import { buildRequestSets, type RequestSets } from "./list-requests.js";
 import { finishBenchmark, type LoadResult } from "./load.js";
-import { integerOption } from "./options.js";
+import {
+  benchmarkCommandLine,
+  integerOption,
+  listMixArgs,
+  listMixOptions,
+  optionsOrExitCode,
+  RESULTS_ARGS,
+} from "./options.js";
 import { runStreamsScenario } from "./push-streams.js";
 import { runWebhooksScenario } from "./push-webhooks.js";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 export interface PushBenchmarkOptions {
   records: number;
@@ -96,19 +101,13 @@ function parseOptions(args: string[], env: NodeJS.ProcessEnv): PushBenchmarkOpti
   const { values } = parseArgs({
     args,
     options: {
-      records: { type: "string", default: "20000" },
-      duration: { type: "string", default: "10" },
-      connections: { type: "string", default: "10" },
+      ...listMixArgs("20000"),
       streams: { type: "string", default: "1000" },
       rounds: { type: "string", default: "2" },
-      seed: { type: "string", default: "1" },
       only: { type: "string" },
       store: { type: "string", default: "sqlite" },
       "database-url": { type: "string" },
-      "cache-dir": { type: "string", default: join(ROOT, "data", "bench") },
-      results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
-      "no-write": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
+      ...RESULTS_ARGS,
     },
   });
   if (values.help) return "help";
@@ -124,13 +123,9 @@ function parseOptions(args: string[], env: NodeJS.ProcessEnv): PushBenchmarkOpti
     throw new Error("--store postgres needs a postgres:// URL: set DATABASE_URL or --database-url");
   }
   return {
-    records: integerOption("records", values.records, 1000, 100_000_000),
-    durationSeconds: integerOption("duration", values.duration, 1, 600),
-    connections: integerOption("connections", values.connections, 1, 1000),
+    ...listMixOptions(values),
     streams: integerOption("streams", values.streams, 1, 100_000),
     rounds: integerOption("rounds", values.rounds, 1, 20),
-    seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
-    cacheDir: values["cache-dir"],
     resultsPath: values.results,
     write: !values["no-write"],
     store: values.store,
@@ -139,44 +134,23 @@ function parseOptions(args: string[], env: NodeJS.ProcessEnv): PushBenchmarkOpti
   };
 }
 
-function commandLine(args: readonly string[]): string {
-  const shown = args.map((arg, i) =>
-    args[i - 1] === "--database-url" ? redactDatabaseUrl(arg) : arg,
-  );
-  return shown.length > 0 ? `npm run bench:push -- ${shown.join(" ")}` : "npm run bench:push";
-}
-
 export async function runPushBenchmark(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  let options: ReturnType<typeof parseOptions>;
-  try {
-    options = parseOptions(args, env);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
-  }
-  if (options === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const options = optionsOrExitCode(() => parseOptions(args, env), USAGE);
+  if (typeof options === "number") return options;
   const log = (line: string) => process.stderr.write(`[bench push] ${line}\n`);
   const started = performance.now();
   const loadAverage = os.loadavg();
-  let dataset: Dataset;
-  if (options.store === "sqlite") {
-    dataset = await ensureSqliteDataset({ ...options, log });
-  } else {
-    const generated = await ensureGeneratedData({ ...options, log });
-    const { postgres: _info, ...loaded } = await ensurePostgresDataset({
-      databaseUrl: options.databaseUrl as string,
-      schema: DEFAULT_BENCH_SCHEMA,
-      generated,
-      log,
-    });
-    dataset = loaded;
-  }
+  const { dataset } = await ensureStoreDataset({
+    ...options,
+    postgres:
+      options.store === "postgres"
+        ? { databaseUrl: options.databaseUrl as string, schema: DEFAULT_BENCH_SCHEMA }
+        : undefined,
+    log,
+  });
   const context: PushScenarioContext = {
     options,
     dataset,
@@ -192,7 +166,7 @@ export async function runPushBenchmark(
   const section = [
     `## ${sectionName}`,
     "",
-    `Command: \`${commandLine(args)}\`, ${new Date().toISOString()}, ${options.store === "sqlite" ? "SQLite" : "PostgreSQL"},` +
+    `Command: \`${benchmarkCommandLine("push", args)}\`, ${new Date().toISOString()}, ${options.store === "sqlite" ? "SQLite" : "PostgreSQL"},` +
       ` ${options.records.toLocaleString("en-US")} records, ${options.connections} list connections,` +
       ` ${options.durationSeconds} s per run; Node ${process.version}, ${os.cpus()[0]?.model ?? "unknown"}` +
       ` x ${os.cpus().length}; load average ${loadAverage.map((l) => l.toFixed(2)).join(" ")} at the` +

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { finishBenchmark, type LoadResult, runLoad } from "./load.js";
-import { integerOption } from "./options.js";
+import { integerOption, optionsOrExitCode, RESULTS_ARGS } from "./options.js";
 import {
   APP_CANNED_PATH,
   type BenchRequest,
@@ -13,7 +13,6 @@ import {
 } from "./router-requests.js";
 import { startServerScript } from "./server-process.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = fileURLToPath(new URL("./router-server.ts", import.meta.url));
 const PATH = "/api/oracle/router";
 const SPEC_ONLY = "router: mix, quote memo off, the spec's four fields only (diagnostic)";
@@ -121,45 +120,32 @@ function gcReading(
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v.toFixed(2));
 const int = (v: number) => Math.round(v).toLocaleString("en-US");
 
+function parseOptions(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      duration: { type: "string", default: "3" },
+      rounds: { type: "string", default: "12" },
+      connections: { type: "string", default: "10" },
+      tokens: { type: "string", default: "10" },
+      ...RESULTS_ARGS,
+    },
+  });
+  if (values.help) return "help" as const;
+  return {
+    duration: integerOption("duration", values.duration, 1, 600),
+    connections: integerOption("connections", values.connections, 1, 1000),
+    tokens: integerOption("tokens", values.tokens, 0, 200),
+    roundCount: integerOption("rounds", values.rounds, 1, 20),
+    resultsPath: values.results,
+    write: !values["no-write"],
+  };
+}
+
 export async function runRouterBenchmark(args: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>;
-  function parse() {
-    return parseArgs({
-      args,
-      options: {
-        duration: { type: "string", default: "3" },
-        rounds: { type: "string", default: "12" },
-        connections: { type: "string", default: "10" },
-        tokens: { type: "string", default: "10" },
-        results: { type: "string", default: join(ROOT, "bench", "RESULTS.md") },
-        "no-write": { type: "boolean", default: false },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  }
-  try {
-    values = parse();
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  let duration: number;
-  let connections: number;
-  let tokens: number;
-  let roundCount: number;
-  try {
-    duration = integerOption("duration", values.duration, 1, 600);
-    connections = integerOption("connections", values.connections, 1, 1000);
-    tokens = integerOption("tokens", values.tokens, 0, 200);
-    roundCount = integerOption("rounds", values.rounds, 1, 20);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 1;
-  }
+  const options = optionsOrExitCode(() => parseOptions(args), USAGE);
+  if (typeof options === "number") return options;
+  const { duration, connections, tokens, roundCount } = options;
   const log = (line: string) => process.stderr.write(`[bench router] ${line}\n`);
   const started = performance.now();
   const loadAverage = os.loadavg();
@@ -325,8 +311,8 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
   return finishBenchmark({
     section: lines.join("\n"),
     sectionName: "router",
-    resultsPath: values.results,
-    write: !values["no-write"],
+    resultsPath: options.resultsPath,
+    write: options.write,
     results,
     log,
   });

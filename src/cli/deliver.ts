@@ -7,7 +7,7 @@
  * On PostgreSQL any number may run side by side and share the work; on SQLite a second one is
  * refused (exit 1, with the reason).
  */
-import { ConfigError, loadDatabaseUrl, loadLogLevel, redactUrl } from "../config/env.js";
+import { loadDatabaseUrl, loadLogLevel, redactUrl } from "../config/env.js";
 import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
@@ -15,6 +15,7 @@ import { STOP_SIGNALS } from "../stop-signals.js";
 import { type Database, openDatabase } from "../store/index.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
 import { type DeliveryService, startDeliveryService } from "../webhooks/delivery-service.js";
+import { loadConfigOrReport, noArgumentsExitCode } from "./command-input.js";
 
 const USAGE = `usage: bridge-oracle deliver
 
@@ -30,29 +31,16 @@ export interface DeliverDeps {
 }
 
 export async function run(args: string[], deps: DeliverDeps = {}): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (args.length > 0) {
-    process.stderr.write(`deliver takes no arguments, got: ${args.join(" ")}\n\n${USAGE}`);
-    return 1;
-  }
+  const argsExit = noArgumentsExitCode("deliver", args, USAGE);
+  if (argsExit !== undefined) return argsExit;
   const env = deps.env ?? process.env;
-  let databaseUrl: string;
-  let logger: ReturnType<typeof createJsonLogger>;
-  let config: ReturnType<typeof loadWebhookConfig>;
-  try {
-    databaseUrl = loadDatabaseUrl(env);
-    logger = createJsonLogger(loadLogLevel(env));
-    config = loadWebhookConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const loaded = loadConfigOrReport(() => ({
+    databaseUrl: loadDatabaseUrl(env),
+    logger: createJsonLogger(loadLogLevel(env)),
+    config: loadWebhookConfig(env),
+  }));
+  if (loaded === undefined) return 1;
+  const { databaseUrl, logger, config } = loaded;
   // The one database of this process (docs/store.md): the loop's statements and, on PostgreSQL,
   // the change subscription that wakes it.
   let database: Database;

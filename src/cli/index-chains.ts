@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { sleep } from "../chain/with-retry.js";
 import {
   ConfigError,
   type LogLevel,
@@ -31,8 +32,10 @@ import {
   createPostgresLeaderLock,
   createSqliteLeaderLock,
   type LeaderLock,
+  RETRY_AFTER_LOSS_MS,
 } from "../store/indexer-leader-lock.js";
 import { summariseIndexerStatus } from "../store/indexer-status.js";
+import { INDEXER_POSTGRES_TIMEOUTS } from "../store/postgres/connections.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
 import type { StoreLogger } from "../store/types.js";
 
@@ -121,9 +124,14 @@ export async function run(
       if (file === ":memory:" || file === "") {
         throw new Error("the indexer needs a database file (or PostgreSQL), not :memory:");
       }
-      // Migrations and batches may run for minutes: the background bounds (no query bound).
+      // Migrations and batches may run for minutes: the background bounds (no query bound),
+      // and the server ends a transaction left silent (INDEXER_POSTGRES_TIMEOUTS).
       // SQLite: a batch waits up to 10 s for another process's write lock (`import`, `serve`).
-      return await openDatabase(databaseUrl, { logger, busyTimeoutMs: 10_000 });
+      return await openDatabase(databaseUrl, {
+        logger,
+        busyTimeoutMs: 10_000,
+        timeouts: INDEXER_POSTGRES_TIMEOUTS,
+      });
     } catch (error) {
       const message = (error as Error).message;
       const where = redactUrl(databaseUrl);
@@ -257,7 +265,9 @@ export async function run(
       controller.signal.addEventListener("abort", endTerm, { once: true });
       lock.lost.addEventListener("abort", endTerm, { once: true });
       try {
-        await createIndexer({ config, store, logger, progress }).run(term.signal);
+        // Each write checks that this term's lock session still holds the lock (fencing).
+        const leader = lock.session;
+        await createIndexer({ config, store, logger, progress, leader }).run(term.signal);
       } finally {
         controller.signal.removeEventListener("abort", endTerm);
       }
@@ -267,6 +277,7 @@ export async function run(
       );
       await lock.release();
       lock = newLock();
+      await sleep(RETRY_AFTER_LOSS_MS, controller.signal);
     }
     json.info("stopped");
     return databaseGone === undefined ? 0 : 1;

@@ -9,7 +9,7 @@ import { registerApiKeyAuth } from "../api/plugins/auth.js";
 import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
-import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { type Config, loadConfig, redactUrl } from "../config/env.js";
 import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
@@ -22,6 +22,7 @@ import {
 } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { webhookStoreOf } from "../store/webhook-store.js";
+import { loadConfigOrReport, noArgumentsExitCode } from "./command-input.js";
 import { portInUse } from "./port-in-use.js";
 import { type RouterService, startRouterService } from "./router-service.js";
 
@@ -48,25 +49,14 @@ export interface ServeDeps {
 }
 
 export async function run(args: string[], deps: ServeDeps = {}): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (args.length > 0) {
-    process.stderr.write(`serve takes no arguments, got: ${args.join(" ")}\n\n${USAGE}`);
-    return 1;
-  }
-  let config: Config;
-  try {
-    config = loadConfig(deps.env ?? process.env);
+  const argsExit = noArgumentsExitCode("serve", args, USAGE);
+  if (argsExit !== undefined) return argsExit;
+  const config = loadConfigOrReport(() => {
+    const loaded = loadConfig(deps.env ?? process.env);
     loadWebhookConfig(deps.env ?? process.env); // refused here, before anything opens
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+    return loaded;
+  });
+  if (config === undefined) return 1;
 
   // Asked first, so a taken port creates no database file and opens no connection.
   const portProblem = await portInUse(config.host, config.port);

@@ -18,7 +18,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Config, ConfigError, loadConfig, redactUrl } from "../config/env.js";
+import { loadConfig, redactUrl } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
@@ -44,6 +44,7 @@ import {
 } from "../store/index.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";
 import { startDeliveryService } from "../webhooks/delivery-service.js";
+import { loadConfigOrReport } from "./command-input.js";
 import { portInUse, rpcPortsProblem } from "./port-in-use.js";
 import { type ApiService, ApiStartError, listenForSignals, startApiService } from "./serve.js";
 
@@ -144,18 +145,12 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
   const baseEnv = deps.env ?? process.env;
   // Request logs at info would bury the banner; LOG_LEVEL=info brings them back.
   const env = { ...baseEnv, LOG_LEVEL: nonEmpty(baseEnv.LOG_LEVEL) ?? "warn" };
-  let config: Config;
-  let webhookConfig: WebhookConfig;
-  try {
-    config = loadConfig(env);
-    webhookConfig = loadWebhookConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const loaded = loadConfigOrReport(() => ({
+    config: loadConfig(env),
+    webhookConfig: loadWebhookConfig(env),
+  }));
+  if (loaded === undefined) return 1;
+  const { config, webhookConfig } = loaded;
   // Refused before anything starts: a taken port or an unusable database.
   const portProblem = await portInUse(config.host, config.port);
   if (portProblem !== null) {

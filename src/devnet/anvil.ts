@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { STOP_SIGNALS } from "../stop-signals.js";
+import { jsonRpc } from "./json-rpc.js";
 
 export interface StartAnvilParameters {
   chainId: number;
@@ -131,14 +132,8 @@ function installExitHooks(): void {
 
 async function answersChainId(rpcUrl: string): Promise<number | null> {
   try {
-    const response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      signal: AbortSignal.timeout(1000),
-    });
-    const body = (await response.json()) as { result?: string };
-    return body.result === undefined ? null : Number(body.result);
+    const result = await jsonRpc(rpcUrl, "eth_chainId", [], { timeoutMs: 1000 });
+    return result === undefined ? null : Number(result);
   } catch {
     return null;
   }

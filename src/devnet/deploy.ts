@@ -19,6 +19,11 @@ export interface DevnetChainSpec {
   name: string;
   chainId: number;
   rpcUrl: string;
+  /**
+   * The RPC URL the manifest publishes to browser wallets (its `publicRpcUrl`); default none.
+   * Never defaulted to `rpcUrl`, which may carry credentials (src/domain/public-rpc-url.ts).
+   */
+  publicRpcUrl?: string;
   /** Kind 1 scheme id; default 101 + position. */
   poolChainId?: number;
   /** Kind 2 scheme id (endpoint id); default 40101 + position. */
@@ -93,7 +98,7 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
 
   await Promise.all(deployed.map((chain) => linkChain(chain, deployed, artifacts)));
   log(`linked ${deployed.length} chains in ${Date.now() - started} ms`);
-  return buildManifest(deployed, artifacts, accounts);
+  return buildManifest(deployed, parameters.chains, artifacts, accounts);
 }
 
 async function assertChainId(client: PublicClient, spec: DevnetChainSpec): Promise<void> {
@@ -153,15 +158,20 @@ async function linkChain(
   await tx.flush();
 }
 
+const publicRpcUrlOf = (spec: DevnetChainSpec | undefined) =>
+  spec?.publicRpcUrl === undefined ? {} : { publicRpcUrl: spec.publicRpcUrl };
+
 function buildManifest(
   deployed: DeployedChain[],
+  specs: DevnetChainSpec[],
   artifacts: Artifacts,
   accounts: ReturnType<typeof devnetAccounts>,
 ): DevnetManifest {
-  const chains: ManifestChain[] = deployed.map((chain) => ({
+  const chains: ManifestChain[] = deployed.map((chain, index) => ({
     name: chain.name,
     chainId: chain.ids.evm,
     rpcUrl: chain.rpcUrl,
+    ...publicRpcUrlOf(specs[index]),
     deployBlock: chain.deployBlock,
     bridgeChainIds: {
       "0": String(chain.ids.evm),

@@ -25,6 +25,11 @@ export interface ManifestChain {
   name: string;
   chainId: number;
   rpcUrl: string;
+  /**
+   * The RPC URL published to browser wallets (GET /api/oracle/chains `rpcUrls`): `runDevnet` sets
+   * it to its anvil node's URL (127.0.0.1, no credentials); absent when none is published.
+   */
+  publicRpcUrl?: string;
   /** Block the contracts were deployed at (the indexer's default start block). */
   deployBlock: number;
   /** This chain in each bridge kind's chain-id scheme (docs/protocol.md), as decimal strings. */

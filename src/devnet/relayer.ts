@@ -55,6 +55,8 @@ export interface RelayerStats {
   seenRefunded: number;
   /** Actions waiting for their delay, their confirmations or a retry. */
   pending: number;
+  /** Polls finished (each chain scanned, or its failure noted, and due actions started). */
+  polls: number;
 }
 
 export interface Relayer {
@@ -131,7 +133,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
   const failed = new Set<Hex>();
   const refunded = new Set<Hex>();
   const jobs = new Map<string, Job>();
-  const counters = { delivered: 0, refunded: 0 };
+  const counters = { delivered: 0, refunded: 0, polls: 0 };
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -381,6 +383,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       const running = runJob(job).finally(() => inFlight.delete(running));
       inFlight.add(running);
     }
+    counters.polls++;
   }
 
   async function runLoop(): Promise<void> {
@@ -429,6 +432,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
         seenFailed: failed.size,
         seenRefunded: refunded.size,
         pending: jobs.size,
+        polls: counters.polls,
       };
     },
     caughtUp() {

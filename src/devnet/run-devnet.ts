@@ -10,8 +10,8 @@
  * Persistent mode (`stateDir`, used by `npm start`): anvil keeps each chain's state in a file
  * (src/devnet/devnet-state.ts). When the saved manifest and every chain's dump are there and
  * the restored chains still have the saved deploy blocks, the devnet resumes (same blocks,
- * hashes, contracts and balances; no deployment; the manifest's rpcUrls are rewritten to the
- * new ports); otherwise it starts fresh and says why in `freshReason`.
+ * hashes, contracts and balances; no deployment; the manifest's rpcUrl and publicRpcUrl are
+ * rewritten to the new ports); otherwise it starts fresh and says why in `freshReason`.
  */
 
 import { errorMessage } from "../errors.js";
@@ -26,6 +26,7 @@ import {
   type RestorePlan,
   writeStateMeta,
 } from "./devnet-state.js";
+import { jsonRpc } from "./json-rpc.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { DevnetManifest } from "./manifest.js";
 import { createRelayer, type Relayer } from "./relayer.js";
@@ -111,15 +112,15 @@ export interface RunningDevnet {
   stop(): Promise<void>;
 }
 
-async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
+/**
+ * A node's URLs in the manifest. The devnet publishes its own nodes' URL to browser wallets
+ * (`publicRpcUrl`, GET /api/oracle/chains `rpcUrls`): anvil listens on 127.0.0.1 without
+ * credentials, so a wallet in a browser on this machine reaches the very URL the server reads.
+ */
+function nodeUrls(anvil: AnvilInstance | undefined): { rpcUrl: string; publicRpcUrl?: string } {
+  return anvil === undefined
+    ? { rpcUrl: "" }
+    : { rpcUrl: anvil.rpcUrl, publicRpcUrl: anvil.rpcUrl };
 }
 
 export function validateRunDevnetOptions(options: RunDevnetOptions): string | null {
@@ -229,7 +230,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
         ...plan.manifest,
         chains: plan.manifest.chains.map((chain, index) => ({
           ...chain,
-          rpcUrl: anvils[index]?.rpcUrl ?? "",
+          ...nodeUrls(anvils[index]),
         })),
       };
     } else {
@@ -244,14 +245,14 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
         chains: definitions.map((definition, index) => ({
           name: definition.name,
           chainId: definition.chainId,
-          rpcUrl: anvils[index]?.rpcUrl ?? "",
+          ...nodeUrls(anvils[index]),
         })),
         log: (line) => logger.info(line),
       });
     }
     if (blockTime > 0) {
       await Promise.all(
-        anvils.map((anvil) => rpc(anvil.rpcUrl, "evm_setIntervalMining", [blockTime])),
+        anvils.map((anvil) => jsonRpc(anvil.rpcUrl, "evm_setIntervalMining", [blockTime])),
       );
     }
     const manifestPath = await writeManifest(manifest, dir);
@@ -297,7 +298,7 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
 }
 
 async function blockHashAt(rpcUrl: string, blockNumber: number): Promise<string | undefined> {
-  const block = (await rpc(rpcUrl, "eth_getBlockByNumber", [
+  const block = (await jsonRpc(rpcUrl, "eth_getBlockByNumber", [
     `0x${blockNumber.toString(16)}`,
     false,
   ])) as { hash?: string } | null;

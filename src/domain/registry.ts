@@ -9,7 +9,7 @@
  * other field is ignored):
  *
  *     { "chains": [ { "chainId": 71001, "name": "alpha", "rpcUrl"?: "http://...",
- *                     "deployBlock"?: 0, "nativeSymbol"?: "ETH",
+ *                     "publicRpcUrl"?: "https://...", "deployBlock"?: 0, "nativeSymbol"?: "ETH",
  *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" },
  *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
  *                     "messagingEndpoint"?: "0x..",
@@ -18,6 +18,9 @@
  *                     "tokens": [ { "address": "0x..", "symbol": "USDC", "decimals": 6, "name"?: "..." } ] } ],
  *       "links": [ { "kind": 1, "sourceChainId": 71001, "sourceToken": "0x..",
  *                    "destChainId": 71002, "destToken": "0x.." } ] }
+ *
+ * `rpcUrl` is what the server reads the chain through (it may carry credentials: never shown);
+ * `publicRpcUrl` is the one the operator publishes to browser wallets (public-rpc-url.ts).
  *
  * A chain may omit bridge kinds it does not run (`bridges` / `bridgeChainIds` are partial). The
  * native coin (zero address, 18 decimals) is added to every chain as a token; it swaps as the
@@ -31,6 +34,7 @@ import {
   createBridgeRegistry,
   type RegistryBridge,
 } from "./bridge-registry.js";
+import { publicRpcUrlProblem } from "./public-rpc-url.js";
 
 export const NATIVE_ADDRESS: Address = "0x0000000000000000000000000000000000000000";
 
@@ -59,6 +63,8 @@ export interface RegistryChain {
   chainId: number;
   name: string;
   rpcUrl?: string;
+  /** The RPC URL the operator publishes to browser wallets; absent: none is published. */
+  publicRpcUrl?: string;
   deployBlock?: number;
   /** This chain in each bridge kind's chain-id scheme, as decimal strings. */
   bridgeChainIds: Partial<Record<BridgeKind, string>>;
@@ -146,6 +152,12 @@ function readAddress(value: unknown, where: string): Address {
     fail(where, `has a wrong EIP-55 checksum (${value})`);
   }
   return checksummed;
+}
+
+function readPublicRpcUrl(value: unknown, where: string): string {
+  const problem = publicRpcUrlProblem(value);
+  if (problem !== null) fail(where, problem);
+  return value as string;
 }
 
 function readKind(value: unknown, where: string): BridgeKind {
@@ -237,6 +249,9 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     chainId,
     name,
     ...(c.rpcUrl === undefined ? {} : { rpcUrl: readString(c.rpcUrl, `${where}.rpcUrl`) }),
+    ...(c.publicRpcUrl === undefined
+      ? {}
+      : { publicRpcUrl: readPublicRpcUrl(c.publicRpcUrl, `${where}.publicRpcUrl`) }),
     ...(c.deployBlock === undefined
       ? {}
       : {

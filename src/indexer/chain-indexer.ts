@@ -28,7 +28,6 @@ import { formatUtc, tokensOfSend } from "./derive-transfer.js";
 import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
 import type { IndexerStore } from "./indexer-store.js";
 import { mapLimit } from "./map-limit.js";
-import type { Mutex } from "./mutex.js";
 import type { ProgressReporter } from "./progress.js";
 import type { TokenMetadataCache } from "./token-metadata.js";
 import { type IndexedBatch, writeBatch } from "./write-batch.js";
@@ -53,11 +52,12 @@ export interface IndexerLogger {
 export interface ChainIndexerDeps {
   chain: IndexerChainConfig;
   client: ChainClient;
+  /** Its transactions run one at a time and hold the indexer write lock (create-indexer.ts). */
   store: IndexerStore;
+  /** The step heartbeat's transactions: beside `store`'s, not queued behind them. */
+  heartbeatTransaction: IndexerStore["transaction"];
   registry: BridgeRegistry;
   tokens: TokenMetadataCache;
-  /** Shared by all chains of the process: one batch commits at a time. */
-  commitLock: Mutex;
   logger: IndexerLogger;
   maxBlockRange: number;
   pollIntervalMs: number;
@@ -212,24 +212,21 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       startBlock: chain.startBlock,
       finalityDepth: chain.finalityDepth,
     });
-    const result = await deps.commitLock.runExclusive(() =>
-      store.transaction(async (tx) => {
-        await tx.indexer.lockForIndexing();
-        const ids = await tx.indexer.deleteEventsAbove(chain.chainId, ancestor.number);
-        await tx.indexer.deleteBlocksAbove(chain.chainId, ancestor.number);
-        const moved = await tx.indexer.moveCursor(chain.chainId, row.cursorBlock, {
-          cursorBlock: ancestor.number,
-          cursorHash: ancestor.hash,
-          headBlock: head,
-          targetBlock: Math.max(0, head - chain.confirmations),
-          state: row.state,
-          updatedAt: stamp(),
-        });
-        if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
-        const derived = await tx.transferDerivation.derive(ids, registry.source, stamp());
-        return { ids, derived };
-      }),
-    );
+    const result = await store.transaction(async (tx) => {
+      const ids = await tx.indexer.deleteEventsAbove(chain.chainId, ancestor.number);
+      await tx.indexer.deleteBlocksAbove(chain.chainId, ancestor.number);
+      const moved = await tx.indexer.moveCursor(chain.chainId, row.cursorBlock, {
+        cursorBlock: ancestor.number,
+        cursorHash: ancestor.hash,
+        headBlock: head,
+        targetBlock: Math.max(0, head - chain.confirmations),
+        state: row.state,
+        updatedAt: stamp(),
+      });
+      if (!moved) throw new Error(`chain ${chain.name}: cursor moved by another writer`);
+      const derived = await tx.transferDerivation.derive(ids, registry.source, stamp());
+      return { ids, derived };
+    });
     logger.warn(
       `chain ${chain.name}: reorg: rolled back ${row.cursorBlock - ancestor.number} block(s) to ` +
         `${ancestor.number}; ${result.ids.length} message(s) re-derived ` +
@@ -440,9 +437,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       tokens: deps.tokens.rows(sendTokens),
       now,
     };
-    const committed = deps.commitLock.runExclusive(() =>
-      store.transaction((tx) => writeBatch(tx, batch, registry.source)),
-    );
+    const committed = store.transaction((tx) => writeBatch(tx, batch, registry.source));
     // Backfilling final blocks: fetch the next span while this one is written. It is checked
     // exactly as a fresh fetch would be (the next step compares its first block's parent hash
     // with the then stored cursor hash), and dropped when the next step starts elsewhere.
@@ -472,22 +467,23 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
    * chain's RPC its sends need token metadata from) instead of showing a frozen, healthy row.
    * Best effort: the database may be what failed.
    */
-  async function recordFailure(message: string): Promise<void> {
+  async function recordFailure(
+    message: string,
+    transaction: IndexerStore["transaction"] = (work) => store.transaction(work),
+  ): Promise<void> {
     const error = message.length > 500 ? `${message.slice(0, 497)}...` : message;
     status.error = error;
-    await store
-      .transaction(async (tx) => {
-        const row = await tx.indexer.getChain(chain.chainId);
-        if (row === undefined || row.state === "stopped") return;
-        await tx.indexer.updateProgress(chain.chainId, {
-          headBlock: row.headBlock,
-          targetBlock: row.targetBlock,
-          state: row.state,
-          error,
-          updatedAt: stamp(),
-        });
-      })
-      .catch(() => undefined);
+    await transaction(async (tx) => {
+      const row = await tx.indexer.getChain(chain.chainId);
+      if (row === undefined || row.state === "stopped") return;
+      await tx.indexer.updateProgress(chain.chainId, {
+        headBlock: row.headBlock,
+        targetBlock: row.targetBlock,
+        state: row.state,
+        error,
+        updatedAt: stamp(),
+      });
+    }).catch(() => undefined);
   }
 
   async function stepWithHeartbeat(): Promise<StepOutcome> {
@@ -502,11 +498,11 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
           "or database connection that went silent); the indexer log has the details";
         if (!warned) logger.warn(`chain ${chain.name}: ${message}`, fields);
         warned = true;
-        void recordFailure(message);
+        void recordFailure(message, deps.heartbeatTransaction);
         return;
       }
-      void store
-        .transaction((tx) => tx.indexer.touchChain(chain.chainId, stamp()))
+      void deps
+        .heartbeatTransaction((tx) => tx.indexer.touchChain(chain.chainId, stamp()))
         .catch(() => undefined); // best effort: the database may be what is slow
     }, deps.heartbeatMs ?? HEARTBEAT_MS);
     try {

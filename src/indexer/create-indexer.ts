@@ -1,12 +1,14 @@
 /**
  * All configured chains' loops in one process: a client per chain, one registry, one token
- * metadata cache and one commit lock shared by every loop. `run` resolves when the signal
- * aborts (each loop finishes its current batch) and rejects when a chain stops loudly (a reorg
- * deeper than its finality depth) after the other chains were stopped too.
+ * metadata cache, and one store whose writes run one at a time, each holding the indexer write
+ * lock (and, under a leader lock, checking that this process still leads). `run` resolves when
+ * the signal aborts (each loop finishes its current batch) and rejects when a chain stops loudly
+ * (a reorg deeper than its finality depth) after the other chains were stopped too.
  */
 import { type ChainClient, createChainClient } from "../chain/create-chain-client.js";
 import type { IndexerConfig } from "../config/indexer-config.js";
 import { createBridgeRegistry } from "../domain/bridge-registry.js";
+import type { LeaderSession } from "../store/indexer-leader-lock.js";
 import {
   type ChainIndexer,
   type ChainIndexerStatus,
@@ -23,6 +25,11 @@ export interface IndexerDeps {
   store: IndexerStore;
   logger: IndexerLogger;
   progress?: ProgressReporter;
+  /**
+   * The leader lock's session (`index` on PostgreSQL): each write checks that it still holds
+   * the lock, and is rolled back when it does not (src/store/indexer-leader-lock.ts, fencing).
+   */
+  leader?: LeaderSession;
   /** Overrides the RPC clients (tests put a faulty proxy in between this way or by URL). */
   clients?: ReadonlyMap<number, ChainClient>;
   /** See ChainIndexerDeps.heartbeatMs (tests shorten it). */
@@ -57,15 +64,37 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     );
   const registry = createBridgeRegistry(config.chains, config.bridges);
   const tokens = createTokenMetadataCache(clients);
+  // One write at a time in the process: a send committed by one chain and its delivery
+  // committed by another always see each other, and a leader cut off mid-batch holds at most
+  // one transaction open on the server. The write lock (an advisory lock on PostgreSQL) does
+  // the same across processes and comes before the leader check (indexer-leader-lock.ts).
+  // The step heartbeat's writes (updated_at, a stuck step) must not queue behind a write that
+  // hangs: they go beside, with the leader check only.
   const commitLock = createMutex();
+  const { leader } = deps;
+  const store: IndexerStore = {
+    indexer: deps.store.indexer,
+    transaction: (work) =>
+      commitLock.runExclusive(() =>
+        deps.store.transaction(async (tx) => {
+          await tx.indexer.lockForIndexing(leader);
+          return work(tx);
+        }),
+      ),
+  };
+  const heartbeatTransaction: IndexerStore["transaction"] = (work) =>
+    deps.store.transaction(async (tx) => {
+      if (leader !== undefined) await tx.indexer.assertLeading(leader);
+      return work(tx);
+    });
   const chains = config.chains.map((chain) =>
     createChainIndexer({
       chain,
       client: clients.get(chain.chainId)!,
-      store: deps.store,
+      store,
+      heartbeatTransaction,
       registry,
       tokens,
-      commitLock,
       logger: deps.logger,
       maxBlockRange: config.maxBlockRange,
       pollIntervalMs: config.pollIntervalMs,

@@ -32,95 +32,70 @@ const blocks = (from: number, to: number) =>
     parentHash: "0x",
   }));
 
+/** findCommonAncestor on chain 1 (alpha), cursor 100, start block 0, finalityDepth 64 unless `over` says otherwise. */
+const findAncestor = (
+  deps: ReturnType<typeof setup>,
+  over: Partial<{ cursorBlock: number; startBlock: number; finalityDepth: number }> = {},
+) =>
+  findCommonAncestor({
+    ...deps,
+    chainId: 1,
+    chainName: "alpha",
+    cursorBlock: 100,
+    startBlock: 0,
+    finalityDepth: 64,
+    ...over,
+  });
+
 describe("findCommonAncestor", () => {
   it("default: the highest stored block that is still canonical", async () => {
     const deps = setup(blocks(90, 100), (n) => (n <= 96 ? h(n) : h(n, "b")));
-    const a = await findCommonAncestor({
-      ...deps,
-      chainId: 1,
-      chainName: "x",
-      cursorBlock: 100,
-      startBlock: 0,
-      finalityDepth: 64,
-    });
+    const a = await findAncestor(deps);
     assert.deepEqual(a, { number: 96, hash: h(96) });
   });
   it("behavior: a chain that got shorter counts as a mismatch", async () => {
     const deps = setup(blocks(90, 100), (n) => (n <= 95 ? h(n) : undefined));
-    const a = await findCommonAncestor({
-      ...deps,
-      chainId: 1,
-      chainName: "x",
-      cursorBlock: 100,
-      startBlock: 0,
-      finalityDepth: 64,
-    });
+    const a = await findAncestor(deps);
     assert.equal(a.number, 95);
   });
   it("behavior: everything orphaned near the start goes back to before the start block", async () => {
     const deps = setup(blocks(5, 10), (n) => h(n, "b"));
-    const a = await findCommonAncestor({
-      ...deps,
-      chainId: 1,
-      chainName: "x",
-      cursorBlock: 10,
-      startBlock: 5,
-      finalityDepth: 64,
-    });
+    const a = await findAncestor(deps, { cursorBlock: 10, startBlock: 5 });
     assert.deepEqual(a, { number: 4, hash: "" });
   });
   it("behavior: the window is cursorBlock - finalityDepth .. cursorBlock, both ends included", async () => {
     // Sparse stored blocks (backfill batch ends): the list reaches below the window.
     const sparse = [100, 95, 90, 89].map((n) => ({ number: n, hash: h(n), parentHash: "0x" }));
     const at = (ancestor: number) =>
-      findCommonAncestor({
-        ...setup(sparse, (n) => (n <= ancestor ? h(n) : h(n, "b"))),
-        chainId: 1,
-        chainName: "x",
-        cursorBlock: 100,
-        startBlock: 0,
-        finalityDepth: 10,
-      });
+      findAncestor(
+        setup(sparse, (n) => (n <= ancestor ? h(n) : h(n, "b"))),
+        { finalityDepth: 10 },
+      );
     assert.deepEqual(await at(90), { number: 90, hash: h(90) });
     await assert.rejects(at(89), ReorgTooDeepError, "block 89 is below the window: not guessed");
   });
   it("behavior: the block before the start block is an ancestor only inside the window", async () => {
     const at = (startBlock: number) =>
-      findCommonAncestor({
-        ...setup(blocks(startBlock, 100), (n) => h(n, "b")),
-        chainId: 1,
-        chainName: "x",
-        cursorBlock: 100,
-        startBlock,
-        finalityDepth: 10,
-      });
+      findAncestor(
+        setup(blocks(startBlock, 100), (n) => h(n, "b")),
+        { startBlock, finalityDepth: 10 },
+      );
     assert.deepEqual(await at(91), { number: 90, hash: "" });
     await assert.rejects(at(90), ReorgTooDeepError, "block 89 is below the window");
   });
   it("error: a fork with some blocks missing and some different is a reorg, not a reset", async () => {
     const deps = setup(blocks(80, 100), (n) => (n <= 95 ? h(n, "b") : undefined));
     await assert.rejects(
-      findCommonAncestor({
-        ...deps,
-        chainId: 1,
-        chainName: "alpha",
-        cursorBlock: 100,
-        startBlock: 0,
-        finalityDepth: 10,
-      }),
+      findAncestor(deps, { finalityDepth: 10 }),
       (e: unknown) => e instanceof ReorgTooDeepError && e.kind === "reorg",
     );
   });
   it("error: no stored block to compare is a reorg error saying so, not a reset", async () => {
     await assert.rejects(
-      findCommonAncestor({
-        ...setup([], () => undefined),
-        chainId: 1,
-        chainName: "alpha",
-        cursorBlock: 100,
-        startBlock: 0,
-        finalityDepth: 10,
-      }),
+      findAncestor(
+        setup([], () => undefined),
+        { finalityDepth: 10 },
+      ),
       (e: unknown) =>
         e instanceof ReorgTooDeepError &&
         e.kind === "reorg" &&
@@ -130,14 +105,7 @@ describe("findCommonAncestor", () => {
   it("error: no canonical block within finalityDepth stops loudly", async () => {
     const deps = setup(blocks(80, 100), (n) => (n < 85 ? h(n) : h(n, "b")));
     await assert.rejects(
-      findCommonAncestor({
-        ...deps,
-        chainId: 1,
-        chainName: "alpha",
-        cursorBlock: 100,
-        startBlock: 0,
-        finalityDepth: 10,
-      }),
+      findAncestor(deps, { finalityDepth: 10 }),
       (e: unknown) =>
         e instanceof ReorgTooDeepError &&
         /chain alpha: reorg deeper than finalityDepth 10 below indexed block 100/.test(e.message),
@@ -148,14 +116,7 @@ describe("findCommonAncestor", () => {
     // "reorg deeper than finalityDepth"; the node is simply shorter than the stored chain.
     const deps = setup(blocks(69, 133), (n) => (n <= 10 ? h(n, "c") : undefined));
     await assert.rejects(
-      findCommonAncestor({
-        ...deps,
-        chainId: 1,
-        chainName: "alpha",
-        cursorBlock: 133,
-        startBlock: 0,
-        finalityDepth: 64,
-      }),
+      findAncestor(deps, { cursorBlock: 133 }),
       (e: unknown) =>
         e instanceof ReorgTooDeepError &&
         e.kind === "reset" &&

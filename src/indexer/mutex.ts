@@ -1,7 +1,6 @@
 /**
- * In-process mutual exclusion. Chain loops of one process commit one at a time so that a
- * send committed by one chain and its delivery committed by another always see each other
- * (on PostgreSQL an advisory lock does the same across processes).
+ * In-process mutual exclusion: the chain loops of one process write one at a time
+ * (create-indexer.ts).
  */
 export interface Mutex {
   runExclusive<T>(work: () => Promise<T>): Promise<T>;

@@ -1,7 +1,8 @@
 /**
- * What one committed batch writes, in the caller's transaction: its token metadata, raw events
- * and block hashes, the pruning of old block hashes, the cursor move (only from the cursor the
- * batch was fetched from) and the re-derived records of its message ids.
+ * What one committed batch writes, in the caller's transaction (which holds the indexer write
+ * lock: create-indexer.ts): its token metadata, raw events and block hashes, the pruning of
+ * old block hashes, the cursor move (only from the cursor the batch was fetched from) and the
+ * re-derived records of its message ids.
  */
 
 import type { RegistrySource } from "../domain/bridge-registry.js";
@@ -40,7 +41,6 @@ export async function writeBatch(
   batch: IndexedBatch,
   registry: RegistrySource,
 ): Promise<void> {
-  await tx.indexer.lockForIndexing();
   await tx.indexer.saveTokenMetadata(batch.tokens);
   await tx.indexer.insertEvents(batch.events);
   await tx.indexer.saveBlocks(batch.chainId, batch.blocks);

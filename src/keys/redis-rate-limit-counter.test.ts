@@ -73,6 +73,7 @@ describe("createRedisRateLimitCounter against a stalled Redis", () => {
         `Redis ${stalled.url.replace("hunter2", "***")} unavailable (no answer within 50 ms; reconnecting); counting rate limits per process until a shared count succeeds`,
       );
 
+      // Passage of time: the 300 ms pause ends.
       await new Promise((resolve) => setTimeout(resolve, 320));
       assert.equal((await counter.hit("ip:1", 60_000)).count, 21);
       assert.equal(stalled.scripts(), 2, "Redis is tried again after the pause");

@@ -3,19 +3,13 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { parseRegistry } from "../domain/registry.js";
 import { createRouter, quoteFailureToApiError } from "./create-router.js";
-import { createRouterFixture, fixtureAddress } from "./fixtures.js";
+import { createRouterFixture, fixtureAddress, fixtureQuoteRequest } from "./fixtures.js";
 import type { StateSnapshot } from "./state.js";
 
 const TO = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const f = createRouterFixture({ readAtMs: 1_000_000 });
-const usdcToUsdc = (amount: string) => ({
-  sourceChain: "71001",
-  sourceToken: f.token("alpha", "USDC").address,
-  destChain: "71002",
-  destToken: f.token("beta", "USDC").address,
-  amount,
-  to: TO,
-});
+const usdcToUsdc = (amount: string) =>
+  fixtureQuoteRequest(f, ["alpha", "USDC"], ["beta", "USDC"], amount, TO);
 
 /** Every token of alpha to every token of beta, at three amounts (0.5, 250, 90000). */
 function alphaToBetaBodies(fixture: ReturnType<typeof createRouterFixture>) {

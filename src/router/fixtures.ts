@@ -14,6 +14,8 @@ import {
   type RegistryChain,
   type RegistryToken,
 } from "../domain/registry.js";
+import { type PreparedRoute, prepareRoute } from "./price-route.js";
+import { enumerateRoutes } from "./routes.js";
 import type { BridgeState, ChainState, PairReserves, StateSnapshot, TokenConfig } from "./state.js";
 
 export interface RouterFixtureOptions {
@@ -234,4 +236,42 @@ export function createRouterFixture(options: RouterFixtureOptions = {}): RouterF
 
 function sortTokens(a: Address, b: Address): [Address, Address] {
   return a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a];
+}
+
+/**
+ * The fixture's route of bridge kind `kind` from `from` to `to` ([chain, symbol]), prepared on
+ * `snapshot`; throws when there is no such route or it cannot be prepared.
+ */
+export function preparedFixtureRoute(
+  fx: RouterFixture,
+  from: [string, string],
+  to: [string, string],
+  kind: number,
+  snapshot: StateSnapshot = fx.snapshot,
+): PreparedRoute {
+  const route = enumerateRoutes(fx.registry, fx.token(...from), fx.token(...to)).find(
+    (r) => r.kind === kind,
+  );
+  if (route === undefined) throw new Error(`no kind ${kind} route`);
+  const result = prepareRoute(route, snapshot);
+  if (!result.ok) throw new Error(result.missing);
+  return result.prepared;
+}
+
+/** A quote request (as the API takes it) for `amount` of `from` ([chain, symbol]) into `to`. */
+export function fixtureQuoteRequest(
+  fx: RouterFixture,
+  from: [string, string],
+  to: [string, string],
+  amount: string,
+  recipient: string,
+) {
+  return {
+    sourceChain: String(fx.chain(from[0]).chainId),
+    sourceToken: fx.token(...from).address,
+    destChain: String(fx.chain(to[0]).chainId),
+    destToken: fx.token(...to).address,
+    amount,
+    to: recipient,
+  };
 }

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { parseRegistry } from "../domain/registry.js";
 import { getFinalAmountOut } from "./dex.js";
-import { createRouterFixture, type RouterFixture } from "./fixtures.js";
+import { createRouterFixture, preparedFixtureRoute as prepared } from "./fixtures.js";
 import {
   ABOVE_MAX,
   amountLimitFlags,
@@ -19,22 +19,6 @@ import { type ChainState, coupleKey, type StateSnapshot } from "./state.js";
 const E6 = 10n ** 6n;
 const E18 = 10n ** 18n;
 const SLIPPAGE = 50n;
-
-function prepared(
-  fx: RouterFixture,
-  from: [string, string],
-  to: [string, string],
-  kind: number,
-  snapshot: StateSnapshot = fx.snapshot,
-): PreparedRoute {
-  const route = enumerateRoutes(fx.registry, fx.token(...from), fx.token(...to)).find(
-    (r) => r.kind === kind,
-  );
-  assert.ok(route, `no kind ${kind} route`);
-  const result = prepareRoute(route, snapshot);
-  assert.ok(result.ok, result.ok ? "" : result.missing);
-  return result.prepared;
-}
 
 function price(p: PreparedRoute, amount: bigint): PricedRoute {
   const result = priceRoute(p, amount, SLIPPAGE);

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { type Address, encodeFunctionData, getAddress, parseAbi } from "viem";
 import type { BridgeParams } from "../chain/bridge-params.js";
 import { createRouter } from "./create-router.js";
-import { createRouterFixture } from "./fixtures.js";
+import { createRouterFixture, fixtureQuoteRequest } from "./fixtures.js";
 import { toBridgeParams } from "./quote-response.js";
 import type { StateSnapshot } from "./state.js";
 import { encodeApproveCall, encodeBridgeCall } from "./transaction-request.js";
@@ -74,14 +74,8 @@ function withChain(
 }
 
 describe("quote extensions", () => {
-  const usdc = (amount: string) => ({
-    sourceChain: "71001",
-    sourceToken: f.token("alpha", "USDC").address,
-    destChain: "71002",
-    destToken: f.token("beta", "USDC").address,
-    amount,
-    to: TO,
-  });
+  const usdc = (amount: string) =>
+    fixtureQuoteRequest(f, ["alpha", "USDC"], ["beta", "USDC"], amount, TO);
 
   it("default: transactions, state blocks, expiry from the older state, no estimate", () => {
     const router = createRouter({ registry: f.registry, memoizeQuotes: false });

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { formatAmount, parseAmount, toBaseUnits } from "../amount.js";
 import { createRouter } from "./create-router.js";
-import { createRouterFixture } from "./fixtures.js";
+import { createRouterFixture, fixtureQuoteRequest } from "./fixtures.js";
 import type { PricedRoute } from "./price-route.js";
 import { buildQuoteData, quoteDataInputsEqual, toBridgeParams } from "./quote-response.js";
 
@@ -185,14 +185,7 @@ describe("buildQuoteData", () => {
     assert.equal(fx.token("alpha", "USDC").address, fx.token("gamma", "USDC").address);
     const r = createRouter({ registry: fx.registry });
     const result = r.quote(
-      {
-        sourceChain: "71003",
-        sourceToken: fx.token("gamma", "GOV").address,
-        destChain: "71002",
-        destToken: fx.token("beta", "ORC").address,
-        amount: "100",
-        to: TO,
-      },
+      fixtureQuoteRequest(fx, ["gamma", "GOV"], ["beta", "ORC"], "100", TO),
       fx.snapshot,
     );
     assert.ok(result.ok, result.ok ? "" : result.message);
@@ -203,14 +196,7 @@ describe("buildQuoteData", () => {
   });
 
   it("error: toBridgeParams refuses signData it cannot resolve", () => {
-    const { data } = quote({
-      sourceChain: "71001",
-      sourceToken: f.token("alpha", "USDC").address,
-      destChain: "71002",
-      destToken: f.token("beta", "USDC").address,
-      amount: "10",
-      to: TO,
-    });
+    const { data } = quote(fixtureQuoteRequest(f, ["alpha", "USDC"], ["beta", "USDC"], "10", TO));
     assert.throws(
       () => toBridgeParams({ ...data.signData, chainName: "delta" }, f.registry),
       /unknown chain name delta/,
@@ -224,14 +210,7 @@ describe("buildQuoteData", () => {
   });
 
   it("behavior: buildQuoteData is what quote returns", () => {
-    const result = quote({
-      sourceChain: "71002",
-      sourceToken: f.token("beta", "ORC").address,
-      destChain: "71001",
-      destToken: f.token("alpha", "DAI").address,
-      amount: "3.25",
-      to: TO,
-    });
+    const result = quote(fixtureQuoteRequest(f, ["beta", "ORC"], ["alpha", "DAI"], "3.25", TO));
     assert.deepEqual(buildQuoteData(result.request, result.priced), result.data);
   });
 });
@@ -239,23 +218,13 @@ describe("buildQuoteData", () => {
 describe("quoteDataInputsEqual", () => {
   it("behavior: equal exactly when buildQuoteData gives the same data, each field changed alone", () => {
     // Swaps on both sides, so every field of the priced route is in play.
-    const { request, priced } = quote({
-      sourceChain: "71001",
-      sourceToken: f.token("alpha", "WETH").address,
-      destChain: "71003",
-      destToken: f.token("gamma", "GOV").address,
-      amount: "1.5",
-      to: TO,
-    });
+    const { request, priced } = quote(
+      fixtureQuoteRequest(f, ["alpha", "WETH"], ["gamma", "GOV"], "1.5", TO),
+    );
     assert.ok(priced.sourceSwap && priced.destSwap);
-    const otherRoute = quote({
-      sourceChain: "71001",
-      sourceToken: f.token("alpha", "USDC").address,
-      destChain: "71002",
-      destToken: f.token("beta", "USDC").address,
-      amount: "1000",
-      to: TO,
-    }).priced.route;
+    const otherRoute = quote(
+      fixtureQuoteRequest(f, ["alpha", "USDC"], ["beta", "USDC"], "1000", TO),
+    ).priced.route;
     const base = buildQuoteData(request, priced);
     assert.equal(quoteDataInputsEqual(priced, { ...priced }), true);
     for (const field of Object.keys(priced) as (keyof PricedRoute)[]) {

@@ -2,34 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { getAmountIn } from "./dex.js";
-import { createRouterFixture, type RouterFixture } from "./fixtures.js";
-import {
-  ABOVE_MAX,
-  amountLimitFlags,
-  BELOW_MIN,
-  type PreparedRoute,
-  prepareRoute,
-} from "./price-route.js";
+import { createRouterFixture, preparedFixtureRoute as prepared } from "./fixtures.js";
+import { ABOVE_MAX, amountLimitFlags, BELOW_MIN, prepareRoute } from "./price-route.js";
 import { routeAmountRange } from "./route-limits.js";
 import { enumerateRoutes } from "./routes.js";
 
 const E6 = 10n ** 6n;
 const E18 = 10n ** 18n;
 const SLIPPAGE = 50n;
-
-function prepared(
-  fx: RouterFixture,
-  from: [string, string],
-  to: [string, string],
-  kind: number,
-): PreparedRoute {
-  const route = enumerateRoutes(fx.registry, fx.token(...from), fx.token(...to)).find(
-    (r) => r.kind === kind,
-  )!;
-  const result = prepareRoute(route, fx.snapshot);
-  assert.ok(result.ok);
-  return result.prepared;
-}
 
 const f = createRouterFixture();
 

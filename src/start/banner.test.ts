@@ -20,20 +20,25 @@ const manifest = {
   ],
 } as unknown as DevnetManifest;
 
+/** formatBanner of a fresh devnet on `manifest`, with `over` changed. */
+const banner = (over: Partial<Parameters<typeof formatBanner>[0]> = {}) =>
+  formatBanner({
+    url: "http://127.0.0.1:8080",
+    manifest,
+    demoKey: "bo_KEY",
+    demoKeyKept: false,
+    demoKeyFile: "/x/.devnet/state/demo-key",
+    restored: false,
+    freshReason: "no saved devnet yet",
+    trafficPerMinute: 30,
+    databaseUrl: "./data/bridge-oracle.db",
+    devnetDir: "/x/.devnet",
+    ...over,
+  });
+
 describe("start banner", () => {
   it("default: explorer, API, docs, key and both curls", () => {
-    const text = formatBanner({
-      url: "http://127.0.0.1:8080",
-      manifest,
-      demoKey: "bo_KEY",
-      demoKeyKept: false,
-      demoKeyFile: "/x/.devnet/state/demo-key",
-      restored: false,
-      freshReason: "no saved devnet yet",
-      trafficPerMinute: 30,
-      databaseUrl: "./data/bridge-oracle.db",
-      devnetDir: "/x/.devnet",
-    });
+    const text = banner();
     assert.match(text, /fresh devnet \(no saved devnet yet\)/);
     assert.match(text, /explorer\s+http:\/\/127\.0\.0\.1:8080\/\n/);
     assert.match(text, /http:\/\/127\.0\.0\.1:8080\/docs/);
@@ -57,15 +62,9 @@ describe("start banner", () => {
   });
 
   it("behavior: a DATABASE_URL or directory with spaces or quotes is shell-quoted, so the line pastes", () => {
-    const text = formatBanner({
-      url: "http://127.0.0.1:8080",
-      manifest,
-      demoKey: "bo_KEY",
-      demoKeyKept: false,
-      demoKeyFile: "/x/.devnet/state/demo-key",
-      restored: true,
-      freshReason: undefined,
-      trafficPerMinute: 30,
+    const restored = { restored: true, freshReason: undefined };
+    const text = banner({
+      ...restored,
       databaseUrl: "/home/me/my data/it's.db",
       devnetDir: "/home/me/my data/.devnet",
     });
@@ -73,17 +72,9 @@ describe("start banner", () => {
       text,
       / {2}data {7}DATABASE_URL='\/home\/me\/my data\/it'\\''s\.db', devnet state in '\/home\/me\/my data\/\.devnet'\n/,
     );
-    const plain = formatBanner({
-      url: "http://127.0.0.1:8080",
-      manifest,
-      demoKey: "bo_KEY",
-      demoKeyKept: false,
-      demoKeyFile: "/x/.devnet/state/demo-key",
-      restored: true,
-      freshReason: undefined,
-      trafficPerMinute: 30,
+    const plain = banner({
+      ...restored,
       databaseUrl: "postgres://postgres@db.local:5432/oracle?sslmode=require",
-      devnetDir: "/x/.devnet",
     });
     assert.match(
       plain,

@@ -87,6 +87,15 @@ export interface TransferBulkOps {
    * backfill's 46 s went to one such UPDATE). SQLite's planner probes the index already.
    */
   withIndexedJoins<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, statements that join only the rows of one batch held in temporary tables (the
+   * set-based derivation's SELECT), with the planner held to hash (or merge) joins. On
+   * PostgreSQL: nested loops off, then back to what they were. A temporary table has no
+   * statistics and the derivation's CTEs filter by window functions, so the planner takes them
+   * for a row or two and joins them by nested loops: quadratic in the batch (a backfill's batch of
+   * 5,000 messages took 8 s). SQLite builds automatic indexes for such joins.
+   */
+  withBatchJoins<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface TransferBackend {

@@ -21,8 +21,10 @@ export type TransferWrites = ReturnType<typeof createTransferWrites>;
 export interface DatabaseTransaction extends Store, Repositories {
   readonly transfers: Repositories["transfers"];
   /**
-   * The transfer writes straight on the transaction, no savepoint per call (the indexer's
-   * batches: inside a savepoint, SQLite's cost per statement grows with what it changed).
+   * The transfer writes straight on the transaction, no savepoint per call (`import`'s batches:
+   * inside a savepoint, each SQLite statement that fires the change log's triggers walks the
+   * savepoint's in-memory sub-journal when it ends, so each costs more than the one before;
+   * docs/push.md, "Not guaranteed").
    * `transfers.upsertTransfers` runs in a savepoint, so a caller may catch its failure.
    */
   readonly transferWrites: TransferWrites;

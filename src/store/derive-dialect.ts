@@ -25,6 +25,12 @@ export interface Dialect {
   listParam(values: readonly string[]): unknown;
   /** The type of a byte-wise compared text column (COLLATE "C" on PostgreSQL, as migration 1). */
   text: string;
+  /**
+   * `expr` (a `text` value) in the collation of raw_events' text columns, so a comparison with
+   * them can use their indexes: on PostgreSQL those columns have the database's default
+   * collation, and a COLLATE "C" operand would make the comparison "C" and the index unusable.
+   */
+  rawEventsCollation(expr: string): string;
   /** A temporary table, emptied for each use (`CREATE ... IF NOT EXISTS`). */
   tempTable(name: string, columns: string): string;
   /** Locks the upserted address_stats rows in key order (PostgreSQL) or only inserts them. */
@@ -51,6 +57,7 @@ export const SQLITE_DIALECT: Dialect = {
   listRows: (param) => `SELECT value FROM json_each(${param})`,
   listParam: (values) => JSON.stringify(values),
   text: "TEXT",
+  rawEventsCollation: (expr) => expr,
   tempTable: (name, columns) => `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns})`,
   statsUpsertTail: "ON CONFLICT (address_key) DO NOTHING",
 };
@@ -70,6 +77,7 @@ export const POSTGRES_DIALECT: Dialect = {
   listRows: (param) => `SELECT unnest(${param}::text[]) AS value`,
   listParam: (values) => values,
   text: 'TEXT COLLATE "C"',
+  rawEventsCollation: (expr) => `${expr} COLLATE "default"`,
   // Emptied at every commit (a temporary table is never vacuumed: deleted rows would pile up).
   tempTable: (name, columns) =>
     `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns}) ON COMMIT DELETE ROWS`,

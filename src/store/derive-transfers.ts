@@ -3,8 +3,9 @@
  * orphaned events), a fixed sequence of statements over the stored raw events writes every
  * record and address list, whatever the number of transfers; no statement per transfer.
  *
- * 1. The ids go into the temporary table `indexer_ids`; the derived rows
- *    (derive-transfers-sql.ts) into `indexer_derived`.
+ * 1. The ids go into the temporary table `indexer_ids`, their raw events (an index probe per
+ *    id) into `indexer_events`, and the rows derived from those (derive-transfers-sql.ts) into
+ *    `indexer_derived`.
  * 2. Records whose send is gone are deleted; records whose send-side fields changed (another
  *    send now comes first) lose their address rows, and those addresses are marked dirty.
  * 3. Changed records are updated (send-side fields, then outcome fields: a delivery writes only
@@ -17,9 +18,10 @@
  *    its last one, or one marked dirty in 2) is renumbered with ROW_NUMBER() and its stats
  *    recomputed.
  *
- * Every statement runs in the caller's transaction (the batch's), inside withIndexedJoins on
- * PostgreSQL: they join a batch's few hundred keys to large tables (docs/store.md, "PostgreSQL
- * plans"). The `transfers` rows are written once per batch, so row triggers on them see one
+ * Every statement runs in the caller's transaction (the batch's). Those that join the batch's
+ * keys to large tables run inside withIndexedJoins (on PostgreSQL: index probes, docs/store.md,
+ * "PostgreSQL plans"); the derivation's SELECT joins only the batch's rows (and token_metadata)
+ * and runs inside withBatchJoins (hash joins). The `transfers` rows are written once per batch, so row triggers on them see one
  * change per record and batch.
  */
 import type { TransferBackend } from "./backend.js";
@@ -29,6 +31,8 @@ import {
   type DerivationRegistry,
   derivedTableColumns,
   deriveSelectSql,
+  EVENT_COLUMNS,
+  eventTableColumns,
   OUTCOME_COLUMNS,
   registryJson,
   SEND_COLUMNS,
@@ -79,6 +83,7 @@ function statements(d: Dialect) {
   return {
     tables: [
       d.tempTable("indexer_ids", `message_key ${d.text} PRIMARY KEY`),
+      d.tempTable("indexer_events", eventTableColumns(d)),
       d.tempTable("indexer_derived", derivedTableColumns(d)),
       d.tempTable(
         "indexer_address_rows",
@@ -91,10 +96,17 @@ function statements(d: Dialect) {
       ),
       d.tempTable("indexer_dirty", "address_id BIGINT PRIMARY KEY"),
     ],
-    empty: ["indexer_ids", "indexer_derived", "indexer_address_rows", "indexer_dirty"].map(
-      (t) => `DELETE FROM ${t}`,
-    ),
+    empty: [
+      "indexer_ids",
+      "indexer_events",
+      "indexer_derived",
+      "indexer_address_rows",
+      "indexer_dirty",
+    ].map((t) => `DELETE FROM ${t}`),
     ids: `INSERT INTO indexer_ids (message_key) ${d.listRows("?")}`,
+    events:
+      `INSERT INTO indexer_events (${EVENT_COLUMNS.join(", ")}) SELECT ${EVENT_COLUMNS.map((c) => `r.${c}`).join(", ")}` +
+      ` FROM raw_events r WHERE r.message_id IN (SELECT ${d.rawEventsCollation("message_key")} FROM indexer_ids)`,
     derive: `INSERT INTO indexer_derived (message_key, ${DERIVED_COLUMNS.join(", ")}) ${deriveSelectSql(d)}`,
     dirtyReplaced:
       "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT a.address_id FROM transfers t" +
@@ -174,8 +186,9 @@ export function createTransferDerivation(
       for (const text of q.tables) await run(text);
       for (const text of q.empty) await run(text);
       await run(q.ids, [d.listParam(ids)]);
+      await backend.bulk.withIndexedJoins(() => run(q.events));
+      await backend.bulk.withBatchJoins(() => run(q.derive, registryJson(registry)));
       return backend.bulk.withIndexedJoins(async () => {
-        await run(q.derive, registryJson(registry));
         await run(q.dirtyReplaced);
         await run(q.dropReplacedRows);
         const deleted = await run(q.deleteOrphaned);

@@ -9,12 +9,18 @@
  * sends a heartbeat every HEARTBEAT_MS; the server's TCP keepalive is shortened as well). A
  * leader whose lock connection fails stops leading (`lost` aborts) and waits again.
  *
+ * Fencing: a leader may not notice its loss at once (a partition, a batch in flight), so each
+ * write transaction of `index` takes the indexer write lock and then checks that its lock
+ * session still holds this lock (STILL_LEADING_SQL). The write lock orders the transactions of
+ * both processes, so none of the old leader's commits after the new leader's first.
+ *
  * SQLite: an exclusive lock on a file beside the database (`<file>-indexer.lock`, SQLite's own
  * locking, released by the kernel when the process dies); a second `index` is refused.
  */
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { sleep } from "../chain/with-retry.js";
 import { BACKGROUND_POSTGRES_TIMEOUTS, postgresClientConfig } from "./postgres/connections.js";
 
 /** First half of the advisory lock key ("bridge-oracle indexer leader"); the second is the schema's. */
@@ -22,6 +28,11 @@ export const INDEXER_LEADER_KEY = 727_100_002;
 const HEARTBEAT_MS = 2000;
 const IDLE_SESSION_S = 6;
 const TRY_EVERY_MS = 1000;
+/**
+ * How long a leader that lost its lock waits before trying again: two of a standby's tries, so
+ * a standby (whose connection works) takes over, not the process that just lost one.
+ */
+export const RETRY_AFTER_LOSS_MS = 2 * TRY_EVERY_MS;
 
 /** The leader as `--status`, /readyz and metrics show it. */
 export interface IndexerLeader {
@@ -29,6 +40,24 @@ export interface IndexerLeader {
   process: string;
   /** When its lock connection was opened (UTC, `YYYY-MM-DD HH:MM:SS`). */
   since: string;
+}
+
+/** The session holding the leader lock (PostgreSQL), as the fencing check names it. */
+export interface LeaderSession {
+  pid: number;
+  /** Its pg_stat_activity.backend_start as text (a pid alone may be reused by a later session). */
+  backendStart: string;
+}
+
+/** A write of a process whose lock session no longer holds the leader lock; it was rolled back. */
+export class LeaderLostError extends Error {
+  constructor() {
+    super(
+      "this process no longer leads the indexer of this database (its leader lock session " +
+        "ended); the write was rolled back",
+    );
+    this.name = "LeaderLostError";
+  }
 }
 
 export interface LeaderLock {
@@ -42,6 +71,8 @@ export interface LeaderLock {
   ): Promise<boolean>;
   /** Aborts when the lock's connection is lost while leading. */
   readonly lost: AbortSignal;
+  /** PostgreSQL, once leading: the lock's session, for the fencing check; SQLite: undefined. */
+  readonly session: LeaderSession | undefined;
   release(): Promise<void>;
 }
 
@@ -56,18 +87,35 @@ export const LEADER_SQL =
   " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())";
 export const LEADER_SQL_PARAMS = [APPLICATION_PREFIX.length + 1, INDEXER_LEADER_KEY];
 
+/** True while the session (pid, backend start) holds this schema's leader lock; params below. */
+export const STILL_LEADING_SQL =
+  "SELECT EXISTS (SELECT 1 FROM pg_locks l, pg_stat_get_activity(?) a WHERE l.pid = a.pid" +
+  " AND a.backend_start = ?::timestamptz AND l.locktype = 'advisory' AND l.granted" +
+  " AND l.classid = ? AND l.objid = hashtext(current_schema())::oid AND l.objsubid = 2) AS leading";
+export function stillLeadingParams(session: LeaderSession): unknown[] {
+  return [session.pid, session.backendStart, INDEXER_LEADER_KEY];
+}
+
 export function createPostgresLeaderLock(url: string): LeaderLock {
   const lostController = new AbortController();
   let client: pg.Client | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let session: LeaderSession | undefined;
 
   async function connect(): Promise<pg.Client> {
-    const next = new pg.Client({
-      ...postgresClientConfig(url, BACKGROUND_POSTGRES_TIMEOUTS),
-      application_name: `${APPLICATION_PREFIX}${hostname()}:${process.pid}`,
-    });
+    const next = new pg.Client(postgresClientConfig(url, BACKGROUND_POSTGRES_TIMEOUTS));
     next.on("error", () => undefined); // reported through the failing query or the heartbeat
     await next.connect();
+    // The leader query finds the session by this name. Set here, as an application_name in
+    // the URL would override one in the client's config.
+    await next
+      .query("SELECT set_config('application_name', $1, false)", [
+        `${APPLICATION_PREFIX}${hostname()}:${process.pid}`,
+      ])
+      .catch(async (error) => {
+        await next.end().catch(() => undefined);
+        throw error;
+      });
     // The server ends this session when the leader falls silent (machine or network gone),
     // which frees the lock for the standby. Settings a server does not know are skipped.
     for (const [name, value] of [
@@ -95,16 +143,21 @@ export function createPostgresLeaderLock(url: string): LeaderLock {
 
   return {
     lost: lostController.signal,
+    get session() {
+      return session;
+    },
     async acquire(signal, onWaiting) {
       let told = false;
       while (!signal.aborted) {
         try {
           client ??= await connect();
           const { rows } = await client.query(
-            "SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok",
+            "SELECT pg_try_advisory_lock($1, hashtext(current_schema())) AS ok, a.pid," +
+              " a.backend_start::text AS started FROM pg_stat_get_activity(pg_backend_pid()) a",
             [INDEXER_LEADER_KEY],
           );
           if (rows[0]?.ok === true) {
+            session = { pid: Number(rows[0].pid), backendStart: String(rows[0].started) };
             const leading = client;
             leading.on("end", lose);
             heartbeat = setInterval(() => {
@@ -124,17 +177,8 @@ export function createPostgresLeaderLock(url: string): LeaderLock {
         } catch {
           drop(); // the next round reconnects
         }
-        await new Promise((resolve) => {
-          const timer = setTimeout(resolve, TRY_EVERY_MS);
-          signal.addEventListener(
-            "abort",
-            () => {
-              clearTimeout(timer);
-              resolve(undefined);
-            },
-            { once: true },
-          );
-        });
+        // A sleep that removes its abort listener (one per try would pile up on `signal`).
+        await sleep(TRY_EVERY_MS, signal);
       }
       return false;
     },
@@ -157,6 +201,7 @@ export function createSqliteLeaderLock(databasePath: string): LeaderLock {
   let db: Database.Database | undefined;
   return {
     lost: new AbortController().signal,
+    session: undefined,
     async acquire() {
       const path = sqliteLockPath(databasePath);
       const next = new Database(path, { timeout: 0 });

@@ -9,7 +9,15 @@ import type { BridgeEventName } from "../chain/bridge-events-abi.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { SqlExecutor, StoredTransfer } from "./backend.js";
 import type { BridgeEvent, EventArgs } from "./bridge-event.js";
-import { type IndexerLeader, LEADER_SQL, LEADER_SQL_PARAMS } from "./indexer-leader-lock.js";
+import {
+  type IndexerLeader,
+  LEADER_SQL,
+  LEADER_SQL_PARAMS,
+  LeaderLostError,
+  type LeaderSession,
+  STILL_LEADING_SQL,
+  stillLeadingParams,
+} from "./indexer-leader-lock.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
 import type { BridgeTransaction } from "./types.js";
@@ -58,8 +66,16 @@ export interface TokenMetadataRow {
 }
 
 export interface IndexerRepository {
-  /** Serialises indexer writes across processes (PostgreSQL advisory lock; SQLite: no-op). */
-  lockForIndexing(): Promise<void>;
+  /**
+   * Serialises indexer writes across processes (PostgreSQL advisory lock; SQLite: no-op). With
+   * `leader`, then checks that it still leads (assertLeading).
+   */
+  lockForIndexing(leader?: LeaderSession): Promise<void>;
+  /**
+   * PostgreSQL: rejects with LeaderLostError unless `leader` still holds the leader lock
+   * (fencing: src/store/indexer-leader-lock.ts). SQLite: no-op.
+   */
+  assertLeading(leader: LeaderSession): Promise<void>;
   /** The process holding the leader lock (PostgreSQL; SQLite: undefined, one indexer only). */
   getLeader(): Promise<IndexerLeader | undefined>;
   getChain(chainId: number): Promise<IndexerChainRow | undefined>;
@@ -202,7 +218,7 @@ const INSERT_EVENT_SQL =
  * Key of pg_advisory_xact_lock: "bridge-oracle indexer" and the schema, so indexers of other
  * schemas in the same database (tests, benchmarks) do not wait on each other.
  */
-const INDEXER_LOCK_KEY = 727_100_001;
+export const INDEXER_LOCK_KEY = 727_100_001;
 
 export function createIndexerRepository(
   sql: SqlExecutor,
@@ -222,11 +238,22 @@ export function createIndexerRepository(
   });
 
   return {
-    async lockForIndexing() {
-      if (dialect === "postgres")
-        await sql.all("SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))", [
-          INDEXER_LOCK_KEY,
-        ]);
+    async lockForIndexing(leader) {
+      if (dialect === "sqlite") return;
+      await sql.all("SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))", [
+        INDEXER_LOCK_KEY,
+      ]);
+      // After the write lock, never before: see the fencing note in indexer-leader-lock.ts.
+      if (leader !== undefined) await this.assertLeading(leader);
+    },
+
+    async assertLeading(leader) {
+      if (dialect === "sqlite") return;
+      const rows = await sql.all<{ leading: boolean }>(
+        STILL_LEADING_SQL,
+        stillLeadingParams(leader),
+      );
+      if (rows[0]?.leading !== true) throw new LeaderLostError();
     },
 
     async getLeader() {

@@ -4,8 +4,9 @@
  * Shared SQL for both backends. It walks the primary key backwards, so its cost is bounded by
  * `limit` whatever the table's size; it runs in the background, never on a request.
  */
+
+import type { Settlement } from "../domain/settlement.js";
 import type { TransferBackend } from "./backend.js";
-import type { Settlement } from "./types.js";
 
 /** Most records one read looks at. */
 export const MAX_SETTLEMENT_SCAN = 100_000;

@@ -2,9 +2,11 @@
  * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
  * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
  */
+import type { Settlement } from "../domain/settlement.js";
 import type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 import type { TransferChangeRepository } from "./transfer-change-repository.js";
 
+export type { Settlement } from "../domain/settlement.js";
 export type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 
 export const TRANSFER_STATUSES = ["Processing", "Success", "Failed"] as const;
@@ -129,17 +131,6 @@ export interface UpsertResult {
   inserted: number;
   updated: number;
   unchanged: number;
-}
-
-/** A `Success` transfer's bridge contract, chains and times (recentSettlements). */
-export interface Settlement {
-  /** source_contract: the bridge contract on the source chain (EIP-55). */
-  sourceContract: string;
-  sourceChainName: string;
-  destChainName: string;
-  /** UTC `YYYY-MM-DD HH:MM:SS`. */
-  startTime: string;
-  endTime: string;
 }
 
 export interface TransferRepository {

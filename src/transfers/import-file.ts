@@ -11,7 +11,8 @@
  *   updates nothing.
  */
 import { stat } from "node:fs/promises";
-import type { BridgeTransaction, Store, UpsertResult } from "../store/types.js";
+import type { Database } from "../store/database.js";
+import type { BridgeTransaction, UpsertResult } from "../store/types.js";
 import { LineTooLongError, readLines } from "./read-lines.js";
 import { parseTransferRecord } from "./validate.js";
 
@@ -52,7 +53,7 @@ export interface ImportSummary extends UpsertResult {
 
 export interface ImportTransfersFileOptions {
   path: string;
-  store: Store;
+  store: Database;
   batchSize?: number;
   /** Called after each batch, at most every `progressIntervalMs` (default 200). */
   onProgress?: (progress: ImportProgress) => void;
@@ -92,7 +93,10 @@ export async function importTransfersFile(
     let batch: BridgeTransaction[] = [];
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return;
-      const result = await tx.transfers.upsertTransfers(batch);
+      // Straight on the transaction, no savepoint per batch: the run is all or nothing anyway,
+      // and inside a savepoint every insert costs SQLite more than the one before it
+      // (docs/push.md, "Not guaranteed").
+      const result = await tx.transferWrites.upsertTransfers(batch);
       totals.inserted += result.inserted;
       totals.updated += result.updated;
       totals.unchanged += result.unchanged;

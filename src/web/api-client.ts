@@ -25,7 +25,18 @@ export interface ExplorerChain {
   chainId: number;
   name: string;
   nativeSymbol: string;
+  nativeDecimals: number;
+  /** Public RPC URLs the server publishes (for wallet_addEthereumChain); often none. */
+  rpcUrls: string[];
   tokens: { address: string; symbol: string; decimals: number }[];
+}
+
+/** What the page reads of a GET /api/oracle/chains entry. */
+interface DiscoveredChain {
+  chainId: number;
+  name: string;
+  nativeCurrency: { symbol: string; decimals: number };
+  rpcUrls: string[];
 }
 
 export type ApiResult<T> =
@@ -113,10 +124,7 @@ export function createApiClient(): ApiClient {
     },
     async chains() {
       const [chains, tokens] = await Promise.all([
-        call<{ chains: { chainId: number; name: string; nativeCurrency: { symbol: string } }[] }>(
-          CHAINS_PATH,
-          { headers: JSON_ACCEPT },
-        ),
+        call<{ chains: DiscoveredChain[] }>(CHAINS_PATH, { headers: JSON_ACCEPT }),
         call<{ tokens: { chainId: number; address: string; symbol: string; decimals: number }[] }>(
           TOKENS_PATH,
           { headers: JSON_ACCEPT },
@@ -130,6 +138,8 @@ export function createApiClient(): ApiClient {
           chainId: chain.chainId,
           name: chain.name,
           nativeSymbol: chain.nativeCurrency.symbol,
+          nativeDecimals: chain.nativeCurrency.decimals,
+          rpcUrls: chain.rpcUrls,
           tokens: tokens.data.tokens
             .filter((token) => token.chainId === chain.chainId)
             .map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),

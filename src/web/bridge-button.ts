@@ -50,7 +50,13 @@ export function bridgeAction(
         chain: {
           chainId,
           name: known?.name ?? `chain ${chainId}`,
-          ...(known === undefined ? {} : { nativeSymbol: known.nativeSymbol }),
+          ...(known === undefined
+            ? {}
+            : {
+                nativeSymbol: known.nativeSymbol,
+                nativeDecimals: known.nativeDecimals,
+                rpcUrls: known.rpcUrls,
+              }),
         },
         onStatus: (text) => {
           status.textContent = `${wallet.name}: ${text}`;

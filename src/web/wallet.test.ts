@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  type BridgeChain,
   bridgeWithWallet,
   type Eip1193Provider,
   type ExecutableQuote,
@@ -39,8 +40,13 @@ function fakeWallet(state: {
   allowance: bigint;
   native: bigint;
   known?: number[];
+  /** wallet_addEthereumChain: switch to the added chain too (MetaMask does; EIP-3085 may). */
+  switchOnAdd?: boolean;
+  /** wallet_addEthereumChain: refuse with this error instead. */
+  addError?: unknown;
 }) {
   const calls: string[] = [];
+  const added: unknown[] = [];
   const provider: Eip1193Provider = {
     async request({ method, params }) {
       calls.push(method);
@@ -53,6 +59,14 @@ function fakeWallet(state: {
           const wanted = Number((params as { chainId: string }[])[0]?.chainId);
           if (!(state.known ?? [71001, 71002]).includes(wanted)) throw { code: 4902, message: "?" };
           state.chainId = wanted;
+          return null;
+        }
+        case "wallet_addEthereumChain": {
+          if (state.addError !== undefined) throw state.addError;
+          const chain = (params as { chainId: string }[])[0];
+          added.push(chain);
+          state.known = [...(state.known ?? []), Number(chain?.chainId)];
+          if (state.switchOnAdd) state.chainId = Number(chain?.chainId);
           return null;
         }
         case "eth_call": {
@@ -70,14 +84,19 @@ function fakeWallet(state: {
       }
     },
   };
-  return { provider, calls };
+  return { provider, calls, added };
 }
 
-const run = (provider: Eip1193Provider, q: ExecutableQuote, now = Date.UTC(2026, 10, 26, 12)) =>
+const run = (
+  provider: Eip1193Provider,
+  q: ExecutableQuote,
+  now = Date.UTC(2026, 10, 26, 12),
+  chain: BridgeChain = { chainId: 71001, name: "alpha" },
+) =>
   bridgeWithWallet({
     provider,
     quote: q,
-    chain: { chainId: 71001, name: "alpha" },
+    chain,
     onStatus: () => undefined,
     now: () => now,
     sleep: async () => undefined,
@@ -175,6 +194,75 @@ describe("bridging with a wallet", () => {
       await refusal(run(unknown.provider, quote())),
       /does not know alpha \(chain id 71001\)/,
     );
+  });
+
+  describe("a wallet that does not know the source chain", () => {
+    const NOW = Date.UTC(2026, 10, 26, 12);
+    const ALPHA: BridgeChain = {
+      chainId: 71001,
+      name: "alpha",
+      nativeSymbol: "ETH",
+      nativeDecimals: 18,
+      rpcUrls: ["http://127.0.0.1:8545"],
+    };
+    const stranger = (extra: { switchOnAdd?: boolean; addError?: unknown } = {}) =>
+      fakeWallet({
+        chainId: 5,
+        tokenBalance: 10n ** 9n,
+        allowance: 0n,
+        native: 10n ** 18n,
+        known: [5],
+        ...extra,
+      });
+    const changes = (calls: string[]) =>
+      calls.filter((m) => m.startsWith("wallet_") || m === "eth_sendTransaction");
+
+    it("behavior: is asked to add it with the published RPC URL, then switched, then bridges", async () => {
+      const wallet = stranger();
+      assert.equal(await run(wallet.provider, quote(), NOW, ALPHA), `0x${"ab".repeat(32)}`);
+      assert.deepEqual(wallet.added, [
+        {
+          chainId: "0x11559",
+          chainName: "alpha",
+          nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+          rpcUrls: ["http://127.0.0.1:8545"],
+        },
+      ]);
+      // This wallet adds without switching (EIP-3085 allows it): the flow switches again.
+      assert.deepEqual(changes(wallet.calls), [
+        "wallet_switchEthereumChain",
+        "wallet_addEthereumChain",
+        "wallet_switchEthereumChain",
+        "eth_sendTransaction",
+        "eth_sendTransaction",
+      ]);
+    });
+
+    it("behavior: a wallet that switches when it adds is not asked to switch again", async () => {
+      const wallet = stranger({ switchOnAdd: true });
+      await run(wallet.provider, quote(), NOW, ALPHA);
+      assert.deepEqual(changes(wallet.calls), [
+        "wallet_switchEthereumChain",
+        "wallet_addEthereumChain",
+        "eth_sendTransaction",
+        "eth_sendTransaction",
+      ]);
+    });
+
+    it("error: no published RPC URL, or the user declines to add it; nothing is sent", async () => {
+      const unpublished = stranger();
+      assert.match(
+        await refusal(run(unpublished.provider, quote(), NOW, { ...ALPHA, rpcUrls: [] })),
+        /does not know alpha \(chain id 71001\) and this server publishes no RPC URL for it/,
+      );
+      assert.ok(!unpublished.calls.includes("wallet_addEthereumChain"));
+      const declined = stranger({ addError: { code: 4001, message: "User rejected" } });
+      assert.equal(
+        await refusal(run(declined.provider, quote(), NOW, ALPHA)),
+        "You rejected the request in your wallet. Nothing was sent.",
+      );
+      assert.ok(!declined.calls.includes("eth_sendTransaction"));
+    });
   });
 
   it("behavior: only quotes with a transactionRequest can be bridged", () => {

@@ -6,14 +6,16 @@
  *   1. eth_requestAccounts: the sender;
  *   2. refuse an expired quote (its expiresAt passed: the service no longer stands by it);
  *   3. the wallet on the source chain: wallet_switchEthereumChain, and on 4902 (unknown chain)
- *      wallet_addEthereumChain when an RPC URL for it is known; checked after;
+ *      wallet_addEthereumChain with the RPC URLs the server publishes for it (GET
+ *      /api/oracle/chains `rpcUrls`; none: the user is told to add it by hand), then a switch
+ *      again for wallets that add without switching (EIP-3085 leaves that open); checked after;
  *   4. the source token balance (and the native coin's, for value) covers the amount;
  *   5. the approval when the quote has one and the allowance (read through the wallet) is short;
  *      waits for its receipt;
  *   6. the bridge transaction (transactionRequest) from the sender; waits for its receipt.
  * Returns the bridge transaction's hash; the page then follows the transfer on its own page.
  */
-import { WalletFlowError } from "./wallet-errors.js";
+import { WalletFlowError, walletErrorCode } from "./wallet-errors.js";
 
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown }): Promise<unknown>;
@@ -90,8 +92,10 @@ export interface BridgeChain {
   chainId: number;
   name: string;
   nativeSymbol?: string;
-  /** A public RPC URL for wallet_addEthereumChain, when the page knows one. */
-  rpcUrl?: string;
+  /** The native coin's decimals (default 18). */
+  nativeDecimals?: number;
+  /** Public RPC URLs for wallet_addEthereumChain (the server's `rpcUrls`); none: no adding. */
+  rpcUrls?: readonly string[];
 }
 
 export interface BridgeFlowDeps {
@@ -181,32 +185,44 @@ async function ensureChain(
   if (current === chain.chainId) return;
   onStatus(`Switch your wallet to ${chain.name}…`);
   const chainId = hexQuantity(chain.chainId);
+  const switchChain = () =>
+    provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId }] });
   try {
-    await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId }] });
+    await switchChain();
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code !== 4902) throw error;
-    if (chain.rpcUrl === undefined) {
-      throw new WalletFlowError(
-        `Your wallet does not know ${chain.name} (chain id ${chain.chainId}). Add it as a network with its RPC URL (README: "Bridging from a browser wallet") and try again.`,
-      );
-    }
-    await provider.request({
-      method: "wallet_addEthereumChain",
-      params: [
-        {
-          chainId,
-          chainName: chain.name,
-          nativeCurrency: {
-            name: chain.nativeSymbol ?? "ETH",
-            symbol: chain.nativeSymbol ?? "ETH",
-            decimals: 18,
-          },
-          rpcUrls: [chain.rpcUrl],
-        },
-      ],
-    });
+    if (walletErrorCode(error) !== 4902) throw error;
+    await addChain(provider, chain, onStatus);
+    // Wallets may add a chain without switching to it (EIP-3085); it is known now.
+    const added = Number(await provider.request({ method: "eth_chainId" }));
+    if (added !== chain.chainId) await switchChain();
   }
+}
+
+async function addChain(
+  provider: Eip1193Provider,
+  chain: BridgeChain,
+  onStatus: (text: string) => void,
+): Promise<void> {
+  const rpcUrls = chain.rpcUrls ?? [];
+  if (rpcUrls.length === 0) {
+    throw new WalletFlowError(
+      `Your wallet does not know ${chain.name} (chain id ${chain.chainId}) and this server publishes no RPC URL for it. Add it as a network with its RPC URL by hand and try again.`,
+    );
+  }
+  onStatus(`Add ${chain.name} to your wallet…`);
+  // The registry gives the native coin a symbol only; wallets show it as the name too.
+  const symbol = chain.nativeSymbol ?? "ETH";
+  await provider.request({
+    method: "wallet_addEthereumChain",
+    params: [
+      {
+        chainId: hexQuantity(chain.chainId),
+        chainName: chain.name,
+        nativeCurrency: { name: symbol, symbol, decimals: chain.nativeDecimals ?? 18 },
+        rpcUrls: [...rpcUrls],
+      },
+    ],
+  });
 }
 
 async function send(

@@ -6,9 +6,28 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { clientApiError } from "../../src/api/client-error.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { type RawResponse, rawRequest } from "../setup/raw-request.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp } from "./setup.js";
+
+/**
+ * An app with a 600 ms request timeout, listening; its router route has no registry, so it
+ * waits for its JSON body like the real one.
+ */
+async function startTimedApp(): Promise<{ port: number; close(): Promise<void> }> {
+  const { app } = await buildTestApp(createFakeStore(), {
+    logLevel: "silent",
+    requestTimeoutMs: 600,
+    router: {
+      router: undefined,
+      state: { current: () => ({ chains: new Map() }) },
+      maxStateAgeMs: 1000,
+    },
+  });
+  const { port } = await listenOnLoopback(app);
+  return { port, close: () => app.close() };
+}
 
 describe("requests the HTTP parser refuses", () => {
   let app: FastifyInstance;
@@ -16,10 +35,7 @@ describe("requests the HTTP parser refuses", () => {
   let port: number;
   before(async () => {
     ({ app, logs } = await buildTestApp(createFakeStore(), { logLevel: "info" }));
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    assert.ok(address !== null && typeof address === "object");
-    port = address.port;
+    ({ port } = await listenOnLoopback(app));
   });
   after(async () => {
     await app.close();
@@ -90,24 +106,12 @@ describe("requests the HTTP parser refuses", () => {
   it("error: a body that stops arriving is answered 408 40801 and the connection closed", async () => {
     // Regression: Fastify's default (no request timeout) kept such a connection open for good;
     // only slow headers were cut, after about 90 s.
-    const { app: timed } = await buildTestApp(createFakeStore(), {
-      logLevel: "silent",
-      requestTimeoutMs: 600,
-      // The router route without a registry: it waits for its JSON body like the real one.
-      router: {
-        router: undefined,
-        state: { current: () => ({ chains: new Map() }) },
-        maxStateAgeMs: 1000,
-      },
-    });
-    await timed.listen({ port: 0, host: "127.0.0.1" });
+    const timed = await startTimedApp();
     try {
-      const address = timed.server.address();
-      assert.ok(address !== null && typeof address === "object");
       const started = performance.now();
       // Headers and 5 of the 100 body bytes announced; the rest never comes (no half-close).
       const response = await rawRequest(
-        address.port,
+        timed.port,
         "POST /api/oracle/router HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
           'Content-Length: 100\r\n\r\n{"a":',
         { halfClose: false },
@@ -121,24 +125,13 @@ describe("requests the HTTP parser refuses", () => {
   });
 
   it("behavior: a refusal sent before a small body arrived: one answer, never a 408 after it; the connection closes when the rest does not come", async () => {
-    const { app: timed } = await buildTestApp(createFakeStore(), {
-      logLevel: "silent",
-      requestTimeoutMs: 600,
-      router: {
-        router: undefined,
-        state: { current: () => ({ chains: new Map() }) },
-        maxStateAgeMs: 1000,
-      },
-    });
-    await timed.listen({ port: 0, host: "127.0.0.1" });
+    const timed = await startTimedApp();
     try {
-      const address = timed.server.address();
-      assert.ok(address !== null && typeof address === "object");
       // Refused for its content type before the body is read; the rest of the body never comes.
       // The answer keeps the connection (a small body is read and discarded); rawRequest returns
       // once the server closes it, at the request timeout, without writing a 408.
       const response = await rawRequest(
-        address.port,
+        timed.port,
         "POST /api/oracle/router HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n" +
           "Content-Length: 100\r\n\r\nabc",
         { halfClose: false },

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { type RawResponse, rawConnection, rawRequest } from "../setup/raw-request.js";
 import { createFakeStore } from "./fake-store.js";
 import { buildTestApp } from "./setup.js";
@@ -34,19 +35,12 @@ function statuses(raw: string): string[] {
   return raw.match(/HTTP\/1\.1 \d{3}/g) ?? [];
 }
 
-async function listening(app: FastifyInstance): Promise<number> {
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  assert.ok(address !== null && typeof address === "object");
-  return address.port;
-}
-
 describe("HTTP edge cases", () => {
   let app: FastifyInstance;
   let port: number;
   before(async () => {
     ({ app } = await buildTestApp(createFakeStore(), { logLevel: "silent" }));
-    port = await listening(app);
+    port = (await listenOnLoopback(app)).port;
   });
   after(() => app.close());
 
@@ -127,7 +121,7 @@ describe("HTTP edge cases: a refused POST's connection", () => {
         maxStateAgeMs: 1000,
       },
     }));
-    port = await listening(app);
+    port = (await listenOnLoopback(app)).port;
   });
   after(() => app.close());
 

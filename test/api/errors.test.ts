@@ -84,6 +84,14 @@ describe(`GET ${PATH}: invalid parameters (sqlite)`, () => {
   });
 });
 
+/** A POST to the test app's echo route with `payload` as its body. */
+const echoPost = (payload: string, contentType = "application/json") => ({
+  method: "POST" as const,
+  url: "/test/echo",
+  headers: { "content-type": contentType },
+  payload,
+});
+
 describe("error envelopes", () => {
   let app: FastifyInstance;
   let logs: Record<string, unknown>[];
@@ -199,12 +207,7 @@ describe("error envelopes", () => {
   it("error: body over 16 KiB -> 413 41301", async () => {
     await expectError(
       app,
-      {
-        method: "POST",
-        url: "/test/echo",
-        headers: { "content-type": "application/json" },
-        payload: JSON.stringify({ pad: "x".repeat(17 * 1024) }),
-      },
+      echoPost(JSON.stringify({ pad: "x".repeat(17 * 1024) })),
       413,
       41301,
       /larger than 16384 bytes/,
@@ -215,12 +218,7 @@ describe("error envelopes", () => {
     for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "text/xml"]) {
       await expectError(
         app,
-        {
-          method: "POST",
-          url: "/test/echo",
-          headers: { "content-type": contentType },
-          payload: "a=1",
-        },
+        echoPost("a=1", contentType),
         415,
         41501,
         /Content-Type: application\/json/,
@@ -232,12 +230,7 @@ describe("error envelopes", () => {
     for (const payload of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
       await expectError(
         app,
-        {
-          method: "POST",
-          url: "/test/echo",
-          headers: { "content-type": "application/json" },
-          payload,
-        },
+        echoPost(payload),
         400,
         40002,
         /^the request body must not use the keys __proto__ or constructor\.prototype$/,
@@ -247,24 +240,9 @@ describe("error envelopes", () => {
 
   it("error: body not valid JSON, empty, or not an object -> 400 40002", async () => {
     for (const payload of ["{not json", "", "[1,2]", "42", "null", '"text"']) {
-      await expectError(
-        app,
-        {
-          method: "POST",
-          url: "/test/echo",
-          headers: { "content-type": "application/json" },
-          payload,
-        },
-        400,
-        40002,
-      );
+      await expectError(app, echoPost(payload), 400, 40002);
     }
-    const ok = await app.inject({
-      method: "POST",
-      url: "/test/echo",
-      headers: { "content-type": "application/json; charset=utf-8" },
-      payload: '{"a":1}',
-    });
+    const ok = await app.inject(echoPost('{"a":1}', "application/json; charset=utf-8"));
     assert.equal(ok.statusCode, 200);
     assert.deepEqual(ok.json(), { echoed: { a: 1 } });
   });

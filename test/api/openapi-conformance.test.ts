@@ -39,6 +39,7 @@ import type { Store } from "../../src/store/types.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";
 import { fakeChain } from "../router/fake-state-client.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { rawRequest } from "../setup/raw-request.js";
 import { evmAddress, makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 import {
@@ -842,9 +843,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
   });
 
   it("refusals before routing: no Host (400 40003), an unknown Expect (417 41701) and oversized headers (431 43101)", async () => {
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    assert.ok(address !== null && typeof address === "object");
+    const { port } = await listenOnLoopback(app);
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item).map((method) => [method.toUpperCase(), path] as const),
     );
@@ -856,7 +855,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
         ["Host: localhost\r\nExpect: 200-ok\r\n", 417, 41701],
         [`Host: localhost\r\nX-Padding: ${"x".repeat(20_000)}\r\n`, 431, 43101],
       ] as const) {
-        const response = await rawRequest(address.port, `${head}${extra}\r\n${body}`);
+        const response = await rawRequest(port, `${head}${extra}\r\n${body}`);
         const label = `${method} ${path} -> ${response.status}`;
         assert.equal(response.status, status, `${label}: ${response.body}`);
         assert.equal(JSON.parse(response.body).code, code, label);

@@ -194,6 +194,7 @@ describe("bridge-oracle serve", () => {
   });
 
   it("behavior: SIGTERM while a list request waits on a silent connection: it gets a 503, serve exits 0 and closes every database connection", async () => {
+    const inFlightAddress = "in-flight-at-the-stop"; // the request's address, seen in its query
     const db = await setupIsolatedDatabase("postgres");
     const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
@@ -218,9 +219,12 @@ describe("bridge-oracle serve", () => {
 
       proxy.freeze(); // every database connection serve has open, the listeners' too
       const inFlight = fetch(
-        `${base}/api/oracle/bridge-transactions?addressOrTxHash=def&pageNo=1&pageSize=5`,
+        `${base}/api/oracle/bridge-transactions?addressOrTxHash=${inFlightAddress}&pageNo=1&pageSize=5`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The stop comes once the request's query went into a frozen connection.
+      await eventually(5000, () =>
+        assert.ok(proxy.swallowedText().includes(inFlightAddress), "no query sent yet"),
+      );
       stop("SIGTERM");
       const response = await within(5000, "the in-flight request", inFlight);
       assert.equal(response.status, 503);

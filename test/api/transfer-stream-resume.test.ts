@@ -16,6 +16,7 @@ import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { within } from "../setup/eventually.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { openSse, SSE_WAIT_MS, type SseEvent } from "../setup/sse-client.js";
 import { evmAddress } from "../setup/transfer-fixtures.js";
 
@@ -87,10 +88,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
         store,
         stream: { heartbeatMs: 40 },
       });
-      await app.listen({ port: 0, host: "127.0.0.1" });
-      const address = app.server.address();
-      assert.ok(address !== null && typeof address === "object", "the app listens on a TCP port");
-      base = `http://127.0.0.1:${address.port}`;
+      base = (await listenOnLoopback(app)).baseUrl;
     });
     after(async () => {
       if (app !== undefined) await within(SSE_WAIT_MS, "app.close()", app.close());

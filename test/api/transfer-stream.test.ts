@@ -17,6 +17,7 @@ import { createStore } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { eventually, within } from "../setup/eventually.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { openSse, SSE_WAIT_MS, type SseConnection, type SseEvent } from "../setup/sse-client.js";
 import { makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 
@@ -72,10 +73,7 @@ async function startApp(store: Store, env: Record<string, string> = {}) {
     store,
     stream: { heartbeatMs: 50 },
   });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  assert.ok(address !== null && typeof address === "object", "the app listens on a TCP port");
-  return { app, base: `http://127.0.0.1:${address.port}` };
+  return { app, base: (await listenOnLoopback(app)).baseUrl };
 }
 
 const latestSeq = (store: Store) =>

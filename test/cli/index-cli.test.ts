@@ -13,8 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type IndexRunOptions, run } from "../../src/cli/index-chains.js";
+import { readCursors } from "../indexer/helpers.js";
 import { captureStderr } from "../setup/capture-stderr.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { waitForValue } from "../setup/eventually.js";
 import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
 /** A line of the JSON log (pino's shape, as `serve` writes it). */
@@ -196,7 +198,11 @@ describe("bridge-oracle index: settings", () => {
         JSON.stringify({ chains: [chain], indexer: { pollIntervalMs: 50 } }),
       );
       const running = index(["--config", configPath, "--database", databasePath], {});
-      await new Promise((r) => setTimeout(r, 1500)); // indexing, then idle at the head
+      // Deleted once the indexer is idle at the head (block 5): it indexed into this file.
+      await waitForValue(async () => {
+        const [cursor] = await readCursors(databasePath);
+        return cursor?.cursorBlock === 5 ? cursor : undefined;
+      }, 15_000);
       await rm(databasePath);
       const outcome = await Promise.race([
         running,

@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { parseRetryAfter } from "../../packages/client/src/errors.js";
 import { BridgeOracleError, createClient } from "../../packages/client/src/index.js";
 import type { BridgeTransaction } from "../../src/store/types.js";
+import { eventually } from "../setup/eventually.js";
 import { hexHash, makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 
 const HASH = hexHash("client-source");
@@ -162,7 +163,9 @@ describe("client: waitForTransfer and errors", () => {
     });
     const controller = new AbortController();
     const waiting = client.waitForTransfer(HASH, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("user left")), 20);
+    // The user leaves once the client waits on the stream.
+    await eventually(5000, () => assert.ok(streamSignal !== undefined, "no stream opened"));
+    controller.abort(new Error("user left"));
     await assert.rejects(waiting, /user left/);
     assert.equal(streamSignal?.aborted, true);
   });

@@ -11,7 +11,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { createPublicClient, http } from "viem";
 import { DEVNET_LOCK_FILE } from "../../src/devnet/devnet-lock.js";
+import { MANIFEST_FILE, readManifest } from "../../src/devnet/write-manifest.js";
 import { waitFor } from "./devnet-helpers.js";
 
 const ENTRY = `import { main } from "./src/cli/main.ts"; process.exitCode = await main(process.argv.slice(1));`;
@@ -85,10 +87,18 @@ describe("devnet: one run per DEVNET_DIR", () => {
     await crashed.up();
     const orphans = anvilPidsOf(dir);
     assert.equal(orphans.length, 2, "two persistent anvil nodes");
+    const chains = (await readManifest(join(dir, MANIFEST_FILE))).chains.map((chain) =>
+      createPublicClient({ transport: http(chain.rpcUrl) }),
+    );
     crashed.child.kill("SIGKILL");
     await crashed.exited;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // The nodes outlive their parent, still mining and dumping their state every 30 s.
+    // The nodes outlive their parent, still mining (a block each after its death, 1 s blocks)
+    // and dumping their state every 30 s.
+    const heads = await Promise.all(chains.map((chain) => chain.getBlockNumber({ cacheTime: 0 })));
+    await waitFor("a block on each orphan", async () => {
+      const now = await Promise.all(chains.map((chain) => chain.getBlockNumber({ cacheTime: 0 })));
+      return now.every((head, i) => head > heads[i]!);
+    });
     assert.deepEqual(anvilPidsOf(dir), orphans);
 
     const next = runDevnetCli(dir);

@@ -129,9 +129,13 @@ describe("devnet: relayer", () => {
           0,
       );
     });
-    // Give it a few more polls to (wrongly) act on the old messages.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    const stats = relayer.stats();
+    // A few more polls to (wrongly) act on the old messages, until nothing is left to do: an
+    // action queued wrongly stays pending until done (its 2 s delay included).
+    const pollsThen = relayer.stats().polls;
+    const stats = await waitFor("a few more polls, nothing pending", async () => {
+      const now = relayer?.stats();
+      return now !== undefined && now.polls >= pollsThen + 10 && now.pending === 0 && now;
+    });
     assert.equal(
       stats.delivered,
       sentWhileDown,

@@ -57,6 +57,9 @@ describe("devnet: runDevnet", () => {
     for (const chain of written.chains) {
       const client = createPublicClient({ transport: http(chain.rpcUrl) });
       assert.equal(await client.getChainId(), chain.chainId);
+      // Published to browser wallets: the node's own URL, on this machine, no credentials.
+      assert.equal(chain.publicRpcUrl, chain.rpcUrl);
+      assert.match(chain.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.ok(Number.isInteger(chain.deployBlock) && chain.deployBlock >= 0);
       const contracts = [
         chain.bridges["0"],

@@ -164,6 +164,42 @@ describe("parseRegistry", () => {
     rejects((j) => (j.chains = []), /chains must list at least one chain/);
   });
 
+  it("behavior: publicRpcUrl is kept as given, apart from rpcUrl; absent, none is published", () => {
+    const j = json();
+    j.chains[0].rpcUrl = "https://user:secret@internal.example/v3/0123456789abcdef0123";
+    j.chains[0].publicRpcUrl = "https://rpc.example.org/alpha?chain=1";
+    j.chains[1].publicRpcUrl = "http://127.0.0.1:8546";
+    const registry = parseRegistry(j);
+    assert.equal(registry.chain(71001)?.publicRpcUrl, "https://rpc.example.org/alpha?chain=1");
+    assert.equal(registry.chain(71002)?.publicRpcUrl, "http://127.0.0.1:8546");
+    assert.equal(registry.chain(71003)?.publicRpcUrl, undefined);
+  });
+
+  it("error: a publicRpcUrl that is not http(s), or carries credentials, is refused unquoted", () => {
+    const at = /invalid registry: chains\[0\] \(alpha\)\.publicRpcUrl /;
+    const refused = (value: unknown, rule: RegExp) => {
+      rejects((j) => (j.chains[0].publicRpcUrl = value), new RegExp(at.source + rule.source));
+    };
+    refused("", /must be a non-empty string/);
+    refused(8545, /must be a non-empty string/);
+    refused("127.0.0.1:8545", /must be an http:\/\/ or https:\/\/ URL/);
+    refused("not a url", /must be an http:\/\/ or https:\/\/ URL such as/);
+    refused("wss://rpc.example.org", /must be an http:\/\/ or https:\/\/ URL, got scheme "wss"/);
+    refused("localhost:8545", /must be an http:\/\/ or https:\/\/ URL, got scheme "localhost"/);
+    refused("https://user:hunter22@rpc.example.org", /must not carry credentials/);
+    refused(
+      "https://rpc.example.org/?apiKey=hunter22",
+      /must not carry a secret-looking query parameter \(apiKey=\)/,
+    );
+    refused("https://rpc.example.org/#alpha", /must not have a #fragment/);
+    const j = json();
+    j.chains[0].publicRpcUrl = "https://user:hunter22@rpc.example.org";
+    assert.throws(
+      () => parseRegistry(j),
+      (error: Error) => !error.message.includes("hunter22"),
+    );
+  });
+
   it("error: a mixed-case address with a wrong checksum", () => {
     rejects((j) => {
       const address: string = j.chains[0].dex.factory;

@@ -10,24 +10,33 @@
  * exit 0.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { createPrng } from "../../src/transfers/prng.js";
-import {
-  type ChainConnection,
-  connectChain,
-  setupDevnet,
-  type TestDevnet,
-} from "../setup/anvil.js";
+import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { waitForValue } from "../setup/eventually.js";
 import { height, mine } from "./chain-control.js";
-import { configOf, dumpDatabase, indexUntilIdle, openTestIndexer } from "./helpers.js";
-import { exited, startChild, waitFor } from "./index-child-process.js";
-import { deliver, sendTransfer } from "./traffic.js";
+import {
+  configOf,
+  dumpCleanIndex,
+  dumpDatabase,
+  indexUntilIdle,
+  openTestIndexer,
+  readCursors,
+  storedCursorsBelow,
+} from "./helpers.js";
+import {
+  exited,
+  spawnIndexChild,
+  startChild,
+  startWatchedChild,
+  waitFor,
+  writeChildConfig,
+} from "./index-child-process.js";
+import { addRoundOfWork, deliver, sendTransfer } from "./traffic.js";
 
 const LOOPS = Number(process.env.INDEXER_KILL_LOOPS ?? 4);
 const SEED = Number(process.env.INDEXER_KILL_SEED ?? 20261121);
@@ -38,17 +47,16 @@ const STORES = (process.env.INDEXER_KILL_STORES ?? "sqlite,postgres").split(",")
 )[];
 
 describe("indexer: crashes and restarts", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let dir: string;
   let configPath: string;
   const dbs: IsolatedDatabase[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    devnet = await setupTwoChainDevnet();
     manifest = devnet.manifest;
-    const alpha: ChainConnection = connectChain(manifest, "alpha");
-    const beta: ChainConnection = connectChain(manifest, "beta");
+    const { alpha, beta } = devnet;
     for (let i = 0; i < 6; i++) {
       const t = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n + BigInt(i), {
         userIndex: i % 4,
@@ -62,14 +70,7 @@ describe("indexer: crashes and restarts", () => {
       await mine(alpha, 12);
       await mine(beta, 12);
     }
-    dir = await mkdtemp(join(tmpdir(), "bridge-oracle-crash-"));
-    configPath = join(dir, "indexer.json");
-    // Spans of 2 blocks: a batch per couple of blocks, so a kill lands inside one nearly always.
-    const config = {
-      chains: manifest.chains.map((c) => ({ ...c, finalityDepth: 64 })),
-      indexer: { pollIntervalMs: 20, maxBlockRange: 2 },
-    };
-    await writeFile(configPath, JSON.stringify(config));
+    ({ dir, configPath } = await writeChildConfig(manifest, "bridge-oracle-crash-"));
   });
   after(async () => {
     for (const db of dbs) await db.cleanup();
@@ -80,47 +81,29 @@ describe("indexer: crashes and restarts", () => {
   for (const store of STORES)
     it(`behavior: (${store}) kill -9 at ${LOOPS} seeded random moments, then a restart, equals a clean index`, async (t) => {
       const random = createPrng(SEED).float;
-      const alpha = connectChain(manifest, "alpha");
-      const beta = connectChain(manifest, "beta");
+      const { alpha, beta } = devnet;
       let killedMidBackfill = 0;
       const live = await setupIsolatedDatabase(store);
       dbs.push(live);
       for (let i = 0; i < LOOPS; i++) {
-        if (i > 0) {
-          // New work for this round (the first starts on the set-up's blocks): a transfer each
-          // way, one of them delivered, then 12 blocks per chain (about 6 batches each).
-          const out = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n, {
-            userIndex: i % 8,
-          });
-          const back = await sendTransfer(manifest, beta, alpha, 1, 20n, {
-            userIndex: (i + 3) % 8,
-          });
-          await deliver(manifest, i % 2 === 0 ? out : back);
-          await mine(alpha, 12);
-          await mine(beta, 12);
-        }
+        // New work for this round (the first starts on the set-up's blocks).
+        if (i > 0) await addRoundOfWork(manifest, alpha, beta, i);
         const heads = [await height(alpha), await height(beta)];
-        const child = startChild(configPath, live.databaseUrl);
-        let output = "";
-        child.stdout?.on("data", (d) => {
-          output += String(d);
-        });
-        child.stderr?.on("data", (d) => {
-          output += String(d);
-        });
+        const indexer = startWatchedChild(configPath, live.databaseUrl);
+        const { child } = indexer;
         // Kill somewhere in the indexing that follows start-up (tsx start-up alone takes ~1 s).
         await waitFor(
-          () => output.includes('"msg":"indexing '),
-          () => output,
+          () => indexer.output.includes('"msg":"indexing '),
+          () => indexer.output,
         );
         await new Promise((r) => setTimeout(r, Math.floor(random() * 300)));
         child.kill("SIGKILL");
         const { signal, code } = await exited(child);
-        assert.ok(signal === "SIGKILL" || code === 0, `child ${i}: ${code} ${signal}\n${output}`);
-        const cursors = (await dumpDatabase(live.databaseUrl)).cursors as {
-          cursor_block: string;
-        }[];
-        if (cursors.some((c, n) => Number(c.cursor_block) < heads[n]!)) killedMidBackfill++;
+        assert.ok(
+          signal === "SIGKILL" || code === 0,
+          `child ${i}: ${code} ${signal}\n${indexer.output}`,
+        );
+        if (await storedCursorsBelow(live.databaseUrl, heads)) killedMidBackfill++;
       }
       t.diagnostic(`${killedMidBackfill} of ${LOOPS} kills landed before the indexer caught up`);
       assert.ok(LOOPS < 2 || killedMidBackfill > 0, "no kill landed before the indexer caught up");
@@ -129,12 +112,7 @@ describe("indexer: crashes and restarts", () => {
       await indexUntilIdle(restarted.indexer.chains);
       await restarted.store.close();
 
-      const clean = await setupIsolatedDatabase(store);
-      dbs.push(clean);
-      const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
-      await indexUntilIdle(fresh.indexer.chains);
-      await fresh.store.close();
-      const expected = await dumpDatabase(clean.databaseUrl);
+      const expected = await dumpCleanIndex(manifest, store);
       assert.ok(expected.transfers!.length >= 12);
       assert.deepEqual(await dumpDatabase(live.databaseUrl), expected);
     });
@@ -151,12 +129,17 @@ describe("indexer: crashes and restarts", () => {
     child.stderr?.on("data", (d) => {
       stderr += String(d);
     });
-    // Signal only once the CLI is indexing (its handlers are installed by then).
+    // Signal only once the CLI is indexing (its handlers are installed by then) and each chain
+    // has committed a batch (the backfill of many 2-block batches is under way).
     await waitFor(
       () => logOut.includes('"msg":"indexing '),
       () => logOut + stderr,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForValue(async () => {
+      const cursors = await readCursors(db.databaseUrl);
+      const started = cursors.length === 2 && cursors.every((c) => c.cursorBlock >= c.startBlock);
+      return started || undefined;
+    }, 45_000);
     child.kill("SIGTERM");
     const { code } = await exited(child);
     assert.equal(code, 0, logOut + stderr);
@@ -173,18 +156,7 @@ describe("indexer: crashes and restarts", () => {
     assert.ok(signalled < log.length - 1);
 
     // --status reads what the stopped process left in the database.
-    const status = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        join(import.meta.dirname, "index-child.ts"),
-        "--status",
-        "--database",
-        db.databaseUrl,
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const status = spawnIndexChild(["--status", "--database", db.databaseUrl]);
     let stdout = "";
     status.stdout?.on("data", (d) => {
       stdout += String(d);
@@ -203,17 +175,7 @@ describe("indexer: crashes and restarts", () => {
   });
 
   it("error: a missing or invalid config file is named and exits 1", async () => {
-    const missing = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        join(import.meta.dirname, "index-child.ts"),
-        "--config",
-        join(dir, "nope.json"),
-      ],
-      { stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const missing = spawnIndexChild(["--config", join(dir, "nope.json")]);
     let stderr = "";
     missing.stderr?.on("data", (d) => {
       stderr += String(d);

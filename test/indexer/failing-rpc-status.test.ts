@@ -14,21 +14,31 @@ import { createIndexer } from "../../src/indexer/create-indexer.js";
 import { openDatabase } from "../../src/store/index.js";
 import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
+import { eventually, waitForValue } from "../setup/eventually.js";
 import { memoryLogger } from "./helpers.js";
 
 const CHAIN_ID = 71001;
 const HEAD = 10;
 const hashOf = (n: number) => `0x${(n + 1).toString(16).padStart(64, "0")}`;
 
-/** A JSON-RPC chain of HEAD empty blocks; `failing` makes every call a 503, `delayMs` a slow one. */
+/**
+ * A JSON-RPC chain of HEAD empty blocks; `failing` makes every call a 503; `hold()` keeps every
+ * call arriving from then on unanswered until `release()` (a slow node), `heldSince` being when
+ * the first of them arrived.
+ */
 async function startStubChain() {
-  const state = { failing: true, calls: 0, delayMs: 0 };
+  const state = { failing: true, calls: 0, heldSince: undefined as number | undefined };
+  let held: Promise<void> | undefined;
+  let release = () => {};
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", async () => {
       state.calls++;
-      if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (held !== undefined) {
+        state.heldSince ??= Date.now();
+        await held;
+      }
       if (state.failing) {
         res.statusCode = 503;
         res.end("unavailable");
@@ -61,7 +71,24 @@ async function startStubChain() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { state, url, close: () => new Promise((r) => server.close(r)) };
+  return {
+    state,
+    url,
+    hold() {
+      held ??= new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    release() {
+      release();
+      held = undefined;
+      state.heldSince = undefined;
+    },
+    close: () => {
+      release();
+      return new Promise((r) => server.close(r));
+    },
+  };
 }
 
 /** An indexer config of one chain, alpha, on the stub chain at `rpcUrl`, polled every 20 ms. */
@@ -126,19 +153,21 @@ describe("indexer: a failing RPC in the chain's status", () => {
       const row = async () => (await store.indexer.getIndexerStatus())[0];
       await until(row, (r) => r?.state === "following" && r.cursorBlock === HEAD);
 
-      // Every call now takes 3 s: the next idle step waits that long on eth_blockNumber.
-      stub.state.delayMs = 3000;
-      await new Promise((r) => setTimeout(r, 100)); // the step in flight started before the delay
-      const slowFrom = Date.now();
-      await new Promise((r) => setTimeout(r, 2500));
-      const during = await row();
-      const updatedMs = Date.parse(`${during?.updatedAt.replace(" ", "T")}Z`);
-      // updated_at has whole seconds: a heartbeat 2.4 s into the slow step stamps >= +1.4 s.
-      assert.ok(
-        updatedMs >= slowFrom + 1000,
-        `updated_at ${during?.updatedAt} is not after the slow step began (${new Date(slowFrom).toISOString()})`,
-      );
-      stub.state.delayMs = 0;
+      // No call is answered any more: the next step waits on it (eth_blockNumber) for good.
+      stub.hold();
+      const slowFrom = await waitForValue(async () => stub.state.heldSince);
+      // While it waits, the heartbeat moves updated_at (whole seconds: a second past slowFrom
+      // is a stamp at least 1 s into the wait); no error: the call has not timed out (10 s).
+      await eventually(8000, async () => {
+        const during = await row();
+        const updatedMs = Date.parse(`${during?.updatedAt.replace(" ", "T")}Z`);
+        assert.equal(during?.error, "");
+        assert.ok(
+          updatedMs >= slowFrom + 1000,
+          `updated_at ${during?.updatedAt} is not after the slow step began (${new Date(slowFrom).toISOString()})`,
+        );
+      });
+      stub.release();
       controller.abort();
       await running;
     });
@@ -159,14 +188,14 @@ describe("indexer: a failing RPC in the chain's status", () => {
       const rows = () => store.indexer.getIndexerStatus();
       await until(rows, (r) => r[0]?.state === "following" && r[0].cursorBlock === HEAD);
 
-      stub.state.delayMs = 3000;
+      stub.hold();
       const stuck = await until(rows, (r) => r[0]?.error !== "");
       const summary = summariseIndexerStatus(stuck);
       assert.equal(summary.ready, false);
       assert.match(summary.reason, /chain alpha is retrying: a step has been running for \d+ s/);
       assert.ok(logger.lines.some((line) => line.includes("a step has been running for")));
 
-      stub.state.delayMs = 0;
+      stub.release();
       const cleared = await until(rows, (r) => r[0]?.error === "");
       assert.equal(summariseIndexerStatus(cleared).ready, true);
       controller.abort();

@@ -9,21 +9,15 @@ import { after, before, describe, it } from "node:test";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
 import { openDatabase } from "../../src/store/index.js";
-import {
-  type ChainConnection,
-  connectChain,
-  setupDevnet,
-  type TestDevnet,
-} from "../setup/anvil.js";
+import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { type FaultyRpcProxy, startFaultyRpcProxy } from "../setup/faulty-rpc-proxy.js";
 import {
   chainHeads,
   configOf,
+  dumpCleanIndex,
   dumpDatabase,
-  indexUntilIdle,
   memoryLogger,
-  openTestIndexer,
   waitUntilCaughtUp,
 } from "./helpers.js";
 import { deliver, sendTransfer } from "./traffic.js";
@@ -31,16 +25,15 @@ import { deliver, sendTransfer } from "./traffic.js";
 const SECRETS = ["s3cretUser", "s3cretPassw0rd", "KEY0123456789abcdefKEY", "apikeyVALUE123"];
 
 describe("indexer: faulty RPC", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let proxies: FaultyRpcProxy[] = [];
   const dbs: IsolatedDatabase[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    devnet = await setupTwoChainDevnet();
     manifest = devnet.manifest;
-    const alpha: ChainConnection = connectChain(manifest, "alpha");
-    const beta: ChainConnection = connectChain(manifest, "beta");
+    const { alpha, beta } = devnet;
     for (let i = 0; i < 4; i++) {
       const t = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n + BigInt(i));
       if (i !== 3) await deliver(manifest, t);
@@ -92,12 +85,10 @@ describe("indexer: faulty RPC", () => {
       await store.close();
     }
 
-    const clean = await setupIsolatedDatabase("sqlite");
-    dbs.push(clean);
-    const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
-    await indexUntilIdle(fresh.indexer.chains);
-    await fresh.store.close();
-    assert.deepEqual(await dumpDatabase(live.databaseUrl), await dumpDatabase(clean.databaseUrl));
+    assert.deepEqual(
+      await dumpDatabase(live.databaseUrl),
+      await dumpCleanIndex(manifest, "sqlite"),
+    );
 
     // Every fault happened, and credentials went out as Basic auth.
     const total = proxies.reduce(

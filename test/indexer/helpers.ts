@@ -12,6 +12,11 @@ import { createIndexer, type Indexer } from "../../src/indexer/create-indexer.js
 import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
 import { TRANSFER_FIELDS } from "../../src/store/types.js";
 import { connectChain } from "../setup/anvil.js";
+import {
+  type DatabaseBackend,
+  type IsolatedDatabase,
+  setupIsolatedDatabase,
+} from "../setup/database.js";
 
 export const quietLogger: IndexerLogger & { lines: string[] } = {
   lines: [],
@@ -71,6 +76,54 @@ export async function openTestIndexer(
   const store = await openDatabase(databaseUrl);
   const logger = memoryLogger();
   return { indexer: createIndexer({ config, store, logger }), store, logger };
+}
+
+/**
+ * A test indexer on a new isolated database; what closes the indexer's store and drops the
+ * database goes into `cleanups`.
+ */
+export async function openIsolatedIndexer(
+  backend: DatabaseBackend,
+  config: IndexerConfig,
+  cleanups: (() => Promise<void>)[],
+): Promise<{ ix: TestIndexer; db: IsolatedDatabase }> {
+  const db = await setupIsolatedDatabase(backend);
+  const ix = await openTestIndexer(db.databaseUrl, config);
+  cleanups.push(async () => {
+    await ix.store.close();
+    await db.cleanup();
+  });
+  return { ix, db };
+}
+
+/**
+ * The dump (dumpDatabase) of a clean index of the manifest's chains as they are now: what a
+ * database that lived through crashes, faults or reorgs must equal. Its database is dropped after.
+ */
+export async function dumpCleanIndex(
+  manifest: DevnetManifest,
+  backend: DatabaseBackend,
+): Promise<Record<string, unknown[]>> {
+  const clean = await setupIsolatedDatabase(backend);
+  try {
+    const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
+    try {
+      await indexUntilIdle(fresh.indexer.chains);
+    } finally {
+      await fresh.store.close();
+    }
+    return await dumpDatabase(clean.databaseUrl);
+  } finally {
+    await clean.cleanup();
+  }
+}
+
+/** Whether a chain's stored cursor is below its block in `heads`: the index was not caught up. */
+export async function storedCursorsBelow(
+  databaseUrl: string,
+  heads: readonly number[],
+): Promise<boolean> {
+  return (await readCursors(databaseUrl)).some((c, n) => c.cursorBlock < heads[n]!);
 }
 
 /** Every chain's current head block, in manifest order. */
@@ -141,7 +194,34 @@ export async function dumpDatabase(
     address_stats:
       "SELECT address_key, total FROM address_stats WHERE total > 0 ORDER BY address_key",
   };
-  const out: Record<string, unknown[]> = {};
+  const out: Record<string, unknown[]> = await readRows(databaseUrl, queries);
+  out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
+  return out;
+}
+
+/**
+ * Every chain's cursor as the indexer left it, ordered by chain id (read-only: works while
+ * another process indexes); rejects before the indexer made its tables.
+ */
+export async function readCursors(
+  databaseUrl: string,
+): Promise<{ chainId: number; startBlock: number; cursorBlock: number }[]> {
+  const { rows } = await readRows(databaseUrl, {
+    rows: "SELECT chain_id, start_block, cursor_block FROM indexer_chains ORDER BY chain_id",
+  });
+  return rows!.map((r) => ({
+    chainId: Number(r.chain_id),
+    startBlock: Number(r.start_block),
+    cursorBlock: Number(r.cursor_block),
+  }));
+}
+
+/** Runs each named query on a connection of its own, rows as strings on both backends. */
+async function readRows(
+  databaseUrl: string,
+  queries: Record<string, string>,
+): Promise<Record<string, Record<string, string>[]>> {
+  const out: Record<string, Record<string, string>[]> = {};
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -152,17 +232,15 @@ export async function dumpDatabase(
     } finally {
       await client.end();
     }
-    out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
     return out;
   }
-  const db = new Database(databaseUrl, { readonly: true });
+  const db = new Database(databaseUrl, { readonly: true, fileMustExist: true });
   try {
     for (const [name, sql] of Object.entries(queries))
       out[name] = db.prepare(sql).all().map(normalise);
   } finally {
     db.close();
   }
-  out.address_seq = seqInvariant(out.address_seq as Record<string, string>[]);
   return out;
 }
 

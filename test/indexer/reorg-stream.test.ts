@@ -12,32 +12,25 @@ import { loadConfig } from "../../src/config/env.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
-import {
-  type ChainConnection,
-  connectChain,
-  setupDevnet,
-  type TestDevnet,
-} from "../setup/anvil.js";
-import { setupIsolatedDatabase } from "../setup/database.js";
+import { type ChainConnection, setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
+import { listenOnLoopback } from "../setup/listen.js";
 import { openSse, type SseConnection } from "../setup/sse-client.js";
 import { height, mine, revertTo, snapshot } from "./chain-control.js";
-import { configOf, indexUntilIdle, openTestIndexer } from "./helpers.js";
+import { configOf, indexUntilIdle, openIsolatedIndexer } from "./helpers.js";
 import { deliver, sendTransfer } from "./traffic.js";
 
 const statusOf = (data: string) => JSON.parse(data).status as string;
 
 describe("stream: reorganisations", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let beta: ChainConnection;
   const cleanups: (() => Promise<void>)[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
-    manifest = devnet.manifest;
-    alpha = connectChain(manifest, "alpha");
-    beta = connectChain(manifest, "beta");
+    devnet = await setupTwoChainDevnet();
+    ({ manifest, alpha, beta } = devnet);
   });
   after(async () => {
     for (const c of cleanups.reverse()) await c();
@@ -45,28 +38,23 @@ describe("stream: reorganisations", () => {
   });
 
   async function setup(backend: "sqlite" | "postgres") {
-    const db = await setupIsolatedDatabase(backend);
-    const ix = await openTestIndexer(db.databaseUrl, configOf(manifest, { finalityDepth: 64 }));
+    const { ix, db } = await openIsolatedIndexer(backend, configOf(manifest), cleanups);
     const store: Store = await createStore({ databaseUrl: db.databaseUrl });
     const app: FastifyInstance = await buildApp({
       config: loadConfig({ LOG_LEVEL: "silent" }),
       store,
     });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    assert.ok(address !== null && typeof address === "object", "the app listens on a TCP port");
+    const { baseUrl } = await listenOnLoopback(app);
     const streams: SseConnection[] = [];
     cleanups.push(async () => {
       for (const s of streams) s.close();
       await app.close();
       await store.close();
-      await ix.store.close();
-      await db.cleanup();
     });
     await indexUntilIdle(ix.indexer.chains);
     const follow = async (addressOrTxHash: string) => {
       const stream = await openSse(
-        `http://127.0.0.1:${address.port}${TRANSFER_STREAM_PATH}?addressOrTxHash=${addressOrTxHash}`,
+        `${baseUrl}${TRANSFER_STREAM_PATH}?addressOrTxHash=${addressOrTxHash}`,
       );
       streams.push(stream);
       await stream.waitFor((e) => e.event === "ready");

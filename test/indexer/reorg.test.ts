@@ -10,20 +10,16 @@ import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { WrongChainError } from "../../src/indexer/chain-indexer.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
 import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
-import {
-  type ChainConnection,
-  connectChain,
-  setupDevnet,
-  type TestDevnet,
-} from "../setup/anvil.js";
-import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { type ChainConnection, setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
+import type { DatabaseBackend, IsolatedDatabase } from "../setup/database.js";
 import { height, mine, revertTo, snapshot, startRpcProxy } from "./chain-control.js";
 import {
   configOf,
+  dumpCleanIndex,
   dumpDatabase,
   indexUntilIdle,
+  openIsolatedIndexer,
   openTestIndexer,
-  type TestIndexer,
 } from "./helpers.js";
 import { deliver, sendTransfer } from "./traffic.js";
 
@@ -43,17 +39,15 @@ const CASES: ReorgCase[] = [
 ];
 
 describe("indexer: reorganisations", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let beta: ChainConnection;
   const cleanups: (() => Promise<void>)[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
-    manifest = devnet.manifest;
-    alpha = connectChain(manifest, "alpha");
-    beta = connectChain(manifest, "beta");
+    devnet = await setupTwoChainDevnet();
+    ({ manifest, alpha, beta } = devnet);
     // Some history every case starts from.
     const t = await sendTransfer(manifest, alpha, beta, 1, 100n);
     await deliver(manifest, t);
@@ -64,26 +58,11 @@ describe("indexer: reorganisations", () => {
     await devnet?.cleanup();
   });
 
-  async function indexer(
-    backend: "sqlite" | "postgres",
-    finalityDepth = 64,
-  ): Promise<{ ix: TestIndexer; db: IsolatedDatabase }> {
-    const db = await setupIsolatedDatabase(backend);
-    const ix = await openTestIndexer(db.databaseUrl, configOf(manifest, { finalityDepth }));
-    cleanups.push(async () => {
-      await ix.store.close();
-      await db.cleanup();
-    });
-    return { ix, db };
-  }
+  const indexer = (backend: DatabaseBackend, finalityDepth = 64) =>
+    openIsolatedIndexer(backend, configOf(manifest, { finalityDepth }), cleanups);
 
-  async function assertEqualsCleanIndex(live: IsolatedDatabase, backend: "sqlite" | "postgres") {
-    const clean = await indexer(backend);
-    await indexUntilIdle(clean.ix.indexer.chains);
-    assert.deepEqual(
-      await dumpDatabase(live.databaseUrl),
-      await dumpDatabase(clean.db.databaseUrl),
-    );
+  async function assertEqualsCleanIndex(live: IsolatedDatabase, backend: DatabaseBackend) {
+    assert.deepEqual(await dumpDatabase(live.databaseUrl), await dumpCleanIndex(manifest, backend));
   }
 
   for (const c of CASES) {
@@ -213,17 +192,12 @@ describe("indexer: reorganisations", () => {
       }
     });
     try {
-      const db = await setupIsolatedDatabase("sqlite");
       const config = configOf(manifest, {
         finalityDepth: 5,
         maxBlockRange: 10,
         rpcUrls: { [alpha.chain.chainId]: proxy.url },
       });
-      const ix = await openTestIndexer(db.databaseUrl, config);
-      cleanups.push(async () => {
-        await ix.store.close();
-        await db.cleanup();
-      });
+      const { ix } = await openIsolatedIndexer("sqlite", config, cleanups);
       const [ixAlpha] = ix.indexer.chains;
       const controller = new AbortController();
       const outcome = await Promise.race([
@@ -261,15 +235,10 @@ describe("indexer: reorganisations", () => {
       });
     });
     try {
-      const db = await setupIsolatedDatabase("sqlite");
       const config = configOf(manifest, {
         rpcUrls: { [alpha.chain.chainId]: proxy.url },
       });
-      const ix = await openTestIndexer(db.databaseUrl, config);
-      cleanups.push(async () => {
-        await ix.store.close();
-        await db.cleanup();
-      });
+      const { ix, db } = await openIsolatedIndexer("sqlite", config, cleanups);
       await indexUntilIdle(ix.indexer.chains);
       const before = await dumpDatabase(db.databaseUrl);
       lagging = true;

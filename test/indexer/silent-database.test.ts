@@ -8,28 +8,26 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createIndexer } from "../../src/indexer/create-indexer.js";
 import { openDatabase } from "../../src/store/index.js";
-import { connectChain, setupDevnet, type TestDevnet } from "../setup/anvil.js";
+import { setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 import {
   chainHeads,
   configOf,
+  dumpCleanIndex,
   dumpDatabase,
-  indexUntilIdle,
   memoryLogger,
-  openTestIndexer,
   waitUntilCaughtUp,
 } from "./helpers.js";
 import { deliver, sendTransfer } from "./traffic.js";
 
 describe("indexer: PostgreSQL connections that go silent", () => {
-  let devnet: TestDevnet;
+  let devnet: TwoChainDevnet;
   const dbs: IsolatedDatabase[] = [];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
-    const alpha = connectChain(devnet.manifest, "alpha");
-    const beta = connectChain(devnet.manifest, "beta");
+    devnet = await setupTwoChainDevnet();
+    const { alpha, beta } = devnet;
     for (let i = 0; i < 4; i++) {
       const t = await sendTransfer(
         devnet.manifest,
@@ -86,11 +84,9 @@ describe("indexer: PostgreSQL connections that go silent", () => {
       `a dropped connection was logged:\n${logger.lines.join("\n")}`,
     );
 
-    const clean = await setupIsolatedDatabase("postgres");
-    dbs.push(clean);
-    const fresh = await openTestIndexer(clean.databaseUrl, configOf(manifest));
-    await indexUntilIdle(fresh.indexer.chains);
-    await fresh.store.close();
-    assert.deepEqual(await dumpDatabase(live.databaseUrl), await dumpDatabase(clean.databaseUrl));
+    assert.deepEqual(
+      await dumpDatabase(live.databaseUrl),
+      await dumpCleanIndex(manifest, "postgres"),
+    );
   });
 });

@@ -14,6 +14,7 @@ import { describe, it } from "node:test";
 import pg from "pg";
 import { openDatabase } from "../../src/store/index.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
+import { waitUntilBlockedBy } from "../setup/postgres-observers.js";
 import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
 describe("index CLI: a stop while the database does not answer", () => {
@@ -63,8 +64,8 @@ describe("index CLI: a stop while the database does not answer", () => {
           await new Promise((r) => setTimeout(r, 100));
         }
         assert.match(stdout, /"msg":"indexing alpha/, stderr);
-        // Its first step now waits on the locked table.
-        await new Promise((r) => setTimeout(r, 1000));
+        // The stop comes once its first step waits on the locked tables.
+        await waitUntilBlockedBy(locker, db.databaseUrl);
         child.kill("SIGTERM");
         const code = await Promise.race([
           exit,

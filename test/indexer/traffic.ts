@@ -15,6 +15,7 @@ import {
   sendBridge,
   type TransferSentValue,
 } from "../setup/anvil.js";
+import { mine } from "./chain-control.js";
 
 export interface MadeTransfer {
   kind: BridgeKind;
@@ -97,4 +98,25 @@ export async function refund(
     args: [t.sent.messageId as Hex],
   } as never);
   return t.source.client.waitForTransactionReceipt({ hash });
+}
+
+/**
+ * New work for round `round` of the kill loops: a transfer each way (kind and users vary with
+ * the round), one of them delivered, then 12 blocks per chain (about 6 two-block batches each).
+ */
+export async function addRoundOfWork(
+  manifest: DevnetManifest,
+  alpha: ChainConnection,
+  beta: ChainConnection,
+  round: number,
+): Promise<void> {
+  const out = await sendTransfer(manifest, alpha, beta, (round % 3) as BridgeKind, 10n, {
+    userIndex: round % 8,
+  });
+  const back = await sendTransfer(manifest, beta, alpha, 1, 20n, {
+    userIndex: (round + 3) % 8,
+  });
+  await deliver(manifest, round % 2 === 0 ? out : back);
+  await mine(alpha, 12);
+  await mine(beta, 12);
 }

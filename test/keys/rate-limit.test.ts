@@ -99,6 +99,7 @@ describe("rate limit windows and settings", () => {
       assert.equal(limited.statusCode, 429);
       assert.equal(limited.headers["retry-after"], "1");
       assert.match(limited.json().msg, /1 requests per 0.3 s/);
+      // Passage of time: the 300 ms window ends.
       await new Promise((resolve) => setTimeout(resolve, 350));
       assert.equal((await list(app)).statusCode, 200);
     } finally {
@@ -201,6 +202,7 @@ describe("rate limit shared through Redis", () => {
       assert.equal((await list(first, key)).statusCode, 200);
       assert.equal((await list(second, key)).statusCode, 200);
       assert.equal((await list(first, key)).statusCode, 429);
+      // Passage of time: the 400 ms window ends.
       await new Promise((resolve) => setTimeout(resolve, 450));
       assert.equal((await list(second, key)).statusCode, 200);
     } finally {

@@ -57,6 +57,7 @@ describe("discovery endpoints", () => {
         chainId: c.chainId,
         name: c.name,
         nativeCurrency: { symbol: c.nativeToken.symbol, decimals: 18 },
+        rpcUrls: [],
         bridgeChainIds: Object.fromEntries(
           Object.entries(c.bridgeChainIds).map(([k, v]) => [k, v]),
         ),
@@ -80,6 +81,32 @@ describe("discovery endpoints", () => {
       all.body.data.tokens.length,
       f.registry.chains.reduce((n, c) => n + c.tokens.length, 0),
     );
+  });
+
+  it("behavior: rpcUrls publishes a chain's publicRpcUrl only, never the rpcUrl the server reads", async () => {
+    const json = structuredClone(f.registryJson) as { chains: Record<string, unknown>[] };
+    for (const chain of json.chains) chain.rpcUrl = "https://reader:s3cret@node.internal/v3/k";
+    json.chains[0]!.publicRpcUrl = "https://rpc.example.org/alpha";
+    const published = await buildRouterTestApp({
+      router: createRouter({ registry: parseRegistry(json) }),
+      snapshot: f.snapshot,
+    });
+    try {
+      const response = await published.app.inject({ url: DISCOVERY_PATHS.chains });
+      assert.equal(response.statusCode, 200);
+      const chains = response.json().data.chains as { chainId: number; rpcUrls: string[] }[];
+      assert.deepEqual(
+        chains.map((c) => [c.chainId, c.rpcUrls]),
+        [
+          [71001, ["https://rpc.example.org/alpha"]],
+          [71002, []],
+          [71003, []],
+        ],
+      );
+      assert.ok(!response.body.includes("node.internal"));
+    } finally {
+      await published.close();
+    }
   });
 
   it("behavior: a token pair is listed exactly when route search has a route for it", async () => {

@@ -57,6 +57,8 @@ export async function setupDevnet(parameters: SetupDevnetParameters = {}): Promi
       name,
       chainId: nodes[i]!.chainId,
       rpcUrl: nodes[i]!.rpcUrl,
+      // Published to browser wallets, as runDevnet does (src/devnet/run-devnet.ts nodeUrls).
+      publicRpcUrl: nodes[i]!.rpcUrl,
     }));
     const manifest = await deployDevnet({ chains });
     return { manifest, nodes, cleanup };
@@ -64,6 +66,21 @@ export async function setupDevnet(parameters: SetupDevnetParameters = {}): Promi
     await cleanup();
     throw error;
   }
+}
+
+/** A devnet of the two chains alpha and beta, with a connection to each. */
+export interface TwoChainDevnet extends TestDevnet {
+  alpha: ChainConnection;
+  beta: ChainConnection;
+}
+
+export async function setupTwoChainDevnet(): Promise<TwoChainDevnet> {
+  const devnet = await setupDevnet({ names: ["alpha", "beta"] });
+  return {
+    ...devnet,
+    alpha: connectChain(devnet.manifest, "alpha"),
+    beta: connectChain(devnet.manifest, "beta"),
+  };
 }
 
 /** A devnet chain seen by a test: its manifest entry, a public client and wallets. */

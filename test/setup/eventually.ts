@@ -1,6 +1,8 @@
 /**
  * Retries `check` (an assertion that throws until it holds) every 10 ms until it passes; after
- * `ms` milliseconds the last failure is thrown, so the test shows what was still wrong.
+ * `ms` milliseconds the last failure is thrown, so the test shows what was still wrong. Give an
+ * assert.ok a message: without one, every failure parses the test's source for it (slow enough
+ * to starve the event loop on a busy machine).
  */
 export async function eventually(ms: number, check: () => void | Promise<void>): Promise<void> {
   const deadline = Date.now() + ms;

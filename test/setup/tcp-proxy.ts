@@ -33,6 +33,13 @@ export interface TcpProxy {
   holdUploads(on: boolean): void;
   /** Connections from clients still open through the proxy (frozen and swallowed included). */
   openConnections(): number;
+  /** Connections accepted since the start (swallowed ones included): attempts to connect. */
+  accepted(): number;
+  /**
+   * What clients sent into silenced links (frozen or swallowed), as latin1 text, its first
+   * MiB: shows that a statement reached a connection that will never answer it.
+   */
+  swallowedText(): string;
   /** down() for good. */
   close(): Promise<void>;
 }
@@ -45,6 +52,8 @@ interface Link {
   clientDone?: boolean;
 }
 
+const SWALLOWED_TEXT_LIMIT = 1024 * 1024;
+
 /** Host and port of a postgres:// URL. */
 export function postgresTarget(databaseUrl: string): { host: string; port: number } {
   const url = new URL(databaseUrl);
@@ -56,7 +65,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const links = new Set<Link>();
   let server: Server | undefined;
   let swallowing = false;
+  let accepted = 0;
+  let swallowed = "";
   const ignore = () => {};
+  const keep = (chunk: Buffer) => {
+    if (swallowed.length < SWALLOWED_TEXT_LIMIT) swallowed += chunk.toString("latin1");
+  };
 
   function silence(link: Link): void {
     // Unpiped and read into nothing: whatever arrives, a close included, goes nowhere.
@@ -64,11 +78,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     link.client.unpipe();
     link.upstream?.unpipe();
     // unpipe() left them paused, and a data listener does not resume a paused stream.
-    link.client.on("data", ignore).resume();
+    link.client.on("data", keep).resume();
     link.upstream?.on("data", ignore).resume();
   }
 
   function accept(client: Socket): void {
+    accepted++;
     const link: Link = { client };
     links.add(link);
     client.on("close", () => {
@@ -135,6 +150,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       }
     },
     openConnections: () => [...links].filter((link) => link.clientDone !== true).length,
+    accepted: () => accepted,
+    swallowedText: () => swallowed.slice(0, SWALLOWED_TEXT_LIMIT),
     close: () => proxy.down(),
   };
   await proxy.up();

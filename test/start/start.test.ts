@@ -211,6 +211,14 @@ describe("bridge-oracle start", () => {
       body: banner.quote,
     });
     assert.equal(quote.status, 200);
+    // Discovery publishes the resumed nodes' URLs, which a browser wallet can add.
+    const chains = (await (await fetch(`${banner.url}/api/oracle/chains`)).json()) as {
+      data: { chains: { name: string; rpcUrls: string[] }[] };
+    };
+    assert.deepEqual(
+      chains.data.chains.map((c) => [c.name, c.rpcUrls]),
+      ["alpha", "beta", "gamma"].map((name, i) => [name, [`http://127.0.0.1:${rpcPort + i}`]]),
+    );
 
     // Another start on the same DEVNET_DIR (own PORT and database) would resume the same chains
     // and its nodes would overwrite this one's state files: it is refused.

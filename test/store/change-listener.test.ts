@@ -42,7 +42,9 @@ describe("PostgreSQL change counter", () => {
     } finally {
       await client.end();
     }
-    await eventually(2000, () => assert.ok((store.changeCounter?.() as number) > before));
+    await eventually(2000, () =>
+      assert.ok((store.changeCounter?.() as number) > before, "the counter has not moved"),
+    );
   });
 
   it("behavior: a commit through the store itself moves it at once", async () => {
@@ -170,7 +172,8 @@ describe("PostgreSQL change listener on a failing network", () => {
     proxy.swallow(true);
     const { listener, warnings } = listen(200);
     listener.counter();
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Given up on and retried: three attempts, each accepted and never answered.
+    await eventually(5000, () => assert.ok(proxy.accepted() >= 3, `${proxy.accepted()} attempts`));
     assert.equal(listener.counter(), undefined);
     proxy.swallow(false);
     await eventually(4000, () => assert.notEqual(listener.counter(), undefined));

@@ -10,6 +10,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createStore, openDatabase } from "../../src/store/index.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { eventually } from "../setup/eventually.js";
+import { trackPgConnections } from "../setup/postgres-observers.js";
 import { postgresTarget, startTcpProxy } from "../setup/tcp-proxy.js";
 
 /** Errors that would have ended the process, caught for the test's duration. */
@@ -55,6 +57,7 @@ describe("PostgreSQL connection lost during a transaction", () => {
     it(`error: the ${kind}'s transaction fails, the process does not crash, the next one works`, async () => {
       const proxy = await startTcpProxy(postgresTarget(db.databaseUrl));
       const url = proxy.url(db.databaseUrl);
+      const connections = trackPgConnections();
       const store =
         kind === "indexer store"
           ? await openDatabase(url)
@@ -68,7 +71,9 @@ describe("PostgreSQL connection lost during a transaction", () => {
         const tx = await holdTransaction(transaction);
         await tx.started;
         await proxy.down(); // the server closes every connection
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Released only once pg saw the close: on a client checked out and idle, the failure
+        // that used to end the process.
+        await eventually(5000, () => assert.equal(connections.open(), 0));
         tx.release();
         const outcome = await tx.done;
         assert.deepEqual(uncaught.errors, [], "a lost connection must not be an uncaught error");
@@ -77,6 +82,7 @@ describe("PostgreSQL connection lost during a transaction", () => {
         await proxy.up();
         assert.equal(await transaction(async () => {}).then(() => "committed"), "committed");
       } finally {
+        connections.stop();
         uncaught.stop();
         await store.close();
         await proxy.close();

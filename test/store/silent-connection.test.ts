@@ -13,6 +13,8 @@ import { openDatabase } from "../../src/store/index.js";
 import { API_POSTGRES_TIMEOUTS, createPostgresPool } from "../../src/store/postgres/connections.js";
 import { uniqueApplicationName } from "../../src/store/postgres/silent-connection-watch.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { eventually } from "../setup/eventually.js";
+import { waitUntilBlockedBy } from "../setup/postgres-observers.js";
 import { postgresTarget, startTcpProxy, type TcpProxy } from "../setup/tcp-proxy.js";
 
 /** Short bounds so a check happens within a second (production: 30 s and 10 s). */
@@ -151,7 +153,8 @@ describe("PostgreSQL connection that goes silent under an unbounded statement", 
       proxy.holdUploads(true); // the server sees the session idle until the statement arrives
       const big = "x".repeat(32 * 1024 * 1024);
       const sent = within(pool.query("SELECT length($1::text) AS n", [big]), 8000);
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // several checks
+      // Passage of time: several silence checks (400 ms) go by, each skipping (nothing to see).
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       proxy.holdUploads(false);
       const result = await sent;
       assert.ok(!(result instanceof Error), `the statement succeeds, got ${String(result)}`);
@@ -165,9 +168,19 @@ describe("PostgreSQL connection that goes silent under an unbounded statement", 
     try {
       await locker.query("BEGIN");
       await locker.query("LOCK TABLE indexer_chains IN ACCESS EXCLUSIVE MODE");
-      await withProxiedPool(async (pool) => {
+      await withProxiedPool(async (pool, proxy) => {
         const waiting = within(pool.query("SELECT count(*)::int AS n FROM indexer_chains"), 8000);
-        await new Promise((resolve) => setTimeout(resolve, 1500)); // several checks
+        await waitUntilBlockedBy(locker, db.databaseUrl);
+        // Three silence checks (each on a connection of its own, through the proxy) let it be.
+        let early: unknown;
+        void waiting.then((outcome) => {
+          early = outcome;
+        });
+        const before = proxy.accepted();
+        await eventually(5000, () => {
+          assert.equal(early, undefined, `it ended under the lock: ${String(early)}`);
+          assert.ok(proxy.accepted() >= before + 3, `${proxy.accepted() - before} checks`);
+        });
         await locker.query("COMMIT");
         const result = await waiting;
         assert.ok(

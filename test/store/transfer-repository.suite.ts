@@ -688,6 +688,7 @@ export function registerTransferRepositorySuite(backend: DatabaseBackend): void 
       const outcomes = await Promise.allSettled([
         store.transaction(async (tx) => {
           await tx.transfers.upsertTransfers([bad]);
+          // Passage of time: room for the other transaction to interleave, were it allowed to.
           await new Promise((resolve) => setTimeout(resolve, 20));
           throw new Error("rolled back");
         }),

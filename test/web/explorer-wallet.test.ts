@@ -2,11 +2,13 @@
  * Bridging from a browser wallet, end to end: a devnet (two anvil chains, the relayer, the
  * indexer, the real API with the router over the chains' live state) and headless Chromium with
  * an EIP-1193 wallet injected by the test. The wallet announces itself (EIP-6963), starts on
- * the wrong chain, and forwards everything else to the anvil node of its current chain, whose
- * accounts are unlocked, so eth_sendTransaction works. The test asks for a quote in the page,
- * bridges it (switch chain -> approve -> bridge), follows the transfer page from Processing to
- * Success, and checks the amounts against the chain; a rejected request is shown in plain words;
- * the home feed takes transfers while traffic runs.
+ * the wrong chain and does not know the source chain (4902 to the switch) until the page adds it
+ * with the RPC URL the server publishes (GET /api/oracle/chains `rpcUrls`, the devnet's anvil
+ * URL); it forwards everything else to the RPC URL it knows for its current chain (anvil, whose
+ * accounts are unlocked, so eth_sendTransaction works). The test asks for a quote in the page,
+ * bridges it (switch -> add chain -> switch -> approve -> bridge), follows the transfer page from
+ * Processing to Success, and checks the amounts against the chain; a rejected request is shown
+ * in plain words; the home feed takes transfers while traffic runs.
  */
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
@@ -41,38 +43,56 @@ import { type Browser, launchChromium } from "./explorer-harness.js";
 
 const RESULTS_DIR = "test-results";
 
-/** The injected wallet (runs in the page): EIP-6963 announcement, chain switching, forwarding. */
-function installTestWallet(setup: { account: string; chainId: string; known: string[] }) {
+/**
+ * The injected wallet (runs in the page): EIP-6963 announcement, chain switching, adding a chain
+ * (without switching to it, as EIP-3085 allows), forwarding to the RPC URL it knows for its chain.
+ */
+function installTestWallet(setup: {
+  account: string;
+  chainId: string;
+  known: Record<string, string>;
+}) {
   const w = window as unknown as {
     __rpc(
-      chainId: string,
+      url: string,
       method: string,
       params: unknown,
     ): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
     __walletCalls: string[];
-    __logCall(method: string): Promise<void>;
+    __logCall(method: string, params: unknown): Promise<void>;
     __rejectNext: boolean;
   };
   w.__walletCalls = [];
   w.__rejectNext = false;
   let chainId = setup.chainId;
+  /** Chain id (hex) -> the RPC URL the wallet sends that chain's requests to. */
+  const known = new Map(Object.entries(setup.known));
   const provider = {
     async request({ method, params }: { method: string; params?: unknown }) {
       w.__walletCalls.push(method);
-      void w.__logCall(method);
+      void w.__logCall(method, params ?? null);
       if (method === "eth_requestAccounts" || method === "eth_accounts") return [setup.account];
       if (method === "eth_chainId") return chainId;
       if (method === "wallet_switchEthereumChain") {
         const wanted = (params as { chainId: string }[])[0]?.chainId ?? "";
-        if (!setup.known.includes(wanted)) throw { code: 4902, message: "Unrecognized chain ID" };
+        if (!known.has(wanted)) throw { code: 4902, message: "Unrecognized chain ID" };
         chainId = wanted;
+        return null;
+      }
+      if (method === "wallet_addEthereumChain") {
+        const chain = (params as { chainId: string; rpcUrls: string[] }[])[0];
+        const url = chain?.rpcUrls[0];
+        if (chain === undefined || url === undefined) throw { code: -32602, message: "no rpcUrls" };
+        known.set(chain.chainId, url);
         return null;
       }
       if (method === "eth_sendTransaction" && w.__rejectNext) {
         w.__rejectNext = false;
         throw { code: 4001, message: "User rejected the request." };
       }
-      const answer = await w.__rpc(chainId, method, params ?? []);
+      const url = known.get(chainId);
+      if (url === undefined) throw { code: 4901, message: "chain not connected" };
+      const answer = await w.__rpc(url, method, params ?? []);
       if (answer.error !== undefined) throw answer.error;
       return answer.result;
     },
@@ -108,6 +128,8 @@ describe("bridging from a browser wallet on the devnet", () => {
   let user: Address;
   /** The wallet methods the page called, across page loads. */
   const walletCalls: string[] = [];
+  /** The params of every wallet_addEthereumChain the page sent. */
+  const addedChains: unknown[] = [];
 
   before(async () => {
     await mkdir(RESULTS_DIR, { recursive: true });
@@ -139,12 +161,11 @@ describe("bridging from a browser wallet on the devnet", () => {
     baseUrl = await app.listen({ host: "127.0.0.1", port: 0 });
 
     browser = await launchChromium();
-    const rpcUrls = new Map(manifest.chains.map((c) => [`0x${c.chainId.toString(16)}`, c.rpcUrl]));
+    const nodeUrls = new Set(manifest.chains.map((c) => c.rpcUrl));
     await browser.context.exposeFunction(
       "__rpc",
-      async (chainId: string, method: string, params: unknown) => {
-        const url = rpcUrls.get(chainId);
-        if (url === undefined) return { error: { code: 4901, message: "chain not connected" } };
+      async (url: string, method: string, params: unknown) => {
+        if (!nodeUrls.has(url)) return { error: { code: -32603, message: `no node at ${url}` } };
         const response = await fetch(url, {
           method: "POST",
           headers: { "content-type": "application/json" },
@@ -153,13 +174,16 @@ describe("bridging from a browser wallet on the devnet", () => {
         return response.json();
       },
     );
-    await browser.context.exposeFunction("__logCall", (method: string) => {
+    await browser.context.exposeFunction("__logCall", (method: string, params: unknown) => {
       walletCalls.push(method);
+      if (method === "wallet_addEthereumChain") addedChains.push(params);
     });
+    const betaId = `0x${beta.chain.chainId.toString(16)}`;
     await browser.context.addInitScript(installTestWallet, {
       account: user,
-      chainId: `0x${beta.chain.chainId.toString(16)}`, // the wrong chain: the flow must switch
-      known: [...rpcUrls.keys()],
+      // On the wrong chain, and alpha (the quotes' source) unknown: the flow must add it.
+      chainId: betaId,
+      known: { [betaId]: beta.chain.rpcUrl },
     });
     page = await browser.context.newPage();
   });
@@ -191,7 +215,7 @@ describe("bridging from a browser wallet on the devnet", () => {
     await page.locator("#quote-result .bridge-button").waitFor();
   }
 
-  it("default: quote -> switch chain -> approve -> bridge; the transfer page goes Processing then Success with the chain's amounts", async () => {
+  it("default: quote -> add and switch chain -> approve -> bridge; the transfer page goes Processing then Success with the chain's amounts", async () => {
     const before = await beta.balanceOf(beta.token("USDC"), user);
     await fillQuote("125.5");
     await assertNoSeriousAxeViolations(page, "a quote with its bridge button");
@@ -199,15 +223,29 @@ describe("bridging from a browser wallet on the devnet", () => {
     walletCalls.length = 0;
     await page.click("#quote-result .bridge-button");
     await page.waitForURL("**/transfer/0x*", { timeout: 30_000 });
-    // Switched from beta, then the approval and the bridge transaction.
-    const changes = walletCalls.filter((m) =>
-      ["wallet_switchEthereumChain", "eth_sendTransaction"].includes(m),
+    // alpha unknown (4902), added with the devnet's URL, switched to; then the approval and the
+    // bridge transaction, sent through the URL the wallet was given.
+    const changes = walletCalls.filter(
+      (m) => m.startsWith("wallet_") || m === "eth_sendTransaction",
     );
     assert.deepEqual(changes, [
+      "wallet_switchEthereumChain",
+      "wallet_addEthereumChain",
       "wallet_switchEthereumChain",
       "eth_sendTransaction",
       "eth_sendTransaction",
     ]);
+    assert.deepEqual(addedChains, [
+      [
+        {
+          chainId: `0x${alpha.chain.chainId.toString(16)}`,
+          chainName: "alpha",
+          nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+          rpcUrls: [alpha.chain.rpcUrl],
+        },
+      ],
+    ]);
+    assert.ok(alpha.chain.rpcUrl.startsWith("http://127.0.0.1:"));
     const hash = new URL(page.url()).pathname.split("/").pop() as `0x${string}`;
     const receipt = await alpha.client.getTransactionReceipt({ hash });
     assert.equal(receipt.status, "success");

@@ -7,8 +7,10 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
+import { fixtureQuoteRequest } from "../../src/router/fixtures.js";
 import type { BridgeTransaction } from "../../src/store/types.js";
+import { LIST_TRANSFERS_PATH } from "../../src/web/api-client.js";
 import { formatAmount } from "../../src/web/format.js";
 import {
   evmAddress,
@@ -123,6 +125,15 @@ describe("explorer page in Chromium", () => {
     await browser?.close();
     await api?.close();
   });
+
+  /** The quote request straight to the API (with the demo key), as the form will send it. */
+  const quoteDirectly = (body: Record<string, string>) =>
+    api.app.inject({
+      method: "POST",
+      url: "/api/oracle/router",
+      headers: { authorization: api.apiKey },
+      payload: body,
+    });
 
   it("default: searching an address lists its transfers, newest first, with badges, amounts, chains and UTC times", async () => {
     await page.goto(`${api.baseUrl}/`);
@@ -242,7 +253,11 @@ describe("explorer page in Chromium", () => {
     await firstLink.focus();
     const activeTitle = () =>
       page.evaluate(() => (document.activeElement as HTMLElement | null)?.title ?? null);
-    await page.waitForTimeout(3500); // at least one refresh with the same rows
+    // At least one refresh with the same rows went by: the page asks for the next one only
+    // once it has rendered the one before.
+    const isList = (request: Request) => new URL(request.url()).pathname === LIST_TRANSFERS_PATH;
+    await page.waitForRequest(isList, { timeout: 20_000 });
+    await page.waitForRequest(isList, { timeout: 20_000 });
     assert.equal(await activeTitle(), focusedTitle);
 
     await api.store.transfers.upsertTransfers([
@@ -278,21 +293,8 @@ describe("explorer page in Chromium", () => {
 
   it("behavior: the quote form shows the route, fee and min/max received; the API key is remembered", async () => {
     const alpha = api.router.chain("alpha");
-    const beta = api.router.chain("beta");
-    const body = {
-      sourceChain: String(alpha.chainId),
-      sourceToken: api.router.token("alpha", "USDC").address,
-      destChain: String(beta.chainId),
-      destToken: api.router.token("beta", "DAI").address,
-      amount: "250",
-      to: BOB,
-    };
-    const direct = await api.app.inject({
-      method: "POST",
-      url: "/api/oracle/router",
-      headers: { authorization: api.apiKey },
-      payload: body,
-    });
+    const body = fixtureQuoteRequest(api.router, ["alpha", "USDC"], ["beta", "DAI"], "250", BOB);
+    const direct = await quoteDirectly(body);
     assert.equal(direct.statusCode, 200, direct.body);
     const expected = direct.json().data;
 
@@ -362,22 +364,8 @@ describe("explorer page in Chromium", () => {
   });
 
   it("error: the quote form shows the envelope's msg for a refused request", async () => {
-    const alpha = api.router.chain("alpha");
-    const beta = api.router.chain("beta");
-    const body = {
-      sourceChain: String(alpha.chainId),
-      sourceToken: api.router.token("alpha", "USDC").address,
-      destChain: String(beta.chainId),
-      destToken: api.router.token("beta", "USDC").address,
-      amount: "0.5",
-      to: BOB,
-    };
-    const direct = await api.app.inject({
-      method: "POST",
-      url: "/api/oracle/router",
-      headers: { authorization: api.apiKey },
-      payload: body,
-    });
+    const body = fixtureQuoteRequest(api.router, ["alpha", "USDC"], ["beta", "USDC"], "0.5", BOB);
+    const direct = await quoteDirectly(body);
     assert.equal(direct.statusCode, 422, direct.body);
 
     // Without a registry (chains: []) the chain and token fields stay free text inputs.

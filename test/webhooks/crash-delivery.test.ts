@@ -148,7 +148,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         current = run.child;
         if (!refusalChecked) {
           // While one runs (its lock taken: it logged nothing yet, so wait for a delivery).
-          await eventually(15_000, () => assert.ok(receiver.requests.length > 0));
+          await eventually(15_000, () => assert.ok(receiver.requests.length > 0, "no delivery"));
           const second = startDeliver(db.databaseUrl);
           const [code] = (await once(second.child, "exit")) as [number];
           assert.equal(code, 1);

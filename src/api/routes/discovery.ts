@@ -68,6 +68,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
                 symbol: chain.nativeToken.symbol,
                 decimals: chain.nativeToken.decimals,
               },
+              rpcUrls: chain.publicRpcUrl === undefined ? [] : [chain.publicRpcUrl],
               bridgeChainIds: chain.bridgeChainIds,
               indexer:
                 indexed === undefined

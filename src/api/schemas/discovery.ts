@@ -42,7 +42,7 @@ const bridgeChainIdsSchema = {
 
 export const discoveryChainSchema = {
   type: "object",
-  required: ["chainId", "name", "nativeCurrency", "bridgeChainIds", "indexer"],
+  required: ["chainId", "name", "nativeCurrency", "rpcUrls", "bridgeChainIds", "indexer"],
   additionalProperties: false,
   properties: {
     chainId: { type: "integer", description: "EVM chain id", examples: [71001] },
@@ -57,6 +57,12 @@ export const discoveryChainSchema = {
         symbol: { type: "string", examples: ["ETH"] },
         decimals: { type: "integer", examples: [18] },
       },
+    },
+    rpcUrls: {
+      type: "array",
+      description:
+        "Public JSON-RPC URLs of this chain that the operator publishes (the registry's `publicRpcUrl`), for a wallet's wallet_addEthereumChain; empty when none is published. Never the URL the server itself reads the chain through.",
+      items: { type: "string", pattern: "^https?://", examples: ["http://127.0.0.1:8545"] },
     },
     bridgeChainIds: bridgeChainIdsSchema,
     indexer: {
@@ -82,7 +88,7 @@ export const discoveryChainSchema = {
 export const chainsRouteSchema = {
   summary: "Chains the router quotes between",
   description:
-    "Every chain of the registry: EVM id, name, native coin, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.",
+    "Every chain of the registry: EVM id, name, native coin, the public RPC URLs the operator publishes, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.",
   tags: ["discovery"],
   response: {
     200: successEnvelopeSchema("ChainsResponse", {

@@ -9,6 +9,7 @@
  * is within the last DURATION_WINDOW_SECONDS; fewer than MIN_DURATION_SAMPLES of a route give
  * null. Percentiles by nearest rank: the p-th is the ceil(p/100 × n)-th smallest duration.
  */
+import type { Settlement } from "../../domain/settlement.js";
 import { errorMessage } from "../../errors.js";
 import type { DurationLookup, EstimatedDuration } from "../quote-extensions.js";
 import type { CandidateRoute } from "../routes.js";
@@ -19,19 +20,7 @@ export const SETTLEMENT_SCAN_LIMIT = 10_000;
 export const MIN_DURATION_SAMPLES = 5;
 export const DURATION_REFRESH_INTERVAL_MS = 30_000;
 
-/**
- * A settled (`Success`) transfer as the store reads it (its `recentSettlements`; the router does
- * not import the store, so the shape is stated here too).
- */
-export interface Settlement {
-  /** The bridge contract on the source chain (record field source_contract). */
-  sourceContract: string;
-  sourceChainName: string;
-  destChainName: string;
-  /** UTC `YYYY-MM-DD HH:MM:SS`. */
-  startTime: string;
-  endTime: string;
-}
+export type { Settlement };
 
 export interface SettlementSource {
   recentSettlements?(limit: number): Promise<Settlement[]>;

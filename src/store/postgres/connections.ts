@@ -35,6 +35,12 @@ export interface PostgresTimeouts {
    * check.
    */
   readonly silenceCheckMs?: number;
+  /**
+   * Server side: a session left idle inside a transaction this long is ended by the server
+   * (idle_in_transaction_session_timeout), which rolls its transaction back and frees its
+   * locks. Undefined: never.
+   */
+  readonly idleInTransactionMs?: number;
 }
 
 /** The API's pools (list reads, /readyz, /metrics' indexer status, the API-key cache). */
@@ -47,6 +53,17 @@ export const API_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 3000, queryM
 export const BACKGROUND_POSTGRES_TIMEOUTS: PostgresTimeouts = {
   connectMs: 10_000,
   silenceCheckMs: 30_000,
+};
+
+/**
+ * `index`: the background bounds, and a transaction whose client fell silent (its machine or
+ * network gone mid-batch) is ended by the server after 6 s, so it does not hold the indexer's
+ * write lock from a standby that took over (docs/indexer.md, "Standby"). A batch sends its
+ * statements back to back; the gaps between them are milliseconds of JS.
+ */
+export const INDEXER_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  ...BACKGROUND_POSTGRES_TIMEOUTS,
+  idleInTransactionMs: 6000,
 };
 
 /**
@@ -63,6 +80,9 @@ export function postgresClientConfig(url: string, timeouts: PostgresTimeouts): p
     connectionString: url,
     connectionTimeoutMillis: timeouts.connectMs,
     ...(timeouts.queryMs !== undefined ? { query_timeout: timeouts.queryMs } : {}),
+    ...(timeouts.idleInTransactionMs !== undefined
+      ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs }
+      : {}),
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
   };

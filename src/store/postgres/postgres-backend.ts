@@ -61,24 +61,38 @@ const WRITE_STATS_SQL =
   " AS v(address_id, total, last_created_at, last_id) WHERE s.address_id = v.address_id";
 
 /**
- * Hash joins, merge joins and sequential scans off for the rest of the transaction
- * (set_config(..., true) is SET LOCAL), returning the values they had; the OFFSET 0 fence reads
- * them before they change. Joins alone are not enough: with nested loops only, the planner may
- * still put a sequential scan of the big table on the outer side (the renumbering did).
+ * Planner settings for the statements of one piece of work, local to the transaction
+ * (set_config(..., true) is SET LOCAL) and set back to what they were afterwards; the OFFSET 0
+ * fence reads the old values before they change. A failure ends the transaction in a rollback,
+ * which undoes them too.
  */
-// jit off too: a path the settings disable still costs 1e10 when it is the only one (a scan of
-// a temporary table), far above jit_above_cost, and JIT-compiling the set-based derivation's
-// statement took 21 s (dev, a three-event batch) against a millisecond without it.
-const INDEXED_JOINS_SQL =
-  "SELECT hash, merge, seq, jit, set_config('enable_hashjoin', 'off', true)," +
-  " set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true)," +
-  " set_config('jit', 'off', true)" +
-  " FROM (SELECT current_setting('enable_hashjoin') AS hash," +
-  " current_setting('enable_mergejoin') AS merge, current_setting('enable_seqscan') AS seq," +
-  " current_setting('jit') AS jit OFFSET 0) AS previous";
-const RESTORE_JOINS_SQL =
-  "SELECT set_config('enable_hashjoin', ?, true), set_config('enable_mergejoin', ?, true)," +
-  " set_config('enable_seqscan', ?, true), set_config('jit', ?, true)";
+function plannerSettingsSql(names: readonly string[]): { set: string; restore: string } {
+  const old = names.map((n, i) => `current_setting('${n}') AS s${i}`).join(", ");
+  return {
+    set:
+      `SELECT ${names.map((_, i) => `s${i}`).join(", ")}, ` +
+      names.map((n) => `set_config('${n}', 'off', true)`).join(", ") +
+      ` FROM (SELECT ${old} OFFSET 0) AS previous`,
+    restore: `SELECT ${names.map((n) => `set_config('${n}', ?, true)`).join(", ")}`,
+  };
+}
+
+/**
+ * withIndexedJoins: hash joins, merge joins and sequential scans off. Joins alone are not
+ * enough: with nested loops only, the planner may still put a sequential scan of the big table
+ * on the outer side (the renumbering did). jit off too: a path the settings disable still costs
+ * 1e10 when it is the only one (a scan of a temporary table), far above jit_above_cost, and
+ * JIT-compiling the set-based derivation's statement took 21 s (dev, a three-event batch)
+ * against a millisecond without it.
+ */
+const INDEXED_JOINS = plannerSettingsSql([
+  "enable_hashjoin",
+  "enable_mergejoin",
+  "enable_seqscan",
+  "jit",
+]);
+/** withBatchJoins: nested loops off (and jit, as above). */
+const BATCH_JOINS = plannerSettingsSql(["enable_nestloop", "jit"]);
 
 /**
  * `failure` turns a query's error into the one to throw (the read replica's reader names the
@@ -98,6 +112,20 @@ export function createPostgresBackend(
     } catch (error) {
       throw failure(error);
     }
+  }
+  async function withPlannerSettings<T>(
+    settings: { set: string; restore: string },
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const { rows } = await query(settings.set, []);
+    const result = await work();
+    const previous = (rows[0] ?? {}) as Record<string, string>;
+    const count = settings.restore.split("?").length - 1;
+    await query(
+      settings.restore,
+      Array.from({ length: count }, (_, i) => previous[`s${i}`] ?? "on"),
+    );
+    return result;
   }
   const sql: SqlExecutor = {
     async all<T>(text: string, params: readonly unknown[] = []) {
@@ -153,19 +181,8 @@ export function createPostgresBackend(
           stats.map((s) => s.lastId),
         ]);
       },
-      async withIndexedJoins(work) {
-        const { rows } = await query(INDEXED_JOINS_SQL, []);
-        // A failure ends the transaction in a rollback, which undoes the settings too.
-        const result = await work();
-        const previous = rows[0] ?? {};
-        await query(RESTORE_JOINS_SQL, [
-          previous.hash ?? "on",
-          previous.merge ?? "on",
-          previous.seq ?? "on",
-          previous.jit ?? "on",
-        ]);
-        return result;
-      },
+      withIndexedJoins: (work) => withPlannerSettings(INDEXED_JOINS, work),
+      withBatchJoins: (work) => withPlannerSettings(BATCH_JOINS, work),
     },
   };
 }

@@ -279,6 +279,9 @@ export async function openPostgresDatabase(
 
 function sameBounds(a: PostgresTimeouts, b: PostgresTimeouts): boolean {
   return (
-    a.connectMs === b.connectMs && a.queryMs === b.queryMs && a.silenceCheckMs === b.silenceCheckMs
+    a.connectMs === b.connectMs &&
+    a.queryMs === b.queryMs &&
+    a.silenceCheckMs === b.silenceCheckMs &&
+    a.idleInTransactionMs === b.idleInTransactionMs
   );
 }

@@ -183,6 +183,7 @@ export function createSqliteBackend(
         for (const s of stats) update.run(s.total, s.lastCreatedAt, s.lastId, s.addressId);
       },
       withIndexedJoins: (work) => work(),
+      withBatchJoins: (work) => work(),
     },
   };
 }

@@ -1075,7 +1075,7 @@ export interface paths {
         };
         /**
          * Chains the router quotes between
-         * @description Every chain of the registry: EVM id, name, native coin, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.
+         * @description Every chain of the registry: EVM id, name, native coin, the public RPC URLs the operator publishes, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.
          */
         get: {
             parameters: {
@@ -1124,6 +1124,8 @@ export interface paths {
                                         /** @example 18 */
                                         decimals: number;
                                     };
+                                    /** @description Public JSON-RPC URLs of this chain that the operator publishes (the registry's `publicRpcUrl`), for a wallet's wallet_addEthereumChain; empty when none is published. Never the URL the server itself reads the chain through. */
+                                    rpcUrls: string[];
                                     /**
                                      * @description This chain in each bridge kind's chain-id scheme (decimal strings), keyed by bridgeType: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id. A kind the chain does not run is absent. `params.destChainId` of a quote is the destination's entry for the chosen kind.
                                      * @example {
