@@ -21,8 +21,8 @@
  * Every statement runs in the caller's transaction (the batch's). Those that join the batch's
  * keys to large tables run inside withIndexedJoins (on PostgreSQL: index probes, docs/store.md,
  * "PostgreSQL plans"); the derivation's SELECT joins only the batch's rows (and token_metadata)
- * and runs inside withBatchJoins (hash joins). The `transfers` rows are written once per batch, so row triggers on them see one
- * change per record and batch.
+ * and runs inside withBatchJoins (hash joins). The `transfers` rows are written once per batch,
+ * so row triggers on them see one change per record and batch.
  */
 import type { TransferBackend } from "./backend.js";
 import { type Dialect, dialectOf } from "./derive-dialect.js";
