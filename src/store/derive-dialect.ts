@@ -35,6 +35,17 @@ export interface Dialect {
   tempTable(name: string, columns: string): string;
   /** Locks the upserted address_stats rows in key order (PostgreSQL) or only inserts them. */
   statsUpsertTail: string;
+  /**
+   * Ends a subquery over the batch so the planner keeps it whole (PostgreSQL: OFFSET 0), and
+   * the batch's rows drive the join with the large table around it.
+   */
+  fence: string;
+  /**
+   * `column` is one of the values `subquery` returns, with those values known before the outer
+   * scan starts (PostgreSQL: `= ANY(ARRAY(...))`, an index condition even when the planner
+   * expects many), so an empty or short list costs index probes, never a scan of the table.
+   */
+  inList(column: string, subquery: string): string;
 }
 
 /** Zeros for SQLite's padding: decimals are at most 255 (ERC-20's uint8). */
@@ -60,6 +71,8 @@ export const SQLITE_DIALECT: Dialect = {
   rawEventsCollation: (expr) => expr,
   tempTable: (name, columns) => `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns})`,
   statsUpsertTail: "ON CONFLICT (address_key) DO NOTHING",
+  fence: "",
+  inList: (column, subquery) => `${column} IN (${subquery})`,
 };
 
 export const POSTGRES_DIALECT: Dialect = {
@@ -84,6 +97,8 @@ export const POSTGRES_DIALECT: Dialect = {
   // DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too,
   // in the SELECT's key order, so two writers cannot deadlock (transfer-writes.ts does the same).
   statsUpsertTail: "ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total",
+  fence: " OFFSET 0",
+  inList: (column, subquery) => `${column} = ANY(ARRAY(${subquery}))`,
 };
 
 export function dialectOf(kind: "sqlite" | "postgres"): Dialect {

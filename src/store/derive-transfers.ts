@@ -20,7 +20,9 @@
  *
  * Every statement runs in the caller's transaction (the batch's). Those that join the batch's
  * keys to large tables run inside withIndexedJoins (on PostgreSQL: index probes, docs/store.md,
- * "PostgreSQL plans"); the derivation's SELECT joins only the batch's rows (and token_metadata)
+ * "PostgreSQL plans"), with the batch's side fenced (Dialect.fence, inList) so that it drives the
+ * join: planned freely, PostgreSQL walked the large table's index whole and probed the batch,
+ * which grew with the table; the derivation's SELECT joins only the batch's rows (and token_metadata)
  * and runs inside withBatchJoins (hash joins). The `transfers` rows are written once per batch,
  * so row triggers on them see one change per record and batch.
  */
@@ -65,10 +67,13 @@ const SORT_COLUMNS = [
 const equal = (columns: readonly string[], a: string, b: string) =>
   columns.map((c) => `${a}.${c} = ${b}.${c}`).join(" AND ");
 
-/** A stored record (t) that no derived row with the same send-side fields replaces. */
-const REPLACED =
-  "t.message_key IN (SELECT message_key FROM indexer_ids) AND NOT EXISTS (SELECT 1 FROM" +
-  ` indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})`;
+/**
+ * The ids of stored records (t) of the batch that no derived row with the same send-side fields
+ * replaces, fenced: from the batch's keys, never from a scan of `transfers`.
+ */
+const replacedIds = (d: Dialect) =>
+  "SELECT t.id FROM indexer_ids i JOIN transfers t ON t.message_key = i.message_key WHERE NOT" +
+  ` EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})${d.fence}`;
 
 const DIRTY = "(SELECT address_id FROM indexer_dirty)";
 
@@ -109,12 +114,12 @@ function statements(d: Dialect) {
       ` FROM raw_events r WHERE r.message_id IN (SELECT ${d.rawEventsCollation("message_key")} FROM indexer_ids)`,
     derive: `INSERT INTO indexer_derived (message_key, ${DERIVED_COLUMNS.join(", ")}) ${deriveSelectSql(d)}`,
     dirtyReplaced:
-      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT a.address_id FROM transfers t" +
-      ` JOIN address_transfers a ON a.transfer_id = t.id WHERE ${REPLACED}`,
-    dropReplacedRows: `DELETE FROM address_transfers WHERE transfer_id IN (SELECT t.id FROM transfers t WHERE ${REPLACED})`,
+      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT a.address_id FROM" +
+      ` (${replacedIds(d)}) r JOIN address_transfers a ON a.transfer_id = r.id`,
+    dropReplacedRows: `DELETE FROM address_transfers WHERE transfer_id IN (${replacedIds(d)})`,
     deleteOrphaned:
-      "DELETE FROM transfers WHERE message_key IN (SELECT message_key FROM indexer_ids) AND NOT" +
-      " EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = transfers.message_key)",
+      "DELETE FROM transfers WHERE message_key IN (SELECT i.message_key FROM indexer_ids i WHERE" +
+      ` NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = i.message_key)${d.fence})`,
     updateSend:
       `UPDATE transfers SET ${sets(DERIVED_COLUMNS)}, updated_at = ? FROM indexer_derived d` +
       ` WHERE transfers.message_key = d.message_key AND NOT (${equal(SEND_COLUMNS, "d", "transfers")})`,
@@ -129,7 +134,7 @@ function statements(d: Dialect) {
     syncSortColumns:
       `UPDATE address_transfers SET ${SORT_COLUMNS.map((c) => `${c} = x.${c}`).join(", ")}` +
       ` FROM (SELECT t.id, ${SORT_COLUMNS.map((c) => `t.${c}`).join(", ")} FROM indexer_derived d` +
-      " JOIN transfers t ON t.message_key = d.message_key) x" +
+      ` JOIN transfers t ON t.message_key = d.message_key${d.fence}) x` +
       ` WHERE address_transfers.transfer_id = x.id AND NOT (${equal(SORT_COLUMNS, "address_transfers", "x")})`,
     // UNION: one row when from and to are the same address.
     newRows:
@@ -159,7 +164,7 @@ function statements(d: Dialect) {
     renumber:
       "UPDATE address_transfers SET seq = r.rn FROM (SELECT address_id, transfer_id, ROW_NUMBER()" +
       " OVER (PARTITION BY address_id ORDER BY created_at, transfer_id) AS rn FROM address_transfers" +
-      ` WHERE address_id IN ${DIRTY}) r WHERE +address_transfers.address_id = r.address_id` +
+      ` WHERE ${d.inList("address_id", "SELECT address_id FROM indexer_dirty")}) r WHERE +address_transfers.address_id = r.address_id` +
       " AND address_transfers.transfer_id = r.transfer_id AND address_transfers.seq <> r.rn",
     statsDirty: `UPDATE address_stats SET total = (SELECT COUNT(*) FROM address_transfers a WHERE a.address_id = address_stats.address_id), last_created_at = COALESCE((SELECT a.created_at FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), ''), last_id = COALESCE((SELECT a.transfer_id FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), 0) WHERE address_id IN ${DIRTY}`,
   };
