@@ -46,6 +46,17 @@ export interface Dialect {
    * expects many), so an empty or short list costs index probes, never a scan of the table.
    */
   inList(column: string, subquery: string): string;
+  /**
+   * Joins the batch (on the left) to a large table. SQLite plans a backfill's statements without
+   * statistics and, for a plain JOIN, may scan the large table and probe the batch; its CROSS
+   * JOIN keeps the left table in the outer loop. PostgreSQL: a plain JOIN (CROSS JOIN takes no ON).
+   */
+  batchJoin: string;
+  /**
+   * A key of the batch's row compared with a large table's indexed column: SQLite's unary plus
+   * takes the batch side's index out of play, so the large table is searched from the batch.
+   */
+  batchKey(expr: string): string;
 }
 
 /** Zeros for SQLite's padding: decimals are at most 255 (ERC-20's uint8). */
@@ -73,6 +84,8 @@ export const SQLITE_DIALECT: Dialect = {
   statsUpsertTail: "ON CONFLICT (address_key) DO NOTHING",
   fence: "",
   inList: (column, subquery) => `${column} IN (${subquery})`,
+  batchJoin: "CROSS JOIN",
+  batchKey: (expr) => `+${expr}`,
 };
 
 export const POSTGRES_DIALECT: Dialect = {
@@ -99,6 +112,8 @@ export const POSTGRES_DIALECT: Dialect = {
   statsUpsertTail: "ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total",
   fence: " OFFSET 0",
   inList: (column, subquery) => `${column} = ANY(ARRAY(${subquery}))`,
+  batchJoin: "JOIN",
+  batchKey: (expr) => expr,
 };
 
 export function dialectOf(kind: "sqlite" | "postgres"): Dialect {

@@ -13,7 +13,11 @@ import pg from "pg";
 import type { Address, Hex } from "viem";
 import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
 import type { BridgeEvent } from "../../src/store/bridge-event.js";
-import { createTransferDerivation } from "../../src/store/derive-transfers.js";
+import BetterSqlite3 from "better-sqlite3";
+import {
+  createTransferDerivation,
+  derivationStatements,
+} from "../../src/store/derive-transfers.js";
 import { type Database, openDatabase } from "../../src/store/index.js";
 import { createPostgresBackend } from "../../src/store/postgres/postgres-backend.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
@@ -268,6 +272,55 @@ describe("store: on PostgreSQL a batch reads the stored records at its own rows 
       assert.deepEqual(wide, [], `scans reading more than ${4 * batch} rows`);
     } finally {
       await client.end();
+    }
+  });
+});
+
+/**
+ * SQLite plans these statements without statistics of the batch's temporary tables; a join of
+ * the batch's keys with `transfers` written one way round was planned as a scan of `transfers`
+ * (and of `address_transfers`) per batch, the other way round as index searches. No statement
+ * may scan a large table: each reads it by index (SEARCH), from the batch's rows.
+ */
+describe("store: on SQLite the derivation's statements search the large tables, never scan them", () => {
+  let db: IsolatedDatabase;
+  before(async () => {
+    db = await setupIsolatedDatabase("sqlite");
+    await (await openDatabase(db.databaseUrl)).close();
+  });
+  after(async () => {
+    await db?.cleanup();
+  });
+
+  it("EXPLAIN QUERY PLAN of every statement", () => {
+    const sqlite = new BetterSqlite3(db.databaseUrl);
+    try {
+      const q = derivationStatements("sqlite");
+      for (const text of q.tables) sqlite.exec(text);
+      const large = ["transfers", "address_transfers", "raw_events"];
+      const scans: string[] = [];
+      for (const [name, text] of Object.entries(q)) {
+        if (typeof text !== "string") continue;
+        // The aliases of the large tables in this statement (`transfers t`, `address_transfers a`).
+        const aliases = new Set(large);
+        for (const m of text.matchAll(
+          /\b(transfers|address_transfers|raw_events)\s+(?:AS\s+)?(\w+)/gi,
+        )) {
+          const alias = m[2]!.toLowerCase();
+          if (!["where", "set", "on", "join", "select", "from"].includes(alias)) aliases.add(alias);
+        }
+        const params = Array.from({ length: text.split("?").length - 1 }, () => null);
+        const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as {
+          detail: string;
+        }[];
+        for (const { detail } of plan) {
+          const scanned = /^SCAN (\w+)/.exec(detail)?.[1]?.toLowerCase();
+          if (scanned !== undefined && aliases.has(scanned)) scans.push(`${name}: ${detail}`);
+        }
+      }
+      assert.deepEqual(scans, [], "statements scanning a large table");
+    } finally {
+      sqlite.close();
     }
   });
 });
