@@ -205,7 +205,7 @@ describe("convertDecimals", () => {
         (v, a, b) => {
           const there = convertDecimals(v, a, b);
           const back = convertDecimals(there, b, a);
-          assert.ok(back <= v);
+          assert.ok(back <= v, "back <= v");
           if (b >= a) assert.equal(back, v);
         },
       ),

@@ -21,7 +21,10 @@ describe("backoffDelayMs", () => {
         fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
         (failures, baseMs, maxMs, draw) => {
           const delay = backoffDelayMs(failures, { baseMs, maxMs, jitter: "none" });
-          assert.ok(Number.isFinite(delay) && delay <= maxMs && delay >= Math.min(baseMs, maxMs));
+          assert.ok(
+            Number.isFinite(delay) && delay <= maxMs && delay >= Math.min(baseMs, maxMs),
+            "Number.isFinite(delay) && delay <= maxMs && delay >= Math.min(baseMs, maxMs)",
+          );
           const full = backoffDelayMs(failures, { baseMs, maxMs, jitter: "full" }, () => draw);
           assert.ok(full >= 0 && full <= delay, `full ${full} of ${delay}`);
           const half = backoffDelayMs(failures, { baseMs, maxMs, jitter: "half" }, () => draw);

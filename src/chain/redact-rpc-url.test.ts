@@ -22,9 +22,9 @@ describe("redactRpcUrl", () => {
     const url = "https://bob:hunter22@rpc.example.com/key/0123456789abcdefABCDEF";
     const text = `HTTP request failed. URL: ${url} Details: hunter22 0123456789abcdefABCDEF`;
     const out = redactText(text, url);
-    assert.ok(!out.includes("hunter22"));
-    assert.ok(!out.includes("0123456789abcdefABCDEF"));
-    assert.ok(out.includes("rpc.example.com"));
+    assert.ok(!out.includes("hunter22"), '!out.includes("hunter22")');
+    assert.ok(!out.includes("0123456789abcdefABCDEF"), '!out.includes("0123456789abcdefABCDEF")');
+    assert.ok(out.includes("rpc.example.com"), 'out.includes("rpc.example.com")');
   });
   it("error: the Basic credential made of the user info is removed when an upstream echoes it", () => {
     const url = "https://rpcuser:s3cretpassw0rd@rpc.example.com/";

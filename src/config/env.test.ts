@@ -46,7 +46,7 @@ describe("loadConfig", () => {
 
   it("behavior: the result is frozen", () => {
     const config = loadConfig({});
-    assert.ok(Object.isFrozen(config));
+    assert.ok(Object.isFrozen(config), "Object.isFrozen(config)");
     assert.throws(() => {
       (config as { port: number }).port = 1;
     }, TypeError);

@@ -85,7 +85,10 @@ describe("createRandom", () => {
       xs,
       Array.from({ length: 100 }, () => b.next()),
     );
-    assert.ok(xs.every((x) => x >= 0 && x < 1));
+    assert.ok(
+      xs.every((x) => x >= 0 && x < 1),
+      "xs.every((x) => x >= 0 && x < 1)",
+    );
     assert.notDeepEqual(
       xs.slice(0, 5),
       Array.from({ length: 5 }, () => createRandom(43).next()),
@@ -148,7 +151,10 @@ describe("chooseTransfer", () => {
       }
       if (choice.failure !== "none")
         assert.notEqual(choice.destToken.address, choice.link.destToken);
-      assert.ok(choice.usdCents >= 1_000n && choice.usdCents <= 200_000n);
+      assert.ok(
+        choice.usdCents >= 1_000n && choice.usdCents <= 200_000n,
+        "choice.usdCents >= 1_000n && choice.usdCents <= 200_000n",
+      );
     }
   });
   it("behavior: over many draws there are swaps on both sides and transfers built to fail", () => {
@@ -159,11 +165,26 @@ describe("chooseTransfer", () => {
         failureRate: 0.2,
       }),
     ).filter((c) => c !== null);
-    assert.ok(choices.some((c) => c.sourceToken.address !== c.link.sourceToken));
-    assert.ok(choices.some((c) => c.destToken.address !== c.link.destToken));
-    assert.ok(choices.some((c) => c.sourceToken.address === zeroAddress));
-    assert.ok(choices.some((c) => c.failure === "dest-min-too-high"));
-    assert.ok(choices.some((c) => c.failure === "none"));
+    assert.ok(
+      choices.some((c) => c.sourceToken.address !== c.link.sourceToken),
+      "choices.some((c) => c.sourceToken.address !== c.link.sourceToken)",
+    );
+    assert.ok(
+      choices.some((c) => c.destToken.address !== c.link.destToken),
+      "choices.some((c) => c.destToken.address !== c.link.destToken)",
+    );
+    assert.ok(
+      choices.some((c) => c.sourceToken.address === zeroAddress),
+      "choices.some((c) => c.sourceToken.address === zeroAddress)",
+    );
+    assert.ok(
+      choices.some((c) => c.failure === "dest-min-too-high"),
+      'choices.some((c) => c.failure === "dest-min-too-high")',
+    );
+    assert.ok(
+      choices.some((c) => c.failure === "none"),
+      'choices.some((c) => c.failure === "none")',
+    );
   });
   it("behavior: no link of the kind means no transfer", () => {
     const only0 = { ...manifest, links: manifest.links.filter((l) => l.kind === 0) };

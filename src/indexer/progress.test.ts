@@ -49,9 +49,12 @@ describe("progressLine", () => {
     reporter.update({ chain: "a", startBlock: 0, cursorBlock: 7, targetBlock: 10 });
     reporter.done("a");
     assert.equal(written.length, 3);
-    assert.ok(written[1]!.startsWith("\r\x1b[2Ka ["));
+    assert.ok(written[1]!.startsWith("\r\x1b[2Ka ["), 'written[1]!.startsWith("\\r\\x1b[2Ka [")');
     assert.match(written[1]!, /2 blocks\/s ETA 2s/);
-    assert.ok(written[2]!.startsWith("\r\x1b[2Ka [") && written[2]!.endsWith("\n"));
+    assert.ok(
+      written[2]!.startsWith("\r\x1b[2Ka [") && written[2]!.endsWith("\n"),
+      'written[2]!.startsWith("\\r\\x1b[2Ka [") && written[2]!.endsWith("\\n")',
+    );
   });
   it("behavior: chains backfilling together share one line; a finished chain's line stays", () => {
     // Regression: each chain rewrote the one line with its own progress, so the line flickered
@@ -77,7 +80,7 @@ describe("progressLine", () => {
     reporter.update({ chain: "alpha", startBlock: 1, cursorBlock: 100, targetBlock: 1000 });
     const line = written[0]!.replace("\r\x1b[2K", "");
     assert.equal(line.length, 29);
-    assert.ok(line.endsWith("…"));
+    assert.ok(line.endsWith("…"), 'line.endsWith("…")');
   });
   it("behavior: a log line printed above takes the progress line off and draws it below", () => {
     // `index` logs JSON on stdout; on a terminal it shares the screen with this stderr line,

@@ -18,12 +18,12 @@ describe("generateApiKey", () => {
     assert.match(hash, /^[0-9a-f]{64}$/);
     assert.equal(prefix, key.slice(0, API_KEY_DISPLAY_PREFIX_LENGTH));
     assert.equal(prefix.length, 11);
-    assert.ok(isWellFormedApiKey(key));
+    assert.ok(isWellFormedApiKey(key), "isWellFormedApiKey(key)");
   });
 
   it("behavior: only bo_ + exactly 43 base64url characters is well formed", () => {
     const { key } = generateApiKey();
-    assert.ok(isWellFormedApiKey(key));
+    assert.ok(isWellFormedApiKey(key), "isWellFormedApiKey(key)");
     for (const bad of [
       key.slice(0, -1),
       `${key}A`,

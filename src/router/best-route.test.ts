@@ -27,7 +27,7 @@ const f = createRouterFixture();
 describe("findBestRoute", () => {
   it("default: the highest expected output wins (kind 2 beats kind 1 and kind 0 for USDC)", () => {
     const result = best(f, ["alpha", "USDC"], ["beta", "USDC"], 1000n * E6);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.best.route.kind, 2);
     assert.equal(result.best.destMaxAmount, 999_450_000n);
   });
@@ -35,11 +35,11 @@ describe("findBestRoute", () => {
   it("behavior: skips routes out of range when another accepts the amount", () => {
     // 300,000 USDC: beyond kind 1's 250,000 liquidity, within kind 2's 500,000 cap.
     const result = best(f, ["alpha", "USDC"], ["beta", "USDC"], 300_000n * E6);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.best.route.kind, 2);
     // DAI -> DAI: kind 0 directly beats the USDC routes with two swaps.
     const dai = best(f, ["alpha", "DAI"], ["gamma", "DAI"], 10_000n * 10n ** 18n);
-    assert.ok(dai.ok);
+    assert.ok(dai.ok, "dai.ok");
     assert.equal(dai.best.route.kind, 0);
   });
 
@@ -47,19 +47,19 @@ describe("findBestRoute", () => {
     // kind 1 at 0.03 % + 0.25 USDC equals kind 2 at 0.03 % + 0.25 USDC messaging fee.
     const tied = createRouterFixture({ tokenConfigs: { 1: { feeBps: 3n, flatFee: 250_000n } } });
     const result = best(tied, ["alpha", "USDC"], ["beta", "USDC"], 1000n * E6);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.best.route.kind, 1);
     assert.equal(result.best.destMaxAmount, 999_450_000n);
     const dearer = createRouterFixture({ tokenConfigs: { 1: { feeBps: 3n, flatFee: 250_001n } } });
     const other = best(dearer, ["alpha", "USDC"], ["beta", "USDC"], 1000n * E6);
-    assert.ok(other.ok);
+    assert.ok(other.ok, "other.ok");
     assert.equal(other.best.route.kind, 2);
   });
 
   it("behavior: isBetterRoute compares fees in human units across tokens", () => {
     const base = best(f, ["alpha", "USDC"], ["beta", "USDC"], 1000n * E6);
     const dai = best(f, ["alpha", "DAI"], ["beta", "DAI"], 1000n * 10n ** 18n);
-    assert.ok(base.ok && dai.ok);
+    assert.ok(base.ok && dai.ok, "base.ok && dai.ok");
     const usdcFee: PricedRoute = { ...base.best, destMaxAmount: 5n, fee: 600_000n }; // 0.6 USDC
     const daiFee: PricedRoute = { ...dai.best, destMaxAmount: 5n, fee: 5n * 10n ** 17n }; // 0.5 DAI
     assert.equal(isBetterRoute(daiFee, usdcFee), true);
@@ -91,10 +91,13 @@ describe("findBestRoute", () => {
             assert.equal(result.ok, false);
             return;
           }
-          assert.ok(result.ok);
+          assert.ok(result.ok, "result.ok");
           for (const q of priced) {
-            assert.ok(result.best.destMaxAmount >= q.destMaxAmount);
-            assert.ok(!isBetterRoute(q, result.best));
+            assert.ok(
+              result.best.destMaxAmount >= q.destMaxAmount,
+              "result.best.destMaxAmount >= q.destMaxAmount",
+            );
+            assert.ok(!isBetterRoute(q, result.best), "!isBetterRoute(q, result.best)");
           }
         },
       ),
@@ -115,7 +118,10 @@ describe("findBestRoute", () => {
         "amount 0.5 USDC is outside the route's limits: amount must be between 1 and 500000 USDC",
     });
     const high = best(f, ["alpha", "USDC"], ["beta", "USDC"], 600_000n * E6);
-    assert.ok(!high.ok && high.reason === "amountOutOfRange" && high.max === "500000");
+    assert.ok(
+      !high.ok && high.reason === "amountOutOfRange" && high.max === "500000",
+      '!high.ok && high.reason === "amountOutOfRange" && high.max === "500000"',
+    );
   });
 
   it("behavior: asks rangeOf for the ranges (the router memoizes it per snapshot)", () => {
@@ -127,7 +133,10 @@ describe("findBestRoute", () => {
       return { min: 7n, max: 9n };
     });
     assert.deepEqual(asked, [0, 1, 2]);
-    assert.ok(!result.ok && result.reason === "amountOutOfRange");
+    assert.ok(
+      !result.ok && result.reason === "amountOutOfRange",
+      '!result.ok && result.reason === "amountOutOfRange"',
+    );
     assert.equal(result.min, "0.000007");
   });
 
@@ -141,7 +150,10 @@ describe("findBestRoute", () => {
       },
     });
     const result = best(fx, ["alpha", "USDC"], ["beta", "USDC"], 150n * E6);
-    assert.ok(!result.ok && result.reason === "amountOutOfRange");
+    assert.ok(
+      !result.ok && result.reason === "amountOutOfRange",
+      '!result.ok && result.reason === "amountOutOfRange"',
+    );
     assert.equal(
       result.message,
       "amount 150 USDC is outside the route's limits: amount must be between 200 and 250125.562781 USDC, or between 1 and 100 USDC",
@@ -161,7 +173,10 @@ describe("findBestRoute", () => {
       tokenConfigs: { 0: { maxAmount: 1n }, 2: { maxAmount: 1n } },
     });
     const result = best(closed, ["alpha", "USDC"], ["beta", "USDC"], 10n * E6);
-    assert.ok(!result.ok && result.reason === "noRoute");
+    assert.ok(
+      !result.ok && result.reason === "noRoute",
+      '!result.ok && result.reason === "noRoute"',
+    );
     assert.match(result.message, /no route can carry any amount/);
   });
 
@@ -169,7 +184,10 @@ describe("findBestRoute", () => {
     const chains = new Map(f.snapshot.chains);
     chains.delete(71002);
     const result = best(f, ["alpha", "USDC"], ["beta", "USDC"], 10n * E6, { chains });
-    assert.ok(!result.ok && result.reason === "stateUnavailable");
+    assert.ok(
+      !result.ok && result.reason === "stateUnavailable",
+      '!result.ok && result.reason === "stateUnavailable"',
+    );
     assert.deepEqual(result.chainIds, [71002]);
     assert.match(result.message, /chain state on chain 71002/);
   });

@@ -33,11 +33,14 @@ describe("bridgeFee", () => {
         fc.bigInt({ min: 0n, max: 10n ** 20n }),
         (c, x, xproto) => {
           const fee = totalFee(x, c, xproto);
-          assert.ok(fee >= 0n);
+          assert.ok(fee >= 0n, "fee >= 0n");
           assert.equal(x - fee + fee, x);
-          assert.ok(totalFee(x + 1n, c, xproto) >= fee);
+          assert.ok(totalFee(x + 1n, c, xproto) >= fee, "totalFee(x + 1n, c, xproto) >= fee");
           // The net never shrinks when the amount grows (the limits search relies on it).
-          assert.ok(x + 1n - totalFee(x + 1n, c, xproto) >= x - fee);
+          assert.ok(
+            x + 1n - totalFee(x + 1n, c, xproto) >= x - fee,
+            "x + 1n - totalFee(x + 1n, c, xproto) >= x - fee",
+          );
         },
       ),
     );

@@ -43,21 +43,21 @@ describe("createRouter", () => {
     const router = createRouter({ registry: f.registry });
     assert.equal(router.slippageBps, 50);
     const result = router.quote(usdcToUsdc("1000"), f.snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.data.destMaxAmount, "999.45");
     assert.equal(result.data.destMinAmount, "994.45275");
     assert.equal(result.priced.route.kind, 2);
     const validated = router.validate(usdcToUsdc("1000"));
-    assert.ok(validated.ok);
+    assert.ok(validated.ok, "validated.ok");
     const best = router.bestRoute(validated.value, f.snapshot);
-    assert.ok(best.ok);
+    assert.ok(best.ok, "best.ok");
     assert.equal(best.best.destMaxAmount, 999_450_000n);
   });
 
   it("behavior: the configured slippage sets the minimums", () => {
     const router = createRouter({ registry: f.registry, slippageBps: 100 });
     const result = router.quote(usdcToUsdc("1000"), f.snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.data.destMinAmount, "989.4555"); // 999.45 * 0.99
   });
 
@@ -67,7 +67,7 @@ describe("createRouter", () => {
     const cheaper = createRouterFixture({ xprotoFee: 0n });
     const second = router.quote(usdcToUsdc("1000"), cheaper.snapshot);
     const again = router.quote(usdcToUsdc("1000"), f.snapshot);
-    assert.ok(first.ok && second.ok && again.ok);
+    assert.ok(first.ok && second.ok && again.ok, "first.ok && second.ok && again.ok");
     assert.equal(first.data.fee, "0.55");
     assert.equal(second.data.fee, "0.3");
     assert.deepEqual(again.data, first.data);
@@ -76,18 +76,18 @@ describe("createRouter", () => {
   it("error: validation failures pass through with their kind", () => {
     const router = createRouter({ registry: f.registry });
     const result = router.quote({ ...usdcToUsdc("1"), sourceChain: "5" }, f.snapshot);
-    assert.ok(!result.ok);
+    assert.ok(!result.ok, "!result.ok");
     assert.equal(result.kind, "noRoute");
     assert.equal(quoteFailureToApiError(result).code, 42201);
     const bad = router.quote(usdcToUsdc("1.0000001"), f.snapshot);
-    assert.ok(!bad.ok);
+    assert.ok(!bad.ok, "!bad.ok");
     assert.equal(quoteFailureToApiError(bad).code, 40001);
   });
 
   it("error: amount out of range -> 42202 with the limits in the message", () => {
     const router = createRouter({ registry: f.registry });
     const result = router.quote(usdcToUsdc("0.5"), f.snapshot);
-    assert.ok(!result.ok);
+    assert.ok(!result.ok, "!result.ok");
     assert.equal(result.kind, "amountOutOfRange");
     assert.equal(result.route?.reason, "amountOutOfRange");
     const error = quoteFailureToApiError(result);
@@ -105,7 +105,7 @@ describe("createRouter", () => {
     json.chains[0]!.tokens.push({ address: lone, symbol: "LONE", decimals: 18 });
     const router = createRouter({ registry: parseRegistry(json) });
     const result = router.quote({ ...usdcToUsdc("5"), sourceToken: lone }, f.snapshot);
-    assert.ok(!result.ok);
+    assert.ok(!result.ok, "!result.ok");
     assert.equal(result.kind, "noRoute");
     assert.equal(result.message, "no route from LONE on alpha to USDC on beta");
   });
@@ -116,13 +116,13 @@ describe("createRouter", () => {
       nowMs: 1_020_000,
       maxStateAgeMs: 30_000,
     });
-    assert.ok(fresh.ok);
+    assert.ok(fresh.ok, "fresh.ok");
     // The same request again: its quote is memoized for this snapshot, and still judged stale.
     const stale = router.quote(usdcToUsdc("10"), f.snapshot, {
       nowMs: 1_045_000,
       maxStateAgeMs: 30_000,
     });
-    assert.ok(!stale.ok);
+    assert.ok(!stale.ok, "!stale.ok");
     assert.equal(stale.kind, "serviceUnavailable");
     assert.equal(stale.message, "state of chain alpha (71001) was read 45 s ago; retry shortly");
     assert.equal(quoteFailureToApiError(stale).code, 50301);
@@ -130,13 +130,13 @@ describe("createRouter", () => {
     chains.delete(71002);
     const partial: StateSnapshot = { chains };
     const missing = router.quote(usdcToUsdc("10"), partial);
-    assert.ok(!missing.ok);
+    assert.ok(!missing.ok, "!missing.ok");
     assert.equal(missing.kind, "serviceUnavailable");
     const unread = router.quote(usdcToUsdc("10"), partial, {
       nowMs: 1_000_000,
       maxStateAgeMs: 30_000,
     });
-    assert.ok(!unread.ok);
+    assert.ok(!unread.ok, "!unread.ok");
     assert.equal(
       unread.message,
       "state of chain beta (71002) has not been read yet; retry shortly",
@@ -157,9 +157,12 @@ describe("quote memo", () => {
     const router = createRouter({ registry: f.registry });
     const first = router.quote(usdcToUsdc("1000"), f.snapshot);
     const second = router.quote({ ...usdcToUsdc("1000") }, f.snapshot);
-    assert.ok(first.ok && second.ok);
+    assert.ok(first.ok && second.ok, "first.ok && second.ok");
     assert.equal(second, first);
-    assert.ok(Object.isFrozen(first.data) && Object.isFrozen(first.data.signData));
+    assert.ok(
+      Object.isFrozen(first.data) && Object.isFrozen(first.data.signData),
+      "Object.isFrozen(first.data) && Object.isFrozen(first.data.signData)",
+    );
   });
 
   it("behavior: memoized answers equal computed ones, over many requests asked in any order", () => {
@@ -190,7 +193,7 @@ describe("quote memo", () => {
     const first = router.quote(usdcToUsdc("1000"), f.snapshot);
     const cheaper = createRouterFixture({ xprotoFee: 0n, readAtMs: 1_000_000 });
     const second = router.quote(usdcToUsdc("1000"), cheaper.snapshot);
-    assert.ok(first.ok && second.ok);
+    assert.ok(first.ok && second.ok, "first.ok && second.ok");
     assert.notEqual(second, first);
     assert.notEqual(second.data.fee, first.data.fee);
   });
@@ -199,13 +202,13 @@ describe("quote memo", () => {
     const router = createRouter({ registry: f.registry });
     const first = router.quote(usdcToUsdc("1000"), f.snapshot);
     const later = router.quote(usdcToUsdc("1000"), restamped(f.snapshot, 1_000_500));
-    assert.ok(first.ok && later.ok);
+    assert.ok(first.ok && later.ok, "first.ok && later.ok");
     assert.notEqual(later, first);
     assert.equal(later.data, first.data);
     // Different figures: a new response.
     const cheaper = createRouterFixture({ xprotoFee: 0n, readAtMs: 1_000_000 }).snapshot;
     const changed = router.quote(usdcToUsdc("1000"), cheaper);
-    assert.ok(changed.ok);
+    assert.ok(changed.ok, "changed.ok");
     assert.notEqual(changed.data, first.data);
     assert.notEqual(changed.data.fee, first.data.fee);
   });
@@ -249,23 +252,26 @@ describe("quote memo", () => {
 
   it("error: a body that is not six strings is validated, even after its string twin succeeded", () => {
     const router = createRouter({ registry: f.registry });
-    assert.ok(router.quote(usdcToUsdc("5"), f.snapshot).ok);
+    assert.ok(
+      router.quote(usdcToUsdc("5"), f.snapshot).ok,
+      'router.quote(usdcToUsdc("5"), f.snapshot).ok',
+    );
     const numeric = router.quote({ ...usdcToUsdc("1000"), amount: 5 }, f.snapshot);
-    assert.ok(!numeric.ok);
+    assert.ok(!numeric.ok, "!numeric.ok");
     assert.match(numeric.message, /amount must be a string/);
     const withNul = router.quote(
       { ...usdcToUsdc("5"), sourceChain: "71001\u0000x", to: TO.slice(0, -1) },
       f.snapshot,
     );
-    assert.ok(!withNul.ok);
+    assert.ok(!withNul.ok, "!withNul.ok");
   });
 
   it("error: failures are never memoized", () => {
     const router = createRouter({ registry: f.registry });
     const tooMuch = router.quote(usdcToUsdc("1000000000000"), f.snapshot);
-    assert.ok(!tooMuch.ok);
+    assert.ok(!tooMuch.ok, "!tooMuch.ok");
     const again = router.quote(usdcToUsdc("1000000000000"), f.snapshot);
-    assert.ok(!again.ok);
+    assert.ok(!again.ok, "!again.ok");
     assert.notEqual(again, tooMuch);
   });
 });

@@ -39,8 +39,11 @@ describe("getAmountOut", () => {
         hop,
         (a, d, h) => {
           const out = getAmountOut(a, h.reserveIn, h.reserveOut);
-          assert.ok(out < h.reserveOut);
-          assert.ok(getAmountOut(a + d, h.reserveIn, h.reserveOut) >= out);
+          assert.ok(out < h.reserveOut, "out < h.reserveOut");
+          assert.ok(
+            getAmountOut(a + d, h.reserveIn, h.reserveOut) >= out,
+            "getAmountOut(a + d, h.reserveIn, h.reserveOut) >= out",
+          );
         },
       ),
       { numRuns: 300 },
@@ -64,8 +67,11 @@ describe("getAmountIn", () => {
       fc.property(hop, fc.bigInt({ min: 1n, max: 10n ** 30n }), (h, x) => {
         fc.pre(x < h.reserveOut);
         const input = getAmountIn(x, h.reserveIn, h.reserveOut);
-        assert.ok(input !== undefined);
-        assert.ok(getAmountOut(input, h.reserveIn, h.reserveOut) >= x);
+        assert.ok(input !== undefined, "input !== undefined");
+        assert.ok(
+          getAmountOut(input, h.reserveIn, h.reserveOut) >= x,
+          "getAmountOut(input, h.reserveIn, h.reserveOut) >= x",
+        );
       }),
       { numRuns: 300 },
     );
@@ -99,7 +105,10 @@ describe("getAmountsOut / getAmountsIn", () => {
           const amounts = getAmountsIn(x, hs);
           if (amounts === undefined) return;
           assert.equal(amounts[hs.length], x);
-          assert.ok(getFinalAmountOut(amounts[0]!, hs) >= x);
+          assert.ok(
+            getFinalAmountOut(amounts[0]!, hs) >= x,
+            "getFinalAmountOut(amounts[0]!, hs) >= x",
+          );
         },
       ),
       { numRuns: 300 },
@@ -125,7 +134,7 @@ describe("swapFee", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), (x) => {
         assert.equal(swapFee(x, 1), (x * 3n) / 1000n);
-        assert.ok(swapFee(x, 2) >= swapFee(x, 1));
+        assert.ok(swapFee(x, 2) >= swapFee(x, 1), "swapFee(x, 2) >= swapFee(x, 1)");
       }),
     );
   });

@@ -186,13 +186,13 @@ describe("priceRoute properties", () => {
   const routes = pairs.flatMap(([a, b]) =>
     enumerateRoutes(fx.registry, a, b).map((r) => {
       const result = prepareRoute(r, fx.snapshot);
-      assert.ok(result.ok);
+      assert.ok(result.ok, "result.ok");
       return result.prepared;
     }),
   );
 
   it("behavior: destMin <= destMax, fee >= 0, net = bridgeAmount - fee, sourceMin <= bridgeAmount", () => {
-    assert.ok(routes.length > 100);
+    assert.ok(routes.length > 100, "routes.length > 100");
     fc.assert(
       fc.property(
         fc.constantFrom(...routes),
@@ -202,17 +202,33 @@ describe("priceRoute properties", () => {
           const result = priceRoute(p, amount, BigInt(slip));
           if (!result.ok) return;
           const q = result.priced;
-          assert.ok(q.destMinAmount <= q.destMaxAmount);
-          assert.ok(q.destMinAmount >= 0n);
-          assert.ok(q.fee >= 0n && q.bridgeFee >= 0n && q.xprotoFee >= 0n);
+          assert.ok(q.destMinAmount <= q.destMaxAmount, "q.destMinAmount <= q.destMaxAmount");
+          assert.ok(q.destMinAmount >= 0n, "q.destMinAmount >= 0n");
+          assert.ok(
+            q.fee >= 0n && q.bridgeFee >= 0n && q.xprotoFee >= 0n,
+            "q.fee >= 0n && q.bridgeFee >= 0n && q.xprotoFee >= 0n",
+          );
           assert.equal(q.netAmount, q.bridgeAmount - q.fee);
-          assert.ok(q.netAmount > 0n && q.destMaxAmount > 0n);
-          assert.ok(q.sourceMinAmount <= q.bridgeAmount);
-          assert.ok(q.sourceSwapFee >= 0n && q.sourceSwapFee <= q.amount);
-          assert.ok(q.destSwapFee >= 0n && q.destSwapFee <= q.destBridgeAmount);
+          assert.ok(
+            q.netAmount > 0n && q.destMaxAmount > 0n,
+            "q.netAmount > 0n && q.destMaxAmount > 0n",
+          );
+          assert.ok(q.sourceMinAmount <= q.bridgeAmount, "q.sourceMinAmount <= q.bridgeAmount");
+          assert.ok(
+            q.sourceSwapFee >= 0n && q.sourceSwapFee <= q.amount,
+            "q.sourceSwapFee >= 0n && q.sourceSwapFee <= q.amount",
+          );
+          assert.ok(
+            q.destSwapFee >= 0n && q.destSwapFee <= q.destBridgeAmount,
+            "q.destSwapFee >= 0n && q.destSwapFee <= q.destBridgeAmount",
+          );
           if (!q.sourceSwap) assert.equal(q.sourceMinAmount, q.amount);
           if (!q.destSwap) assert.equal(q.destMaxAmount, q.destBridgeAmount);
-          if (p.destLiquidity !== undefined) assert.ok(q.destBridgeAmount <= p.destLiquidity);
+          if (p.destLiquidity !== undefined)
+            assert.ok(
+              q.destBridgeAmount <= p.destLiquidity,
+              "q.destBridgeAmount <= p.destLiquidity",
+            );
         },
       ),
       { numRuns: 500 },
@@ -252,15 +268,22 @@ describe("priceRoute properties", () => {
           if (!result.ok) return;
           priced += 1;
           const q = result.priced;
-          assert.ok(deliveredAt(q, q.sourceMinAmount) >= q.destMinAmount);
-          assert.ok(deliveredAt(q, q.bridgeAmount) >= q.destMinAmount);
+          assert.ok(
+            deliveredAt(q, q.sourceMinAmount) >= q.destMinAmount,
+            "deliveredAt(q, q.sourceMinAmount) >= q.destMinAmount",
+          );
+          assert.ok(
+            deliveredAt(q, q.bridgeAmount) >= q.destMinAmount,
+            "deliveredAt(q, q.bridgeAmount) >= q.destMinAmount",
+          );
           // The contract's limits hold over the whole tolerance: at the lowest output...
           const { tokenConfig, destLiquidity } = q.prepared;
           assert.ok(q.sourceMinAmount >= tokenConfig.minAmount, "below minAmount at the edge");
           // ...and at the highest (the price moved in the sender's favour by the tolerance).
           const keep = 10000n - BigInt(slip);
           const high = keep > 0n ? (q.bridgeAmount * 10000n) / keep : q.bridgeAmount;
-          if (tokenConfig.maxAmount !== 0n) assert.ok(high <= tokenConfig.maxAmount);
+          if (tokenConfig.maxAmount !== 0n)
+            assert.ok(high <= tokenConfig.maxAmount, "high <= tokenConfig.maxAmount");
           if (destLiquidity !== undefined) {
             const fee = tokenConfig.flatFee + (high * tokenConfig.feeBps) / 10000n + q.xprotoFee;
             const from = q.route.sourceBridgeToken.decimals;
@@ -286,7 +309,11 @@ describe("priceRoute properties", () => {
         (p, amount, more) => {
           const a = priceRoute(p, amount, SLIPPAGE);
           const b = priceRoute(p, amount + more, SLIPPAGE);
-          if (a.ok && b.ok) assert.ok(b.priced.destMaxAmount >= a.priced.destMaxAmount);
+          if (a.ok && b.ok)
+            assert.ok(
+              b.priced.destMaxAmount >= a.priced.destMaxAmount,
+              "b.priced.destMaxAmount >= a.priced.destMaxAmount",
+            );
         },
       ),
       { numRuns: 500 },
@@ -306,7 +333,7 @@ describe("prepareRoute", () => {
 
   it("default: resolves reserves oriented along each hop", () => {
     const result = prepareRoute(route, f.snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     // WETH -> USDC on alpha: 1,000 WETH in, 3,000,000 USDC out.
     assert.deepEqual(result.prepared.sourceHops, [
       { reserveIn: 1000n * E18, reserveOut: 3_000_000n * E6 },
@@ -339,7 +366,7 @@ describe("prepareRoute", () => {
       ]),
     }));
     const result = prepareRoute(viaHub, snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     const orcIs0 = token0 === orc.key;
     assert.deepEqual(result.prepared.sourceHops[0], {
       reserveIn: orcIs0 ? 7n * E18 : 11n * E18,
@@ -358,7 +385,10 @@ describe("prepareRoute", () => {
     });
     const noPairs = withChain(71001, (s) => ({ ...s, pairs: new Map() }));
     const missingPair = prepareRoute(route, noPairs);
-    assert.ok(!missingPair.ok && /reserves of pair/.test(missingPair.missing));
+    assert.ok(
+      !missingPair.ok && /reserves of pair/.test(missingPair.missing),
+      "!missingPair.ok && /reserves of pair/.test(missingPair.missing)",
+    );
     const noPool = withChain(71002, (s) => ({
       ...s,
       bridges: { ...s.bridges, 1: { tokenConfigs: new Map() } },

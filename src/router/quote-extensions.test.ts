@@ -84,7 +84,7 @@ describe("quote extensions", () => {
       blockNumber: 77n,
     });
     const result = router.quote(usdc("1000"), snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     const { data } = result;
     assert.deepEqual(data.stateBlocks, { "71001": 1234, "71002": 77 });
     // beta was read at 1_699_999_995.1 s: rounded down, plus the default 30 s.
@@ -119,7 +119,7 @@ describe("quote extensions", () => {
       { ...usdc("1.5"), sourceToken: "0x0000000000000000000000000000000000000000" },
       f.snapshot,
     );
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.data.approval, null);
     assert.equal(result.data.transactionRequest?.value, `0x${(15n * 10n ** 17n).toString(16)}`);
   });
@@ -137,7 +137,7 @@ describe("quote extensions", () => {
       },
     });
     const result = router.quote(usdc("1000"), f.snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.data.expiresAt, "2023-11-14 22:15:20");
     assert.deepEqual(result.data.estimatedDuration, { p50Seconds: 12, p90Seconds: 40, samples: 9 });
     assert.deepEqual(seen, [`2:${result.data.signData.bridge}`]);
@@ -156,17 +156,20 @@ describe("quote extensions", () => {
       readAtMs: 1_700_000_001_000,
     });
     const next = router.quote(usdc("1000"), later);
-    assert.ok(first.ok && same.ok && next.ok);
+    assert.ok(first.ok && same.ok && next.ok, "first.ok && same.ok && next.ok");
     assert.equal(same.data, first.data);
     assert.notEqual(next.data, first.data);
     assert.equal(next.data.expiresAt, "2023-11-14 22:13:51");
-    assert.ok(Object.isFrozen(next.data.transactionRequest) && Object.isFrozen(next.data.approval));
+    assert.ok(
+      Object.isFrozen(next.data.transactionRequest) && Object.isFrozen(next.data.approval),
+      "Object.isFrozen(next.data.transactionRequest) && Object.isFrozen(next.data.approval)",
+    );
   });
 
   it("behavior: extensions off answers the spec's four fields", () => {
     const router = createRouter({ registry: f.registry, extensions: false });
     const result = router.quote(usdc("1000"), f.snapshot);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.deepEqual(Object.keys(result.data), [
       "destMaxAmount",
       "destMinAmount",

@@ -221,7 +221,7 @@ describe("quoteDataInputsEqual", () => {
     const { request, priced } = quote(
       fixtureQuoteRequest(f, ["alpha", "WETH"], ["gamma", "GOV"], "1.5", TO),
     );
-    assert.ok(priced.sourceSwap && priced.destSwap);
+    assert.ok(priced.sourceSwap && priced.destSwap, "priced.sourceSwap && priced.destSwap");
     const otherRoute = quote(
       fixtureQuoteRequest(f, ["alpha", "USDC"], ["beta", "USDC"], "1000", TO),
     ).priced.route;

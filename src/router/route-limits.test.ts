@@ -66,13 +66,19 @@ describe("routeAmountRange", () => {
     // so the expected output must reach 1 USDC / 0.995.
     const needed = (1_000_000n * 10000n + (10000n - SLIPPAGE) - 1n) / (10000n - SLIPPAGE);
     const viaGetAmountIn = getAmountIn(needed, hop.reserveIn, hop.reserveOut)!;
-    assert.ok(range.min <= viaGetAmountIn);
-    assert.ok(viaGetAmountIn - range.min < 10n ** 9n); // within rounding of one hop
+    assert.ok(range.min <= viaGetAmountIn, "range.min <= viaGetAmountIn");
+    assert.ok(viaGetAmountIn - range.min < 10n ** 9n, "viaGetAmountIn - range.min < 10n ** 9n"); // within rounding of one hop
     assert.equal(amountLimitFlags(p, range.min, SLIPPAGE) & BELOW_MIN, 0);
     assert.equal(amountLimitFlags(p, range.min - 1n, SLIPPAGE) & BELOW_MIN, BELOW_MIN);
     // ~0.000334 ETH for 1 USDC; the liquidity cap needs ~84 ETH at this depth.
-    assert.ok(range.min > 3n * 10n ** 14n && range.min < 4n * 10n ** 14n);
-    assert.ok(range.max! > 80n * E18 && range.max! < 100n * E18);
+    assert.ok(
+      range.min > 3n * 10n ** 14n && range.min < 4n * 10n ** 14n,
+      "range.min > 3n * 10n ** 14n && range.min < 4n * 10n ** 14n",
+    );
+    assert.ok(
+      range.max! > 80n * E18 && range.max! < 100n * E18,
+      "range.max! > 80n * E18 && range.max! < 100n * E18",
+    );
   });
 
   it("error: a swap that would overflow a pair's uint112 balance is above the maximum", () => {
@@ -122,7 +128,7 @@ describe("routeAmountRange", () => {
         .flatMap((b) => enumerateRoutes(fx.registry, a, b))
         .map((r) => {
           const result = prepareRoute(r, fx.snapshot);
-          assert.ok(result.ok);
+          assert.ok(result.ok, "result.ok");
           return result.prepared;
         }),
     );
@@ -134,10 +140,17 @@ describe("routeAmountRange", () => {
           `${p.route.sourceToken.symbol} -> ${p.route.destToken.symbol} kind ${p.route.kind}`,
         );
         assert.equal(amountLimitFlags(p, range.min, SLIPPAGE), 0);
-        if (range.min > 1n) assert.ok(amountLimitFlags(p, range.min - 1n, SLIPPAGE) & BELOW_MIN);
+        if (range.min > 1n)
+          assert.ok(
+            amountLimitFlags(p, range.min - 1n, SLIPPAGE) & BELOW_MIN,
+            "amountLimitFlags(p, range.min - 1n, SLIPPAGE) & BELOW_MIN",
+          );
         if (range.max !== undefined) {
           assert.equal(amountLimitFlags(p, range.max, SLIPPAGE), 0);
-          assert.ok(amountLimitFlags(p, range.max + 1n, SLIPPAGE) & ABOVE_MAX);
+          assert.ok(
+            amountLimitFlags(p, range.max + 1n, SLIPPAGE) & ABOVE_MAX,
+            "amountLimitFlags(p, range.max + 1n, SLIPPAGE) & ABOVE_MAX",
+          );
         }
       }),
       { numRuns: 60 },

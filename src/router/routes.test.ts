@@ -64,6 +64,6 @@ describe("enumerateRoutes", () => {
     const a = index.routes(f.token("alpha", "USDC"), f.token("beta", "GOV"));
     assert.equal(index.routes(f.token("alpha", "USDC"), f.token("beta", "GOV")), a);
     assert.equal(a.length, 2); // kind 0 drops out: DAI -> GOV has no path on beta
-    assert.ok(Object.isFrozen(a));
+    assert.ok(Object.isFrozen(a), "Object.isFrozen(a)");
   });
 });

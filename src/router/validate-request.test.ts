@@ -25,7 +25,7 @@ function failure(body: unknown): { kind: string; message: string } {
 describe("validateRouterRequest", () => {
   it("default: resolves chains, tokens and the amount in base units", () => {
     const result = validateRouterRequest(valid, f.registry);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.value.sourceChain.name, "alpha");
     assert.equal(result.value.destChain.name, "beta");
     assert.equal(result.value.sourceToken, f.token("alpha", "USDC"));
@@ -37,11 +37,14 @@ describe("validateRouterRequest", () => {
   it("behavior: addresses match case-insensitively and are kept exactly as sent", () => {
     const lower = { ...valid, sourceToken: valid.sourceToken.toLowerCase(), to: TO.toLowerCase() };
     const result = validateRouterRequest({ ...lower, extra: 1 }, f.registry);
-    assert.ok(result.ok);
+    assert.ok(result.ok, "result.ok");
     assert.equal(result.value.request.sourceToken, lower.sourceToken);
     assert.equal(result.value.request.to, lower.to);
     assert.deepEqual(Object.keys(result.value.request).sort(), Object.keys(valid).sort());
-    assert.ok(validateRouterRequest({ ...valid, amount: "0012.50000" }, f.registry).ok);
+    assert.ok(
+      validateRouterRequest({ ...valid, amount: "0012.50000" }, f.registry).ok,
+      'validateRouterRequest({ ...valid, amount: "0012.50000" }, f.registry).ok',
+    );
   });
 
   it("error: the body and every field must be present strings (40001)", () => {
@@ -106,7 +109,10 @@ describe("validateRouterRequest", () => {
       kind: "invalidParameter",
       message: "amount has 7 fractional digits; the token has 6 decimals (USDC)",
     });
-    assert.ok(validateRouterRequest({ ...valid, amount: "1.123450" }, f.registry).ok);
+    assert.ok(
+      validateRouterRequest({ ...valid, amount: "1.123450" }, f.registry).ok,
+      'validateRouterRequest({ ...valid, amount: "1.123450" }, f.registry).ok',
+    );
     // Trailing zeros are digits too (docs/http-api.md, API rule 1: no more fractional digits than
     // decimals).
     assert.deepEqual(failure({ ...valid, amount: "1.1000000" }), {
@@ -136,13 +142,13 @@ describe("validateRouterRequest", () => {
 
   it("behavior: failures become ApiErrors with the codes of docs/http-api.md, API rule 6", () => {
     const unsupported = validateRouterRequest({ ...valid, sourceChain: "1" }, f.registry);
-    assert.ok(!unsupported.ok);
+    assert.ok(!unsupported.ok, "!unsupported.ok");
     const error = quoteFailureToApiError(unsupported);
-    assert.ok(error instanceof ApiError);
+    assert.ok(error instanceof ApiError, "error instanceof ApiError");
     assert.equal(error.code, 42201);
     assert.equal(error.status, 422);
     const bad = validateRouterRequest({ ...valid, amount: "0" }, f.registry);
-    assert.ok(!bad.ok);
+    assert.ok(!bad.ok, "!bad.ok");
     assert.equal(quoteFailureToApiError(bad).code, 40001);
   });
 });

@@ -64,7 +64,7 @@ describe("start: the demo key", () => {
     assert.deepEqual(await activeDemoHashes(other), [hashApiKey(onOther.key)]);
 
     const [key] = (await other.apiKeys.listKeys()).filter((k) => k.revokedAt === null);
-    assert.ok(key !== undefined);
+    assert.ok(key !== undefined, "key !== undefined");
     await other.apiKeys.revokeKey(key.id, new Date());
     const afterRevoke = await demoKey({ repository: other.apiKeys, stateDir });
     assert.equal(afterRevoke.kept, false);

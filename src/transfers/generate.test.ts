@@ -42,8 +42,12 @@ describe("createTransferGenerator", () => {
     for (let i = 1; i < RECORDS.length; i++) {
       const [prev, cur] = [RECORDS[i - 1]!, RECORDS[i]!];
       assert.ok(prev.start_time <= cur.start_time, `record ${i}`);
-      assert.ok(cur.created_at >= cur.start_time && cur.updated_at >= cur.created_at);
-      if (cur.end_time !== "") assert.ok(cur.end_time >= cur.start_time);
+      assert.ok(
+        cur.created_at >= cur.start_time && cur.updated_at >= cur.created_at,
+        "cur.created_at >= cur.start_time && cur.updated_at >= cur.created_at",
+      );
+      if (cur.end_time !== "")
+        assert.ok(cur.end_time >= cur.start_time, "cur.end_time >= cur.start_time");
     }
   });
 
@@ -82,7 +86,10 @@ describe("createTransferGenerator", () => {
 
   it("behavior: hot addresses take part in about hotShare of all transfers", () => {
     const [a, b] = generator.hotAddresses;
-    assert.ok(a !== undefined && b !== undefined && a !== b);
+    assert.ok(
+      a !== undefined && b !== undefined && a !== b,
+      "a !== undefined && b !== undefined && a !== b",
+    );
     for (const hot of [a, b]) {
       const n = RECORDS.filter((r) => r.from_address === hot || r.to_address === hot).length;
       // 0.25 share split over two addresses: expected 1,000 of 8,000.

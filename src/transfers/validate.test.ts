@@ -61,16 +61,23 @@ describe("parseTransferRecord", () => {
   });
 
   it("behavior: a failed refund may have no dest_tx_hash and receives zero", () => {
-    assert.ok(parseTransferRecord({ ...FAILED, dest_tx_hash: "", receive_amount: "0" }).ok);
+    assert.ok(
+      parseTransferRecord({ ...FAILED, dest_tx_hash: "", receive_amount: "0" }).ok,
+      'parseTransferRecord({ ...FAILED, dest_tx_hash: "", receive_amount: "0" }).ok',
+    );
   });
 
   it("behavior: Processing may leave dest_bridge_token_amount unknown", () => {
-    assert.ok(parseTransferRecord({ ...PROCESSING, dest_bridge_token_amount: "" }).ok);
+    assert.ok(
+      parseTransferRecord({ ...PROCESSING, dest_bridge_token_amount: "" }).ok,
+      'parseTransferRecord({ ...PROCESSING, dest_bridge_token_amount: "" }).ok',
+    );
   });
 
   it("behavior: fees and subsidy may be zero", () => {
     assert.ok(
       parseTransferRecord({ ...SUCCESS, xproto_fee: "0", bridge_fee: "0", subsidy_amount: "0" }).ok,
+      'parseTransferRecord({ ...SUCCESS, xproto_fee: "0", bridge_fee: "0", subsidy_amount: "0" }).ok',
     );
   });
 
@@ -125,7 +132,7 @@ describe("parseTransferRecord", () => {
       bridge_fee: "0",
       subsidy_amount: "0",
     };
-    assert.ok(parseTransferRecord(base).ok);
+    assert.ok(parseTransferRecord(base).ok, "parseTransferRecord(base).ok");
     for (const [field, decimalsField] of cases) {
       expectError(
         { ...base, [field]: "1.123" },

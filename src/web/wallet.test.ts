@@ -152,7 +152,7 @@ describe("bridging with a wallet", () => {
         transactionRequest: { chainId: 71001, to: BRIDGE, data: "0x", value: "0x10" },
       }),
     );
-    assert.ok(!native.calls.includes("eth_call"));
+    assert.ok(!native.calls.includes("eth_call"), '!native.calls.includes("eth_call")');
   });
 
   it("error: an expired quote, a small balance, too little native coin, an unknown chain", async () => {
@@ -172,7 +172,10 @@ describe("bridging with a wallet", () => {
       await refusal(run(poor.provider, quote())),
       /does not hold enough of the token .* needs 10\)/,
     );
-    assert.ok(!poor.calls.includes("eth_sendTransaction"));
+    assert.ok(
+      !poor.calls.includes("eth_sendTransaction"),
+      '!poor.calls.includes("eth_sendTransaction")',
+    );
     const noGas = fakeWallet({
       chainId: 71001,
       tokenBalance: 10n ** 9n,
@@ -255,13 +258,19 @@ describe("bridging with a wallet", () => {
         await refusal(run(unpublished.provider, quote(), NOW, { ...ALPHA, rpcUrls: [] })),
         /does not know alpha \(chain id 71001\) and this server publishes no RPC URL for it/,
       );
-      assert.ok(!unpublished.calls.includes("wallet_addEthereumChain"));
+      assert.ok(
+        !unpublished.calls.includes("wallet_addEthereumChain"),
+        '!unpublished.calls.includes("wallet_addEthereumChain")',
+      );
       const declined = stranger({ addError: { code: 4001, message: "User rejected" } });
       assert.equal(
         await refusal(run(declined.provider, quote(), NOW, ALPHA)),
         "You rejected the request in your wallet. Nothing was sent.",
       );
-      assert.ok(!declined.calls.includes("eth_sendTransaction"));
+      assert.ok(
+        !declined.calls.includes("eth_sendTransaction"),
+        '!declined.calls.includes("eth_sendTransaction")',
+      );
     });
   });
 

@@ -20,7 +20,10 @@ describe("webhook retry schedule", () => {
           const now = 1_000_000;
           const at = nextAttemptAt(DEFAULT_RETRY_POLICY, attempts, now, now, () => random);
           const delay = retryDelayMs(DEFAULT_RETRY_POLICY, attempts);
-          assert.ok(at !== undefined && at >= now + delay / 2 - 1 && at <= now + delay + 1);
+          assert.ok(
+            at !== undefined && at >= now + delay / 2 - 1 && at <= now + delay + 1,
+            "at !== undefined && at >= now + delay / 2 - 1 && at <= now + delay + 1",
+          );
         },
       ),
     );

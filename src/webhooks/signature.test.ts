@@ -29,7 +29,7 @@ describe("webhook signatures", () => {
 
   it("behavior: secrets are 256-bit and distinct", () => {
     const a = generateWebhookSecret();
-    assert.ok(a.startsWith(SECRET_PREFIX));
+    assert.ok(a.startsWith(SECRET_PREFIX), "a.startsWith(SECRET_PREFIX)");
     assert.equal(Buffer.from(a.slice(SECRET_PREFIX.length), "base64url").length, 32);
     assert.notEqual(a, generateWebhookSecret());
   });

@@ -61,7 +61,10 @@ describe("HTTP edge cases", () => {
       `${GET_LIST}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/9.9.9\r\n\r\n`,
     );
     assert.deepEqual(statuses(response.raw), ["HTTP/1.1 200", "HTTP/1.1 200", "HTTP/1.1 400"]);
-    assert.ok(response.raw.indexOf('"transactions"') < response.raw.indexOf('"status":"ok"'));
+    assert.ok(
+      response.raw.indexOf('"transactions"') < response.raw.indexOf('"status":"ok"'),
+      'response.raw.indexOf(\'"transactions"\') < response.raw.indexOf(\'"status":"ok"\')',
+    );
   });
 
   it("error: an Expect other than 100-continue is 417 41701 in the envelope, and the connection stays usable", async () => {

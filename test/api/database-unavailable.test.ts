@@ -258,9 +258,15 @@ describe("isStoreUnavailable", () => {
     });
     assert.equal(isStoreUnavailable(noTable), false, "on the primary a missing table is a bug");
     const unreachable = readReplicaFailure(refused);
-    assert.ok(unreachable instanceof ReadReplicaError && unreachable.problem === "unreachable");
+    assert.ok(
+      unreachable instanceof ReadReplicaError && unreachable.problem === "unreachable",
+      'unreachable instanceof ReadReplicaError && unreachable.problem === "unreachable"',
+    );
     const behind = readReplicaFailure(noTable);
-    assert.ok(behind instanceof ReadReplicaError && behind.problem === "not migrated");
+    assert.ok(
+      behind instanceof ReadReplicaError && behind.problem === "not migrated",
+      'behind instanceof ReadReplicaError && behind.problem === "not migrated"',
+    );
     assert.equal(isStoreUnavailable(unreachable), true);
     assert.equal(isStoreUnavailable(behind), true);
     assert.equal(readReplicaFailure(denied), denied, "any other failure stays as it is (500)");

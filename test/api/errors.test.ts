@@ -303,7 +303,10 @@ describe("error envelopes", () => {
     const errorLines = lines.filter((l) => l.code === 40401);
     assert.equal(errorLines.length, 1);
     assert.equal(errorLines[0]?.level, 30);
-    assert.ok(lines.every((l) => Number(l.level) < 50));
+    assert.ok(
+      lines.every((l) => Number(l.level) < 50),
+      "lines.every((l) => Number(l.level) < 50)",
+    );
   });
 });
 

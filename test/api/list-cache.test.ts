@@ -65,7 +65,7 @@ describe("response cache (unit)", () => {
               }
             }
             const stats = cache.stats();
-            assert.ok(stats.chars <= 100);
+            assert.ok(stats.chars <= 100, "stats.chars <= 100");
             assert.equal(stats.entries, model.size);
           }
         },
@@ -176,7 +176,7 @@ for (const backend of ["sqlite", "postgres"] as const)
     it("behavior: a write by another connection or process shows within its visibility bound", async () => {
       // SQLite: the polling interval of PRAGMA data_version; PostgreSQL: the NOTIFY round trip.
       const bound = store.changeVisibilityMs ?? 2000;
-      assert.ok(bound <= 2000);
+      assert.ok(bound <= 2000, "bound <= 2000");
       await withApp({}, async (app) => {
         // Until the store can tell changes apart, nothing is cached (PostgreSQL: LISTEN pending).
         await eventually(2000, async () => assert.notEqual(store.changeCounter?.(), undefined));

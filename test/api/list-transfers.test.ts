@@ -113,7 +113,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       assert.deepEqual(body.data.page, { page: 1, pageSize: 10 });
       assert.equal(body.data.total, 1);
       const [record] = body.data.data;
-      assert.ok(record);
+      assert.ok(record, "record");
       assert.deepEqual(Object.keys(record).sort(), [...TRANSFER_FIELDS].sort());
       for (const field of TRANSFER_FIELDS) {
         const expected = field.endsWith("_decimals") ? "number" : "string";
@@ -135,11 +135,17 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         assert.equal(body.data.total, aliceTransfers.length, variant);
         assert.deepEqual(byId(body.data.data), byId(aliceTransfers));
         for (const record of body.data.data) {
-          assert.ok(record.from_address === ALICE || record.to_address === ALICE);
+          assert.ok(
+            record.from_address === ALICE || record.to_address === ALICE,
+            "record.from_address === ALICE || record.to_address === ALICE",
+          );
         }
       }
       const recipientOnly = aliceTransfers.filter((t) => t.to_address === ALICE);
-      assert.ok(recipientOnly.length > 0 && recipientOnly.length < aliceTransfers.length);
+      assert.ok(
+        recipientOnly.length > 0 && recipientOnly.length < aliceTransfers.length,
+        "recipientOnly.length > 0 && recipientOnly.length < aliceTransfers.length",
+      );
     });
 
     it("behavior: a hash matches source_tx_hash, dest_tx_hash or message_id, in any case", async () => {

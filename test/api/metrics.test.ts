@@ -139,7 +139,10 @@ describe("/metrics: HTTP requests", () => {
 
       const duration = METRIC_NAMES.httpDuration;
       assert.equal(sampleValue(samples, `${duration}_count`, ok), 2);
-      assert.ok(sampleValue(samples, `${duration}_sum`, ok) > 0);
+      assert.ok(
+        sampleValue(samples, `${duration}_sum`, ok) > 0,
+        "the request duration histogram's _sum is positive",
+      );
       const buckets = find(samples, `${duration}_bucket`, ok);
       // Sub-millisecond buckets: most answers take well under a millisecond.
       assert.deepEqual(
@@ -227,10 +230,22 @@ describe("/metrics: HTTP requests", () => {
   it("behavior: process and Node.js runtime metrics are exposed", async () => {
     await withApp({}, async (app) => {
       const samples = await scrape(app);
-      assert.ok(find(samples, "process_cpu_user_seconds_total").length === 1);
-      assert.ok(find(samples, "process_resident_memory_bytes").length === 1);
-      assert.ok(find(samples, "nodejs_heap_size_used_bytes").length === 1);
-      assert.ok(find(samples, "nodejs_eventloop_lag_seconds").length === 1);
+      assert.ok(
+        find(samples, "process_cpu_user_seconds_total").length === 1,
+        'find(samples, "process_cpu_user_seconds_total").length === 1',
+      );
+      assert.ok(
+        find(samples, "process_resident_memory_bytes").length === 1,
+        'find(samples, "process_resident_memory_bytes").length === 1',
+      );
+      assert.ok(
+        find(samples, "nodejs_heap_size_used_bytes").length === 1,
+        'find(samples, "nodejs_heap_size_used_bytes").length === 1',
+      );
+      assert.ok(
+        find(samples, "nodejs_eventloop_lag_seconds").length === 1,
+        'find(samples, "nodejs_eventloop_lag_seconds").length === 1',
+      );
     });
   });
 
@@ -350,12 +365,15 @@ describe("/metrics: indexer progress", () => {
         const failed = await scrape(app);
         assert.equal(sampleValue(failed, METRIC_NAMES.indexerStatusUp, {}), 0);
         assert.equal(find(failed, METRIC_NAMES.indexerLag).length, 0);
-        assert.ok(logs.some((l) => String(l.msg).includes("cannot read the indexer status")));
+        assert.ok(
+          logs.some((l) => String(l.msg).includes("cannot read the indexer status")),
+          'logs.some((l) => String(l.msg).includes("cannot read the indexer status"))',
+        );
 
         mode = "hang";
         const started = Date.now();
         const hung = await scrape(app);
-        assert.ok(Date.now() - started < 2000);
+        assert.ok(Date.now() - started < 2000, "Date.now() - started < 2000");
         assert.equal(sampleValue(hung, METRIC_NAMES.indexerStatusUp, {}), 0);
       },
     );
@@ -444,7 +462,7 @@ describe("operations: logs and shutdown", () => {
       const response = await app.inject({ url: GOOD_QUERY });
       assert.equal(response.statusCode, 500);
       const id = String(response.headers["x-request-id"]);
-      assert.ok(id.length > 0);
+      assert.ok(id.length > 0, "id.length > 0");
       const body = response.json() as { code: number; msg: string };
       assert.equal(body.code, 50001);
       assert.ok(body.msg.includes(id), body.msg);
@@ -456,7 +474,10 @@ describe("operations: logs and shutdown", () => {
         assert.equal(typeof line.level, "number");
         assert.equal(typeof line.time, "number");
       }
-      assert.ok(logs.some((l) => l.level === 50 && JSON.stringify(l.err).includes("disk I/O")));
+      assert.ok(
+        logs.some((l) => l.level === 50 && JSON.stringify(l.err).includes("disk I/O")),
+        'logs.some((l) => l.level === 50 && JSON.stringify(l.err).includes("disk I/O"))',
+      );
     });
   });
 

@@ -210,7 +210,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
     const fakes = fixture.registry.chains.map((c) => fakeChain(fixture, c.chainId));
     const gamma = fixture.chain("gamma").chainId;
     const down = fakes[fixture.registry.chains.findIndex((c) => c.chainId === gamma)];
-    assert.ok(down !== undefined);
+    assert.ok(down !== undefined, "down !== undefined");
     down.fail = new Error("connect ECONNREFUSED 127.0.0.1:8547");
     provider = createChainStateProvider({
       registry: fixture.registry,
@@ -349,7 +349,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
       429,
       42901,
     );
-    assert.ok(refused.headers["retry-after"]);
+    assert.ok(refused.headers["retry-after"], 'refused.headers["retry-after"]');
 
     // Fresh queries: an answer the list cache holds would not reach the store.
     try {
@@ -374,7 +374,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
     const [known] = (
       await expectDocumented("GET", `${LIST_TRANSFERS_PATH}/latest`, {}, 200, 0)
     ).json().data["data"] as { message_id: string }[];
-    assert.ok(known);
+    assert.ok(known, "known");
     const timeline = (id: string): InjectOptions => ({
       url: `${LIST_TRANSFERS_PATH}/${id}/timeline`,
     });
@@ -626,7 +626,7 @@ describe("OpenAPI conformance: every response matches the served document", () =
       assert.equal(decoded["destSwap"], swaps);
       assert.deepEqual(checker.schemaProblems(contentSchema, decoded), [], params);
     }
-    assert.ok(decoded !== undefined);
+    assert.ok(decoded !== undefined, "decoded !== undefined");
     assert.match(String(decoded["sourceSwapFee"]), /^0\.[0-9]*[1-9]$/);
 
     // The check can fail: each of these breaks one rule of the schema (undefined: left out).

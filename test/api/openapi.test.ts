@@ -114,7 +114,7 @@ describe("OpenAPI document", () => {
   it("default: /openapi.json is a valid OpenAPI 3 document named after the package", async () => {
     // The validator dereferences in place: give it a copy.
     const validated = await SwaggerParser.validate(structuredClone(doc) as never);
-    assert.ok("openapi" in validated);
+    assert.ok("openapi" in validated, '"openapi" in validated');
     assert.match(doc.openapi, /^3\./);
     assert.equal(doc.info.title, "bridge-oracle");
     assert.equal(doc.info.version, PACKAGE_VERSION);
@@ -177,8 +177,14 @@ describe("OpenAPI document", () => {
     walk(doc, "#");
     // The amounts, addresses, times and the query's examples are among them.
     assert.ok(examples.length >= 20, examples.join("\n"));
-    assert.ok(examples.some((e) => e.includes("parameters")));
-    assert.ok(examples.some((e) => e.includes("requestBody")));
+    assert.ok(
+      examples.some((e) => e.includes("parameters")),
+      'examples.some((e) => e.includes("parameters"))',
+    );
+    assert.ok(
+      examples.some((e) => e.includes("requestBody")),
+      'examples.some((e) => e.includes("requestBody"))',
+    );
   });
 
   it("behavior: README and docs/http-api.md list every error code with its HTTP status", () => {
@@ -199,9 +205,18 @@ describe("OpenAPI document", () => {
   });
 
   it("behavior: components are named after the schemas' $id", () => {
-    assert.ok("ErrorEnvelope" in doc.components.schemas);
-    assert.ok("BridgeTransaction" in doc.components.schemas);
-    assert.ok(!Object.keys(doc.components.schemas).some((name) => /^def-\d+$/.test(name)));
+    assert.ok(
+      "ErrorEnvelope" in doc.components.schemas,
+      '"ErrorEnvelope" in doc.components.schemas',
+    );
+    assert.ok(
+      "BridgeTransaction" in doc.components.schemas,
+      '"BridgeTransaction" in doc.components.schemas',
+    );
+    assert.ok(
+      !Object.keys(doc.components.schemas).some((name) => /^def-\d+$/.test(name)),
+      "!Object.keys(doc.components.schemas).some((name) => /^def-\\d+$/.test(name))",
+    );
   });
 
   it("behavior: every operation lists its error responses as the ErrorEnvelope", () => {
@@ -213,7 +228,7 @@ describe("OpenAPI document", () => {
         assert.ok(!statuses.includes("4XX") && !statuses.includes("5XX"), `${method} ${path}`);
         for (const status of statuses.filter((s) => Number(s) >= 400)) {
           const response = operation.responses[status];
-          assert.ok(response !== undefined);
+          assert.ok(response !== undefined, "response !== undefined");
           assert.equal(
             response.content?.["application/json"]?.schema.$ref,
             "#/components/schemas/ErrorEnvelope",
@@ -269,7 +284,7 @@ describe("OpenAPI document", () => {
 
   it("behavior: the list route documents its query, 400, 401, 429, and an optional key", () => {
     const list = doc.paths["/api/oracle/bridge-transactions"]?.get;
-    assert.ok(list !== undefined);
+    assert.ok(list !== undefined, "list !== undefined");
     assert.deepEqual(
       (list.parameters ?? []).map((p) => `${p.in}:${p.name}`).sort(),
       [
@@ -304,10 +319,13 @@ describe("OpenAPI document", () => {
       assert.ok(!("429" in responses), path);
     }
     const metrics = doc.paths["/metrics"]?.get;
-    assert.ok(metrics !== undefined);
-    assert.ok(!("401" in metrics.responses));
+    assert.ok(metrics !== undefined, "metrics !== undefined");
+    assert.ok(!("401" in metrics.responses), '!("401" in metrics.responses)');
     assert.equal(metrics.security, undefined);
-    assert.ok(metrics.responses["200"]?.content?.["text/plain"] !== undefined);
+    assert.ok(
+      metrics.responses["200"]?.content?.["text/plain"] !== undefined,
+      'metrics.responses["200"]?.content?.["text/plain"] !== undefined',
+    );
   });
 
   it("behavior: the API key scheme is the Authorization header", () => {
@@ -330,7 +348,7 @@ describe("OpenAPI document of the router", () => {
     try {
       const doc = await fetchDocument(app);
       const operation = doc.paths[ROUTER_QUOTE_PATH]?.post;
-      assert.ok(operation !== undefined);
+      assert.ok(operation !== undefined, "operation !== undefined");
       const body = operation.requestBody?.content["application/json"] as {
         schema: { required: string[] };
       };
@@ -371,8 +389,8 @@ describe("OpenAPI document of the router", () => {
     try {
       const doc = await fetchDocument(app);
       const list = doc.paths["/api/oracle/bridge-transactions"]?.get;
-      assert.ok(list !== undefined);
-      assert.ok(!("401" in list.responses));
+      assert.ok(list !== undefined, "list !== undefined");
+      assert.ok(!("401" in list.responses), '!("401" in list.responses)');
       assert.equal(list.security, undefined);
     } finally {
       await app.close();

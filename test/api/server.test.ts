@@ -114,7 +114,7 @@ describe("bridge-oracle serve", () => {
         const limited = await fetch(`http://127.0.0.1:${port}${LIST}`);
         assert.equal(limited.status, 429);
         assert.equal(((await limited.json()) as { code: number }).code, 42901);
-        assert.ok(limited.headers.get("retry-after"));
+        assert.ok(limited.headers.get("retry-after"), 'limited.headers.get("retry-after")');
         process.kill(process.pid, "SIGTERM");
         stopped = true;
         assert.equal(await exitCode, 0);
@@ -138,7 +138,10 @@ describe("bridge-oracle serve", () => {
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-serve-"));
     try {
       const address = blocker.address();
-      assert.ok(typeof address === "object" && address !== null);
+      assert.ok(
+        typeof address === "object" && address !== null,
+        'typeof address === "object" && address !== null',
+      );
       const { value, stderr } = await captureStderr(() =>
         run([], {
           env: {

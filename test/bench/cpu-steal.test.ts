@@ -30,6 +30,9 @@ describe("cpu steal", () => {
     skip: process.platform !== "linux" && "/proc/stat is Linux's",
   }, () => {
     const times = readCpuTimes();
-    assert.ok(times !== undefined && times.total > 0 && times.steal >= 0);
+    assert.ok(
+      times !== undefined && times.total > 0 && times.steal >= 0,
+      "times !== undefined && times.total > 0 && times.steal >= 0",
+    );
   });
 });

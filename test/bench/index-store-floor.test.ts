@@ -52,12 +52,18 @@ describe("index benchmark: store floor", () => {
 
   it("behavior: copies every row of every indexer table, in both forms, and cleans up", async () => {
     const counts = tableCounts(source);
-    assert.ok(counts.transfers === 300 && counts.address_transfers! >= 300);
+    assert.ok(
+      counts.transfers === 300 && counts.address_transfers! >= 300,
+      "counts.transfers === 300 && counts.address_transfers! >= 300",
+    );
     const target = join(dir, "copy.db");
     const result = await measureStoreFloor(source, target);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     assert.equal(result.rows, total);
-    assert.ok(result.indexesInPlaceMs > 0 && result.indexesAfterMs > 0);
+    assert.ok(
+      result.indexesInPlaceMs > 0 && result.indexesAfterMs > 0,
+      "result.indexesInPlaceMs > 0 && result.indexesAfterMs > 0",
+    );
     assert.equal(existsSync(target), false);
     assert.deepEqual(tableCounts(source), counts);
   });

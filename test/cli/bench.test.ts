@@ -62,11 +62,24 @@ describe("bridge-oracle bench", () => {
       sets.deepPages.includes(
         "/api/oracle/bridge-transactions?addressOrTxHash=0xEf12B446540a0307D25E2497F7AB940B318456Bb&pageNo=10001&pageSize=10",
       ),
+      'sets.deepPages.includes( "/api/oracle/bridge-transactions?addressOrTxHash=0xEf12B446540a0307D25E2497F7AB940B318456Bb&...',
     );
-    assert.ok(sets.mix.some((p) => p.includes("pageSize=50")));
-    assert.ok(sets.mix.some((p) => p.includes("sortName=sendAmount")));
-    assert.ok(sets.mix.some((p) => p.includes("pageNo=2001&pageSize=50")));
-    assert.ok(sets.hashes.every((p) => p.toLowerCase().includes(`=0x${"ab".repeat(32)}&`)));
+    assert.ok(
+      sets.mix.some((p) => p.includes("pageSize=50")),
+      'sets.mix.some((p) => p.includes("pageSize=50"))',
+    );
+    assert.ok(
+      sets.mix.some((p) => p.includes("sortName=sendAmount")),
+      'sets.mix.some((p) => p.includes("sortName=sendAmount"))',
+    );
+    assert.ok(
+      sets.mix.some((p) => p.includes("pageNo=2001&pageSize=50")),
+      'sets.mix.some((p) => p.includes("pageNo=2001&pageSize=50"))',
+    );
+    assert.ok(
+      sets.hashes.every((p) => p.toLowerCase().includes(`=0x${"ab".repeat(32)}&`)),
+      "every hash request asks for the 0xabab… transaction hash",
+    );
   });
 
   it("default: a miniature list benchmark runs end to end and writes its section", {

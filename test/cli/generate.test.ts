@@ -36,7 +36,7 @@ describe("bridge-oracle generate", () => {
     const hot = /hot addresses: (0x[0-9a-fA-F]{40}), (0x[0-9a-fA-F]{40})/.exec(out.stdout);
     assert.ok(hot, out.stdout);
     const text = await readFile(file, "utf8");
-    assert.ok(text.endsWith("\n"));
+    assert.ok(text.endsWith("\n"), 'text.endsWith("\\n")');
     const lines = text.trimEnd().split("\n");
     assert.equal(lines.length, 4000);
     const counts = new Map<string, number>();
@@ -59,7 +59,10 @@ describe("bridge-oracle generate", () => {
       assert.ok(n > 400 && n < 600, `${address}: ${n}`);
     }
     const ordinary = [...counts].filter(([a]) => a !== hot[1] && a !== hot[2]);
-    assert.ok(Math.max(...ordinary.map(([, n]) => n)) < 100);
+    assert.ok(
+      Math.max(...ordinary.map(([, n]) => n)) < 100,
+      "Math.max(...ordinary.map(([, n]) => n)) < 100",
+    );
   });
 
   it("behavior: the same seed writes the same file; --hot-addresses/--hot-share apply", async () => {
@@ -72,7 +75,7 @@ describe("bridge-oracle generate", () => {
     const text = await readFile(a, "utf8");
     assert.equal(text, await readFile(b, "utf8"));
     const first = JSON.parse(text.split("\n")[0]!);
-    assert.ok(first.message_id);
+    assert.ok(first.message_id, "first.message_id");
   });
 
   it("error: missing or bad options leave no file behind", async () => {

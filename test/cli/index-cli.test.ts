@@ -326,7 +326,7 @@ describe("bridge-oracle index: log", () => {
       child.kill("SIGKILL");
     }
     assert.equal(stderr, "");
-    assert.ok(stdout.endsWith("\n"));
+    assert.ok(stdout.endsWith("\n"), 'stdout.endsWith("\\n")');
     const lines = stdout
       .trimEnd()
       .split("\n")
@@ -354,7 +354,7 @@ describe("bridge-oracle index: log", () => {
     );
     assert.ok(signalled >= 0, JSON.stringify(lines));
     assert.deepEqual([lines.at(-1)?.level, lines.at(-1)?.msg], [30, "stopped"]);
-    assert.ok(signalled < lines.length - 1);
+    assert.ok(signalled < lines.length - 1, "signalled < lines.length - 1");
   });
 
   it("behavior: LOG_LEVEL=warn leaves the info lines out", async () => {

@@ -96,6 +96,9 @@ describe("serve and index: one log shape", () => {
     const index = startCli(["index", "--config", configPath], { DATABASE_URL: databaseUrl });
     await waitFor(index, '"msg":"indexing alpha');
     const indexLines = await stopAndRead(index);
-    assert.ok(indexLines.some((l) => l.msg === "stopped"));
+    assert.ok(
+      indexLines.some((l) => l.msg === "stopped"),
+      'indexLines.some((l) => l.msg === "stopped")',
+    );
   });
 });

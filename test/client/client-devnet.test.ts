@@ -140,7 +140,10 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     assert.equal(transfer.to_address.toLowerCase(), body.to.toLowerCase());
     assert.ok(updates.length >= 1 && updates.at(-1) === transfer, "onUpdate saw the final record");
     const received = parseUnits(transfer.receive_amount, transfer.dest_token_decimals);
-    assert.ok(received >= parseUnits(quote.destMinAmount, transfer.dest_token_decimals));
+    assert.ok(
+      received >= parseUnits(quote.destMinAmount, transfer.dest_token_decimals),
+      "received >= parseUnits(quote.destMinAmount, transfer.dest_token_decimals)",
+    );
     assert.equal(await balanceOf(beta, body.destToken as Address, body.to as Address), received);
     // Where the server has the transfer stream (its OpenAPI document lists it) the change came
     // through it, after one list read; where it has none, through polling the list.
@@ -154,14 +157,17 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
         streams.length >= 1 && streams.every((r) => r.status === 200),
         JSON.stringify(streams),
       );
-      assert.ok(streams[0]!.type.startsWith("text/event-stream"));
+      assert.ok(
+        streams[0]!.type.startsWith("text/event-stream"),
+        'streams[0]!.type.startsWith("text/event-stream")',
+      );
       assert.equal(lists.length, streams.length, "one list read per stream opened, no polling");
     } else {
       assert.deepEqual(
         streams.map((r) => r.status),
         [404],
       );
-      assert.ok(lists.length >= 1);
+      assert.ok(lists.length >= 1, "lists.length >= 1");
     }
   });
 
@@ -210,14 +216,20 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     const tokens = await client.tokens({ chainId: String(alpha.chainId) });
     const dai = tokens.find((t) => t.symbol === "DAI");
     assert.equal(dai?.address, tokenOf(alpha, "DAI"));
-    assert.ok(tokens.every((t) => t.chainId === alpha.chainId));
+    assert.ok(
+      tokens.every((t) => t.chainId === alpha.chainId),
+      "tokens.every((t) => t.chainId === alpha.chainId)",
+    );
     const [connection] = await client.connections({
       sourceChain: String(alpha.chainId),
       destChain: String(beta.chainId),
     });
-    assert.ok(connection !== undefined && connection.bridges.length > 0);
+    assert.ok(
+      connection !== undefined && connection.bridges.length > 0,
+      "connection !== undefined && connection.bridges.length > 0",
+    );
     await assert.rejects(client.tokens({ chainId: "1" }), (error) => {
-      assert.ok(error instanceof BridgeOracleError);
+      assert.ok(error instanceof BridgeOracleError, "error instanceof BridgeOracleError");
       assert.equal(error.code, 40001);
       assert.match(error.msg, /chainId/);
       return true;
@@ -235,7 +247,7 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
   it("error: API errors are BridgeOracleError with the service's code, msg and status", async () => {
     const anonymous = createClient({ baseUrl: stack.url });
     await assert.rejects(anonymous.getQuote(request("DAI", "DAI", "1")), (error) => {
-      assert.ok(error instanceof BridgeOracleError);
+      assert.ok(error instanceof BridgeOracleError, "error instanceof BridgeOracleError");
       assert.equal(error.status, 401);
       assert.equal(error.code, 40101);
       assert.match(error.msg, /key/i);
@@ -243,7 +255,7 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
       return true;
     });
     await assert.rejects(client.getQuote(request("DAI", "DAI", "-1")), (error) => {
-      assert.ok(error instanceof BridgeOracleError);
+      assert.ok(error instanceof BridgeOracleError, "error instanceof BridgeOracleError");
       assert.equal(error.status, 400);
       assert.equal(error.code, 40001);
       assert.match(error.msg, /amount/);
@@ -251,7 +263,7 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     });
     const nowhere = createClient({ baseUrl: "http://127.0.0.1:9" });
     await assert.rejects(nowhere.listTransfers({ addressOrTxHash: zeroAddress }), (error) => {
-      assert.ok(error instanceof BridgeOracleError);
+      assert.ok(error instanceof BridgeOracleError, "error instanceof BridgeOracleError");
       assert.equal(error.status, 0);
       assert.equal(error.code, -1);
       return true;
@@ -290,7 +302,10 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     // least a second of it left; its budget is spent at once, so waitForTransfer's first
     // request, a few milliseconds later, falls in the same window.
     const aligned = await spendBudget();
-    assert.ok(aligned instanceof BridgeOracleError && aligned.retryAfter !== undefined);
+    assert.ok(
+      aligned instanceof BridgeOracleError && aligned.retryAfter !== undefined,
+      "aligned instanceof BridgeOracleError && aligned.retryAfter !== undefined",
+    );
     await new Promise((resolve) => setTimeout(resolve, aligned.retryAfter! * 1000));
     const limited = await spendBudget();
     assert.ok(limited instanceof BridgeOracleError, "the anonymous limit was reached");

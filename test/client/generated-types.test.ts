@@ -19,8 +19,14 @@ describe("client package: generated types", () => {
     const document = await servedOpenApiDocument();
     // The document this checks against is the real one (not an empty app's).
     const paths = document.paths as Record<string, Record<string, unknown>>;
-    assert.ok(paths["/api/oracle/router"]?.post !== undefined);
-    assert.ok(paths["/api/oracle/bridge-transactions"]?.get !== undefined);
+    assert.ok(
+      paths["/api/oracle/router"]?.post !== undefined,
+      'paths["/api/oracle/router"]?.post !== undefined',
+    );
+    assert.ok(
+      paths["/api/oracle/bridge-transactions"]?.get !== undefined,
+      'paths["/api/oracle/bridge-transactions"]?.get !== undefined',
+    );
     const expected = await clientTypesOf(document);
     const committed = await readFile(GENERATED_TYPES_PATH, "utf8");
     assert.ok(

@@ -145,7 +145,7 @@ describe("client: waitForTransfer and errors", () => {
     await assert.rejects(
       client.waitForTransfer(HASH, { timeoutMs: 100, pollIntervalMs: 10 }),
       (error) => {
-        assert.ok(error instanceof BridgeOracleError);
+        assert.ok(error instanceof BridgeOracleError, "error instanceof BridgeOracleError");
         assert.equal(error.status, 0);
         assert.equal(error.code, -1);
         assert.match(error.msg, /within 100 ms \(last seen: Processing\)/);
@@ -173,7 +173,7 @@ describe("client: waitForTransfer and errors", () => {
   it("error: an answer that is not our envelope (a proxy's page) has code -1 and the status", async () => {
     const { client } = scripted(() => new Response("<html>bad gateway</html>", { status: 502 }));
     await assert.rejects(client.listTransfers({ addressOrTxHash: HASH }), (error) => {
-      assert.ok(error instanceof BridgeOracleError);
+      assert.ok(error instanceof BridgeOracleError, "error instanceof BridgeOracleError");
       assert.equal(error.status, 502);
       assert.equal(error.code, -1);
       assert.match(error.message, /not an answer of bridge-oracle/);

@@ -51,7 +51,10 @@ describe("contracts: deployDevnet", () => {
 
   it("behavior: the manifest carries the caller's names, ids and accounts", () => {
     assert.equal(manifest.version, 1);
-    assert.ok(!Number.isNaN(Date.parse(manifest.createdAt)));
+    assert.ok(
+      !Number.isNaN(Date.parse(manifest.createdAt)),
+      "!Number.isNaN(Date.parse(manifest.createdAt))",
+    );
     assert.deepEqual(
       manifest.chains.map((c) => [c.name, c.chainId, c.rpcUrl, c.bridgeChainIds]),
       [
@@ -64,7 +67,7 @@ describe("contracts: deployDevnet", () => {
     assert.equal(manifest.accounts.length, 3);
     assert.equal(manifest.accounts[0]!.address, "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
     assert.match(manifest.accounts[0]!.privateKey, /^0x[0-9a-f]{64}$/);
-    for (const abi of Object.values(manifest.abis)) assert.ok(abi.length > 0);
+    for (const abi of Object.values(manifest.abis)) assert.ok(abi.length > 0, "abi.length > 0");
     assert.equal(manifest.links.length, 6); // 2 directions x 3 kinds
   });
 
@@ -81,7 +84,7 @@ describe("contracts: deployDevnet", () => {
         ...chain.tokens.map((t) => t.address),
       ];
       assert.equal(chain.weth, chain.dex.hubToken);
-      assert.ok(chain.deployBlock >= 1);
+      assert.ok(chain.deployBlock >= 1, "chain.deployBlock >= 1");
       for (const address of addresses) {
         const code = await conn.client.getCode({ address });
         assert.ok(code !== undefined && code.length > 2, `${chain.name} ${address} has no code`);

@@ -68,7 +68,7 @@ describe("contracts: DEX (factory, pair, router)", () => {
     const hop2 = amountOut(hop1, rWeth2, rOrc);
     assert.deepEqual(await amountsOut(alpha, amountIn, [usdc, weth, orc]), [amountIn, hop1, hop2]);
     // Visible price impact: 12,345 USDC buys noticeably less than 12,345 / 3,000 WETH.
-    assert.ok(hop1 < (amountIn * 10n ** 12n) / 3_000n);
+    assert.ok(hop1 < (amountIn * 10n ** 12n) / 3_000n, "hop1 < (amountIn * 10n ** 12n) / 3_000n");
   });
 
   it("behavior: a swap pays exactly the quoted amount and moves the reserves by it", async () => {
@@ -139,8 +139,14 @@ describe("contracts: DEX (factory, pair, router)", () => {
     })) as readonly bigint[];
     const amountIn = amounts[0]!;
     assert.equal(amountIn, (rUsdc * want * 1000n) / ((rWeth - want) * 997n) + 1n);
-    assert.ok(amountOut(amountIn, rUsdc, rWeth) >= want);
-    assert.ok(amountOut(amountIn - 1n, rUsdc, rWeth) < want);
+    assert.ok(
+      amountOut(amountIn, rUsdc, rWeth) >= want,
+      "amountOut(amountIn, rUsdc, rWeth) >= want",
+    );
+    assert.ok(
+      amountOut(amountIn - 1n, rUsdc, rWeth) < want,
+      "amountOut(amountIn - 1n, rUsdc, rWeth) < want",
+    );
   });
 
   it("behavior: the bridges' path rule: direct pair, else through WETH, else no route", async () => {

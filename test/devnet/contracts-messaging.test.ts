@@ -154,7 +154,10 @@ describe("contracts: MessagingBridge + MessagingEndpoint (kind 2)", () => {
     const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
     assert.equal(sent.bridgeAmount, bridgeAmount);
     // bridgeFee(bridgeAmount) exceeds the quote's bridgeFee(sourceMinAmount): p.fee caps it.
-    assert.ok(bridgeFeeOf(config, bridgeAmount) > fee - xproto);
+    assert.ok(
+      bridgeFeeOf(config, bridgeAmount) > fee - xproto,
+      "bridgeFeeOf(config, bridgeAmount) > fee - xproto",
+    );
     assert.equal(sent.bridgeFee, fee - xproto);
     assert.equal(sent.xprotoFee, xproto);
     assert.equal(sent.destBridgeAmount, net);

@@ -154,7 +154,10 @@ describe("contracts: PoolBridge (kind 1)", () => {
     const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
     assert.equal(sent.bridgeAmount, expectedBridgeAmount);
     // bridgeFee(bridgeAmount) is above the quoted fee, so exactly p.fee is charged.
-    assert.ok(bridgeFeeOf(config, expectedBridgeAmount) > fee);
+    assert.ok(
+      bridgeFeeOf(config, expectedBridgeAmount) > fee,
+      "bridgeFeeOf(config, expectedBridgeAmount) > fee",
+    );
     assert.equal(sent.bridgeFee, fee);
     assert.equal(sent.destBridgeAmount, net);
     assert.equal(sent.sourceToken, orc);
@@ -399,7 +402,10 @@ describe("contracts: PoolBridge (kind 1)", () => {
     assert.equal(sent.bridgeAmount, expected);
     const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
     const [delivered] = bridgeEvents(manifest, destReceipt, "TransferDelivered");
-    assert.ok((delivered?.args.receiveAmount as bigint) >= 1005n * 10n ** 17n);
+    assert.ok(
+      (delivered?.args.receiveAmount as bigint) >= 1005n * 10n ** 17n,
+      "(delivered?.args.receiveAmount as bigint) >= 1005n * 10n ** 17n",
+    );
   });
 
   it("error: the relayer cannot deliver a token the bridge does not carry or from an unknown chain", async () => {

@@ -34,7 +34,10 @@ describe("devnet toolchain: compile and artifacts", () => {
     const artifacts = loadArtifacts({ root });
     const counter = artifacts.get("Counter");
     assert.match(counter.bytecode, /^0x[0-9a-f]{100,}$/);
-    assert.ok(counter.abi.some((item) => item.type === "function" && item.name === "increment"));
+    assert.ok(
+      counter.abi.some((item) => item.type === "function" && item.name === "increment"),
+      'counter.abi.some((item) => item.type === "function" && item.name === "increment")',
+    );
     const file = JSON.parse(readFileSync(artifactsPath(root), "utf8"));
     assert.equal(file.sourceHash, artifacts.sourceHash);
     assert.throws(() => artifacts.get("Missing"), /no compiled contract named Missing/);
@@ -71,7 +74,10 @@ describe("devnet toolchain: compile and artifacts", () => {
     const artifacts = loadArtifacts({ root, progress: (line) => said.push(line) });
     // The old lock waited 120 s for a lock this young, blocking the event loop (and Ctrl-C).
     assert.ok(Date.now() - startedAt < 10_000, `took ${Date.now() - startedAt} ms`);
-    assert.ok(artifacts.get("Counter").bytecode.length > 2);
+    assert.ok(
+      artifacts.get("Counter").bytecode.length > 2,
+      'artifacts.get("Counter").bytecode.length > 2',
+    );
     assert.deepEqual(said, [COMPILING_MESSAGE]);
     assert.equal(existsSync(lock), false);
   });

@@ -61,7 +61,10 @@ describe("devnet: bridge-oracle devnet command", () => {
     assert.ok(out.includes(`manifest: ${manifestPath}`), out);
     const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as DevnetManifest;
     const ports = manifest.chains.map((chain) => portOf(chain.rpcUrl));
-    assert.ok(ports.every((port) => anvilPidsOnPort(port).length > 0));
+    assert.ok(
+      ports.every((port) => anvilPidsOnPort(port).length > 0),
+      "ports.every((port) => anvilPidsOnPort(port).length > 0)",
+    );
 
     cli.child.kill("SIGINT");
     const code = await Promise.race([

@@ -98,7 +98,7 @@ describe("devnet: relayer", () => {
     assert.equal(eventsOf(events, "TransferDelivered", transfer.messageId).length, 0);
     assert.equal(refund?.args.sender, sentEvent?.args.sender);
     assert.equal(refund?.args.token, sentEvent?.args.sourceBridgeToken);
-    assert.ok((refund?.args.amount as bigint) > 0n);
+    assert.ok((refund?.args.amount as bigint) > 0n, "(refund?.args.amount as bigint) > 0n");
   });
 
   it("behavior: a restarted relayer delivers what is new and nothing twice", async () => {
@@ -141,7 +141,7 @@ describe("devnet: relayer", () => {
       sentWhileDown,
       "only the messages sent while the relayer was down",
     );
-    assert.ok(allSent.includes(pendingWhileDown));
+    assert.ok(allSent.includes(pendingWhileDown), "allSent.includes(pendingWhileDown)");
     assert.equal(stats.refunded, 0);
     assert.equal(stats.pending, 0);
     const events = await transferEvents(devnet.manifest);
@@ -149,7 +149,10 @@ describe("devnet: relayer", () => {
     for (const transfer of allSent.slice(before)) {
       const [sentEvent] = eventsOf(events, "TransferSent", transfer.messageId);
       const [delivery] = eventsOf(events, "TransferDelivered", transfer.messageId);
-      assert.ok(sentEvent !== undefined && delivery !== undefined);
+      assert.ok(
+        sentEvent !== undefined && delivery !== undefined,
+        "sentEvent !== undefined && delivery !== undefined",
+      );
       const destRpc = devnet.manifest.chains.find(
         (c) => c.chainId === transfer.destChainId,
       )?.rpcUrl;
@@ -166,7 +169,10 @@ describe("devnet: relayer", () => {
         eventsOf(events, "TransferDelivered", id).length +
         eventsOf(events, "TransferFailed", id).length;
       assert.equal(outcomes, 1, `message ${id} has ${outcomes} outcomes`);
-      assert.ok(eventsOf(events, "TransferRefunded", id).length <= 1);
+      assert.ok(
+        eventsOf(events, "TransferRefunded", id).length <= 1,
+        'eventsOf(events, "TransferRefunded", id).length <= 1',
+      );
     }
   });
 
@@ -174,7 +180,10 @@ describe("devnet: relayer", () => {
     await relayer?.stop();
     const { manifest } = devnet;
     const [alpha, beta, gamma] = manifest.chains;
-    assert.ok(alpha !== undefined && beta !== undefined && gamma !== undefined);
+    assert.ok(
+      alpha !== undefined && beta !== undefined && gamma !== undefined,
+      "alpha !== undefined && beta !== undefined && gamma !== undefined",
+    );
     // beta's node "goes away": the relayer sees a closed port instead.
     const withDeadBeta = {
       ...manifest,
@@ -202,7 +211,7 @@ describe("devnet: relayer", () => {
       failureRate: 0,
     });
     const transfer = await alphaToGamma.sendOne();
-    assert.ok(transfer !== null);
+    assert.ok(transfer !== null, "transfer !== null");
     await waitFor("delivery on gamma", async () => {
       const all = await transferEvents(manifest);
       return eventsOf(all, "TransferDelivered", transfer.messageId).length === 1;

@@ -39,13 +39,16 @@ describe("devnet: runDevnet", () => {
     assert.ok(startMs < 30_000, `start-up took ${startMs} ms`);
     assert.equal(devnet.manifestPath, join(dir, "manifest.json"));
     assert.deepEqual(written, devnet.manifest);
-    assert.ok(devnet.relayer !== undefined);
+    assert.ok(devnet.relayer !== undefined, "devnet.relayer !== undefined");
     assert.equal(devnet.traffic, undefined);
   });
 
   it("default: every chain has a live RPC, its ids in every scheme and deployed contracts", async () => {
     assert.equal(written.version, 1);
-    assert.ok(!Number.isNaN(Date.parse(written.createdAt)));
+    assert.ok(
+      !Number.isNaN(Date.parse(written.createdAt)),
+      "!Number.isNaN(Date.parse(written.createdAt))",
+    );
     assert.deepEqual(
       written.chains.map((c) => [c.name, c.chainId, c.bridgeChainIds]),
       [
@@ -60,7 +63,10 @@ describe("devnet: runDevnet", () => {
       // Published to browser wallets: the node's own URL, on this machine, no credentials.
       assert.equal(chain.publicRpcUrl, chain.rpcUrl);
       assert.match(chain.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.ok(Number.isInteger(chain.deployBlock) && chain.deployBlock >= 0);
+      assert.ok(
+        Number.isInteger(chain.deployBlock) && chain.deployBlock >= 0,
+        "Number.isInteger(chain.deployBlock) && chain.deployBlock >= 0",
+      );
       const contracts = [
         chain.bridges["0"],
         chain.bridges["1"],
@@ -78,7 +84,7 @@ describe("devnet: runDevnet", () => {
         assert.ok(code !== undefined && code.length > 2, `${chain.name}: no code at ${address}`);
       }
       assert.equal(chain.dex.hubToken, chain.weth);
-      assert.ok(chain.dex.pairs.length >= 3);
+      assert.ok(chain.dex.pairs.length >= 3, "chain.dex.pairs.length >= 3");
     }
   });
 

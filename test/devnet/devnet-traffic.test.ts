@@ -67,9 +67,12 @@ describe("devnet: traffic generator", () => {
 
     const transfers = devnet.traffic?.transfers() ?? [];
     const stats = devnet.traffic?.stats();
-    assert.ok(stats !== undefined);
+    assert.ok(stats !== undefined, "stats !== undefined");
     assert.equal(stats.errors, 0, "no transfer reverted at the source");
-    assert.ok(stats.sent["0"] > 0 && stats.sent["1"] > 0 && stats.sent["2"] > 0);
+    assert.ok(
+      stats.sent["0"] > 0 && stats.sent["1"] > 0 && stats.sent["2"] > 0,
+      'stats.sent["0"] > 0 && stats.sent["1"] > 0 && stats.sent["2"] > 0',
+    );
     // Every refund is for a transfer the generator built to fail.
     const builtToFail = new Set(transfers.filter((t) => t.expectFailure).map((t) => t.messageId));
     for (const refund of events.filter((e) => e.eventName === "TransferRefunded")) {
@@ -116,7 +119,7 @@ describe("devnet: traffic generator's first sender", () => {
 
   it("error: a user who spends the generator's allowance from the same account (approve(bridge, amount), then bridge(p), as docs/devnet-contracts.md says) does not break its later transfers", async () => {
     const user = devnet.manifest.accounts[0];
-    assert.ok(user !== undefined);
+    assert.ok(user !== undefined, "user !== undefined");
     // Only this account, so every transfer is the user's and meets what the user left behind.
     const traffic = createTrafficGenerator({
       manifest: { ...devnet.manifest, accounts: [user] },

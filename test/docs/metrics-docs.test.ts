@@ -214,7 +214,10 @@ describe("metrics in the docs", () => {
     const names = new Set<string>();
     for (const group of parsed.groups) {
       assert.equal(typeof group.name, "string");
-      assert.ok(Array.isArray(group.rules) && group.rules.length > 0);
+      assert.ok(
+        Array.isArray(group.rules) && group.rules.length > 0,
+        "Array.isArray(group.rules) && group.rules.length > 0",
+      );
       for (const rule of group.rules as AlertRule[]) {
         const allowed = ["alert", "expr", "for", "keep_firing_for", "labels", "annotations"];
         const extra = Object.keys(rule).filter((key) => !allowed.includes(key));
@@ -223,7 +226,7 @@ describe("metrics in the docs", () => {
         assert.ok(!names.has(rule.alert), `${rule.alert} twice`);
         names.add(rule.alert);
         assert.equal(typeof rule.expr, "string");
-        assert.ok(rule.expr.trim().length > 0);
+        assert.ok(rule.expr.trim().length > 0, "rule.expr.trim().length > 0");
         // Balanced brackets: a typo there is the commonest unparsable expression.
         for (const [open, close] of ["()", "{}", "[]"]) {
           const count = (c: string) => rule.expr.split(c).length - 1;

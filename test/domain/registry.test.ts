@@ -71,7 +71,7 @@ describe("parseRegistry", () => {
       assert.deepEqual(registry.bridgesOn(chain.chainId), bridges.bridgesOn(chain.chainId));
       for (const kind of BRIDGE_KINDS) {
         const address = registry.bridgeAddress(chain.chainId, kind);
-        assert.ok(address !== undefined);
+        assert.ok(address !== undefined, "address !== undefined");
         assert.equal(address, bridges.bridgeAddress(chain.chainId, kind));
         assert.equal(registry.bridgeKind(chain.chainId, address.toLowerCase()), kind);
         const schemeId = chain.bridgeChainIds[kind]!;

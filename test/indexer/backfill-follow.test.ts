@@ -71,7 +71,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const { created_at, updated_at, ...fields } = stored;
       assert.deepEqual(fields, await expectedRecord(manifest, t, outcome));
       assert.match(created_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-      assert.ok(updated_at >= created_at);
+      assert.ok(updated_at >= created_at, "updated_at >= created_at");
     }
 
     it("default: backfills every kind and outcome, then follows new transfers", async () => {

@@ -113,7 +113,7 @@ describe("indexer: crashes and restarts", () => {
       await restarted.store.close();
 
       const expected = await dumpCleanIndex(manifest, store);
-      assert.ok(expected.transfers!.length >= 12);
+      assert.ok(expected.transfers!.length >= 12, "expected.transfers!.length >= 12");
       assert.deepEqual(await dumpDatabase(live.databaseUrl), expected);
     });
 
@@ -153,7 +153,7 @@ describe("indexer: crashes and restarts", () => {
     );
     assert.ok(signalled >= 0, JSON.stringify(log));
     assert.deepEqual([log.at(-1)?.level, log.at(-1)?.msg], [30, "stopped"]);
-    assert.ok(signalled < log.length - 1);
+    assert.ok(signalled < log.length - 1, "signalled < log.length - 1");
 
     // --status reads what the stopped process left in the database.
     const status = spawnIndexChild(["--status", "--database", db.databaseUrl]);
@@ -170,7 +170,10 @@ describe("indexer: crashes and restarts", () => {
       summary.chains.map((c) => c.chain),
       ["alpha", "beta"],
     );
-    assert.ok(summary.chains.every((c) => c.indexedBlock >= 0));
+    assert.ok(
+      summary.chains.every((c) => c.indexedBlock >= 0),
+      "summary.chains.every((c) => c.indexedBlock >= 0)",
+    );
     assert.equal(done.code, summary.ready ? 0 : 1);
   });
 

@@ -193,7 +193,10 @@ describe("indexer: a failing RPC in the chain's status", () => {
       const summary = summariseIndexerStatus(stuck);
       assert.equal(summary.ready, false);
       assert.match(summary.reason, /chain alpha is retrying: a step has been running for \d+ s/);
-      assert.ok(logger.lines.some((line) => line.includes("a step has been running for")));
+      assert.ok(
+        logger.lines.some((line) => line.includes("a step has been running for")),
+        'logger.lines.some((line) => line.includes("a step has been running for"))',
+      );
 
       stub.release();
       const cleared = await until(rows, (r) => r[0]?.error === "");

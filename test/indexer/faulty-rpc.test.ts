@@ -103,7 +103,10 @@ describe("indexer: faulty RPC", () => {
     for (const [fault, count] of Object.entries(total))
       assert.ok(count > 0, `no ${fault} fault happened`);
     const basic = `Basic ${Buffer.from(`${SECRETS[0]}:${SECRETS[1]}`).toString("base64")}`;
-    assert.ok(proxies.every((p) => [...p.authorizations].every((a) => a === basic)));
+    assert.ok(
+      proxies.every((p) => [...p.authorizations].every((a) => a === basic)),
+      "proxies.every((p) => [...p.authorizations].every((a) => a === basic))",
+    );
     // Nothing logged carries a secret (and the faults were logged).
     const text = logger.lines.join("\n");
     for (const secret of SECRETS)

@@ -138,7 +138,7 @@ describe("indexer: reorganisations", () => {
     for (let i = 0; i < 5 && outcome !== "reorg"; i++) outcome = await ixAlpha.step();
     assert.equal(outcome, "reorg");
     const row = (await ix.store.indexer.getChain(alpha.chain.chainId))!;
-    assert.ok(row.cursorBlock < orphanedTop);
+    assert.ok(row.cursorBlock < orphanedTop, "row.cursorBlock < orphanedTop");
     const canonical = await alpha.client.getBlock({ blockNumber: BigInt(row.cursorBlock) });
     assert.equal(row.cursorHash, canonical.hash);
     const [highest] = await ix.store.indexer.blocksDescending(alpha.chain.chainId, orphanedTop, 1);
@@ -159,14 +159,17 @@ describe("indexer: reorganisations", () => {
     await mine(alpha, 12);
     const [ixAlpha] = ix.indexer.chains;
     await assert.rejects(ixAlpha!.run(new AbortController().signal), (error: unknown) => {
-      assert.ok(error instanceof ReorgTooDeepError);
+      assert.ok(error instanceof ReorgTooDeepError, "error instanceof ReorgTooDeepError");
       assert.match(error.message, /chain alpha: reorg deeper than finalityDepth 5/);
       return true;
     });
     const [status] = await ix.store.indexer.getIndexerStatus();
     assert.equal(status?.state, "stopped");
     assert.match(status?.error ?? "", /reorg deeper than finalityDepth/);
-    assert.ok(ix.logger.lines.some((l) => l.startsWith("error chain alpha: reorg deeper")));
+    assert.ok(
+      ix.logger.lines.some((l) => l.startsWith("error chain alpha: reorg deeper")),
+      'ix.logger.lines.some((l) => l.startsWith("error chain alpha: reorg deeper"))',
+    );
     void db;
   });
 
@@ -266,7 +269,10 @@ describe("indexer: reorganisations", () => {
     const messageId = t.sent.messageId.toLowerCase();
     await mine(alpha, 6);
     await indexUntilIdle(ix.indexer.chains);
-    assert.ok((await ix.store.indexer.getTransfers([messageId])).has(messageId));
+    assert.ok(
+      (await ix.store.indexer.getTransfers([messageId])).has(messageId),
+      "(await ix.store.indexer.getTransfers([messageId])).has(messageId)",
+    );
     const cursor = (await ix.store.indexer.getChain(alpha.chain.chainId))!.cursorBlock;
     await revertTo(alpha, id);
     await mine(alpha, 2);
@@ -305,7 +311,10 @@ describe("indexer: reorganisations", () => {
     const { ix: before, db } = await indexer("sqlite");
     await indexUntilIdle(before.indexer.chains);
     const known = await before.store.indexer.getChain(alpha.chain.chainId);
-    assert.ok(known !== undefined && known.headBlock > 0);
+    assert.ok(
+      known !== undefined && known.headBlock > 0,
+      "known !== undefined && known.headBlock > 0",
+    );
     const config = configOf(manifest, { rpcUrls: { [alpha.chain.chainId]: beta.chain.rpcUrl } });
     const ix = await openTestIndexer(db.databaseUrl, config);
     cleanups.push(async () => {
@@ -313,7 +322,7 @@ describe("indexer: reorganisations", () => {
     });
     const [ixAlpha] = ix.indexer.chains;
     await assert.rejects(ixAlpha!.run(new AbortController().signal), (error: unknown) => {
-      assert.ok(error instanceof WrongChainError);
+      assert.ok(error instanceof WrongChainError, "error instanceof WrongChainError");
       assert.match(
         error.message,
         /chain alpha: its rpcUrl serves chain id 71002, not the configured 71001/,

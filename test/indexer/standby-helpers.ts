@@ -186,7 +186,10 @@ export async function assertCatchesUpToCleanIndex(options: {
     assert.equal(code, 0, p.output);
   }
   const expected = await dumpCleanIndex(options.manifest, "postgres");
-  assert.ok(expected.transfers!.length >= options.minTransfers);
+  assert.ok(
+    expected.transfers!.length >= options.minTransfers,
+    "expected.transfers!.length >= options.minTransfers",
+  );
   assert.deepEqual(await dumpDatabase(options.databaseUrl), expected);
 }
 

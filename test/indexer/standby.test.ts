@@ -151,7 +151,7 @@ describe("indexer: a standby takes over", () => {
     const store = await openDatabase(live.databaseUrl);
     try {
       const rows = await store.indexer.getIndexerStatus();
-      assert.ok(rows.length > 0);
+      assert.ok(rows.length > 0, "rows.length > 0");
       for (const row of rows) assert.equal(row.leader, `${hostname()}:${leader.child.pid}`);
     } finally {
       await store.close();

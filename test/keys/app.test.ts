@@ -59,7 +59,7 @@ describe("auth and rate limit in buildApp", () => {
     const missing = await app.inject({ method: "POST", url: "/api/oracle/router", payload: {} });
     assert.equal(missing.statusCode, 401);
     assert.equal(missing.json().code, 40101);
-    assert.ok(missing.headers["x-request-id"]);
+    assert.ok(missing.headers["x-request-id"], 'missing.headers["x-request-id"]');
     const ok = await app.inject({
       method: "POST",
       url: "/api/oracle/router",
@@ -79,8 +79,11 @@ describe("auth and rate limit in buildApp", () => {
     assert.equal(limited.statusCode, 429);
     assert.deepEqual(Object.keys(limited.json()), ["code", "msg", "data"]);
     assert.equal(limited.json().code, 42901);
-    assert.ok(Number(limited.headers["retry-after"]) >= 1);
-    assert.ok(limited.headers["x-request-id"]);
+    assert.ok(
+      Number(limited.headers["retry-after"]) >= 1,
+      'Number(limited.headers["retry-after"]) >= 1',
+    );
+    assert.ok(limited.headers["x-request-id"], 'limited.headers["x-request-id"]');
   });
 
   it("behavior: a valid key raises the list's limit; a bad key is refused", async () => {

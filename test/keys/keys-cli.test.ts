@@ -78,7 +78,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
     it("behavior: revoke by prefix, then the name can be issued again", async () => {
       const listed = await runKeys(db.databaseUrl, "list");
       const prefix = /^bob\s+(bo_\S+)/m.exec(listed.stdout)?.[1];
-      assert.ok(prefix !== undefined);
+      assert.ok(prefix !== undefined, "prefix !== undefined");
       const revoked = await runKeys(db.databaseUrl, "revoke", prefix);
       assert.equal(revoked.code, 0, revoked.stderr);
       assert.match(revoked.stdout, /Revoked API key 'bob'/);

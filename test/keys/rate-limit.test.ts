@@ -222,7 +222,10 @@ describe("rate limit shared through Redis", () => {
       assert.equal((await list(app)).statusCode, 200);
       const limited = await list(app);
       assert.equal(limited.statusCode, 429);
-      assert.ok(Number(limited.headers["retry-after"]) >= 1);
+      assert.ok(
+        Number(limited.headers["retry-after"]) >= 1,
+        'Number(limited.headers["retry-after"]) >= 1',
+      );
     } finally {
       await app.close();
     }

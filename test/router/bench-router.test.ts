@@ -46,7 +46,7 @@ describe("bench router", () => {
       for (const server of ["app", "memo-off app", "memo-off spec-only app", "bare route"]) {
         assert.match(text, new RegExp(`(\\| |; )${server}: \\d+, mean \\d+\\.\\d\\d ms, longest`));
       }
-      assert.ok(!text.includes("not reported"));
+      assert.ok(!text.includes("not reported"), '!text.includes("not reported")');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -65,7 +65,10 @@ describe("createChainStateProvider", () => {
     )!;
     assert.equal(route.sourcePath.length, 2, "the registry has no ORC/USDC pair: via WETH");
     const before = prepareRoute(route, provider.current());
-    assert.ok(before.ok && before.prepared.sourceHops.length === 2);
+    assert.ok(
+      before.ok && before.prepared.sourceHops.length === 2,
+      "before.ok && before.prepared.sourceHops.length === 2",
+    );
 
     // Someone creates ORC/USDC on alpha: the factory's pair count moves, the next read finds it.
     const address = "0x00000000000000000000000000000000000c0ffe";
@@ -76,7 +79,7 @@ describe("createChainStateProvider", () => {
     const state = provider.current().chains.get(71001)!;
     assert.equal(state.directPairs?.get(coupleKey(orc.key, usdc.key)), address);
     const after = prepareRoute(route, provider.current());
-    assert.ok(after.ok);
+    assert.ok(after.ok, "after.ok");
     const [token0] = [orc.key, usdc.key].sort();
     const orcIs0 = token0 === orc.key;
     assert.deepEqual(after.prepared.sourceHops, [
@@ -85,7 +88,10 @@ describe("createChainStateProvider", () => {
         reserveOut: orcIs0 ? 15n * 10n ** 10n : 10n ** 12n,
       },
     ]);
-    assert.ok(logs.some((l) => l.msg.includes("is not in the registry")));
+    assert.ok(
+      logs.some((l) => l.msg.includes("is not in the registry")),
+      'logs.some((l) => l.msg.includes("is not in the registry"))',
+    );
   });
 
   it("default: reads exactly the registry's requirements at one block and prices like the fixture", async () => {
@@ -136,7 +142,7 @@ describe("createChainStateProvider", () => {
     };
     const fromChain = router.quote(body, provider.current());
     const fromFixture = router.quote(body, fixture.snapshot);
-    assert.ok(fromChain.ok && fromFixture.ok);
+    assert.ok(fromChain.ok && fromFixture.ok, "fromChain.ok && fromFixture.ok");
     assert.deepEqual(fromChain.data, fromFixture.data);
   });
 
@@ -159,7 +165,10 @@ describe("createChainStateProvider", () => {
     assert.equal([...firstAlpha.pairs.values()][0]!.reserve0, reserveBefore);
     assert.equal(firstAlpha.blockNumber, 100n);
     assert.equal(second.chains.get(71002), first.chains.get(71002), "unchanged chains are shared");
-    assert.ok(Object.isFrozen(second) && Object.isFrozen(second.chains.get(71001)));
+    assert.ok(
+      Object.isFrozen(second) && Object.isFrozen(second.chains.get(71001)),
+      "Object.isFrozen(second) && Object.isFrozen(second.chains.get(71001))",
+    );
   });
 
   it("behavior: an idle chain is confirmed by eth_blockNumber alone and stays fresh", async () => {
@@ -218,7 +227,10 @@ describe("createChainStateProvider", () => {
     status = provider.status().find((s) => s.chainId === 71002)!;
     assert.equal(status.consecutiveFailures, 0);
     assert.equal(status.blockNumber, "101");
-    assert.ok(logs.some((l) => l.level === "info" && /reads again/.test(l.msg)));
+    assert.ok(
+      logs.some((l) => l.level === "info" && /reads again/.test(l.msg)),
+      'logs.some((l) => l.level === "info" && /reads again/.test(l.msg))',
+    );
   });
 
   it("error: the default client never logs its RPC credentials", async () => {
@@ -243,18 +255,27 @@ describe("createChainStateProvider", () => {
     await provider.start();
     await provider.stop();
     const text = logs.join("\n") + JSON.stringify(provider.status());
-    assert.ok(logs.some((l) => /failed; keeping the last good state/.test(l)));
+    assert.ok(
+      logs.some((l) => /failed; keeping the last good state/.test(l)),
+      "logs.some((l) => /failed; keeping the last good state/.test(l))",
+    );
     for (const secret of ["s3cret-pass", "abcdefghijklmnop012", "topsecretkey", "user:"]) {
       assert.ok(!text.includes(secret), `${secret} leaked: ${text}`);
     }
-    assert.ok(provider.status().every((s) => s.blockNumber === null && !s.fresh));
+    assert.ok(
+      provider.status().every((s) => s.blockNumber === null && !s.fresh),
+      "provider.status().every((s) => s.blockNumber === null && !s.fresh)",
+    );
   });
 
   it("behavior: the readiness check reports every chain and fails only when none is fresh", async () => {
     const { provider, advance } = setup();
     const check = routerReadinessCheck(provider);
     await assert.rejects(check.check(), (e: unknown) => {
-      assert.ok(e instanceof ApiError && e.code === 50301);
+      assert.ok(
+        e instanceof ApiError && e.code === 50301,
+        "e instanceof ApiError && e.code === 50301",
+      );
       assert.match(e.message, /alpha not read yet/);
       return true;
     });

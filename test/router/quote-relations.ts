@@ -111,8 +111,11 @@ export function assertQuoteRelations(
   assert.equal(p.fee, data.fee);
   assert.equal(p.destMinAmount, data.destMinAmount);
   const units = (text: string, token: RegistryToken) => toBaseUnits(text, token.decimals);
-  assert.ok(units(data.destMinAmount, destToken) <= units(data.destMaxAmount, destToken));
-  assert.ok(units(data.destMinAmount, destToken) > 0n);
+  assert.ok(
+    units(data.destMinAmount, destToken) <= units(data.destMaxAmount, destToken),
+    "units(data.destMinAmount, destToken) <= units(data.destMaxAmount, destToken)",
+  );
+  assert.ok(units(data.destMinAmount, destToken) > 0n, "units(data.destMinAmount, destToken) > 0n");
 
   // Swaps follow the tokens.
   assert.equal(p.sourceSwap, sourceToken.key !== sourceBridge.key);
@@ -121,13 +124,13 @@ export function assertQuoteRelations(
     assert.equal(p.sourceMinAmount, p.amount);
     assert.equal(p.sourceSwapFee, "0");
   } else {
-    assert.ok(units(p.sourceSwapFee, sourceToken) > 0n);
+    assert.ok(units(p.sourceSwapFee, sourceToken) > 0n, "units(p.sourceSwapFee, sourceToken) > 0n");
   }
   if (!p.destSwap) assert.equal(p.destSwapFee, "0");
 
   // The kind: a registry link, its bridge on the source, destChainId in its scheme.
   const kind = signData.bridgeType;
-  assert.ok(kind === 0 || kind === 1 || kind === 2);
+  assert.ok(kind === 0 || kind === 1 || kind === 2, "kind === 0 || kind === 1 || kind === 2");
   assert.ok(
     registry
       .linksBetween(source.chainId, dest.chainId)
@@ -196,11 +199,15 @@ function assertExecutionFields(
     Object.keys(data.stateBlocks!).sort(),
     [String(source.chainId), String(dest.chainId)].sort(),
   );
-  for (const block of Object.values(data.stateBlocks!)) assert.ok(Number.isSafeInteger(block));
+  for (const block of Object.values(data.stateBlocks!))
+    assert.ok(Number.isSafeInteger(block), "Number.isSafeInteger(block)");
   assert.match(data.expiresAt!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   const duration = data.estimatedDuration;
-  assert.ok(duration !== undefined);
+  assert.ok(duration !== undefined, "duration !== undefined");
   if (duration !== null) {
-    assert.ok(duration.samples >= 1 && duration.p50Seconds <= duration.p90Seconds);
+    assert.ok(
+      duration.samples >= 1 && duration.p50Seconds <= duration.p90Seconds,
+      "duration.samples >= 1 && duration.p50Seconds <= duration.p90Seconds",
+    );
   }
 }

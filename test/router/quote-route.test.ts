@@ -338,7 +338,10 @@ describe("POST /api/oracle/router rate limit", () => {
       const limited = await send();
       assert.equal(limited.statusCode, 429);
       assert.equal(limited.json().code, 42901);
-      assert.ok(Number(limited.headers["retry-after"]) >= 1);
+      assert.ok(
+        Number(limited.headers["retry-after"]) >= 1,
+        'Number(limited.headers["retry-after"]) >= 1',
+      );
     } finally {
       await t.close();
     }

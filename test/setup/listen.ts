@@ -7,6 +7,9 @@ export async function listenOnLoopback(
 ): Promise<{ port: number; baseUrl: string }> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
-  assert.ok(address !== null && typeof address === "object");
+  assert.ok(
+    address !== null && typeof address === "object",
+    'address !== null && typeof address === "object"',
+  );
   return { port: address.port, baseUrl: `http://127.0.0.1:${address.port}` };
 }

@@ -180,7 +180,7 @@ describe("bridge-oracle start", () => {
     assert.match(running.stderr(), /indexer: committing the current batch/);
     assert.deepEqual(anvilsOf(dir), []);
     firstRunIds = messageIds(env.DATABASE_URL as string);
-    assert.ok(firstRunIds.length > 0);
+    assert.ok(firstRunIds.length > 0, "firstRunIds.length > 0");
     assert.equal(new Set(firstRunIds).size, firstRunIds.length, "duplicate message ids");
     for (const name of ["alpha", "beta", "gamma"]) {
       assert.ok(existsSync(join(dir, "devnet", "state", `${name}.json`)), `${name} state saved`);
@@ -270,7 +270,10 @@ describe("bridge-oracle start", () => {
     assert.match(banner.text, /fresh devnet \(the state of chain alpha is unreadable/);
     assert.match(running.stderr(), /data indexed from it was deleted from the database/);
     // Without the reset every earlier record would still be there, and more.
-    assert.ok(messageIds(env.DATABASE_URL as string).length < before.length);
+    assert.ok(
+      messageIds(env.DATABASE_URL as string).length < before.length,
+      "messageIds(env.DATABASE_URL as string).length < before.length",
+    );
     await until("transfers of the fresh devnet", 60_000, async () =>
       messageIds(env.DATABASE_URL as string).length > 0 ? true : undefined,
     );

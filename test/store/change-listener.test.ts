@@ -51,7 +51,10 @@ describe("PostgreSQL change counter", () => {
     await eventually(3000, () => assert.notEqual(store.changeCounter?.(), undefined));
     const before = store.changeCounter?.() as number;
     await store.transfers.upsertTransfers([makeTransfer()]);
-    assert.ok((store.changeCounter?.() as number) > before);
+    assert.ok(
+      (store.changeCounter?.() as number) > before,
+      "(store.changeCounter?.() as number) > before",
+    );
   });
 
   it("error: a killed listener connection turns caching off, then comes back and moves the counter", async () => {
@@ -63,7 +66,10 @@ describe("PostgreSQL change counter", () => {
       const killed = await admin.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN bridge_oracle_transfers' AND pid <> pg_backend_pid()",
       );
-      assert.ok(killed.rowCount !== null && killed.rowCount >= 1);
+      assert.ok(
+        killed.rowCount !== null && killed.rowCount >= 1,
+        "killed.rowCount !== null && killed.rowCount >= 1",
+      );
     } finally {
       await admin.end();
     }

@@ -57,9 +57,15 @@ export function registerDatabaseSuite(backend: DatabaseBackend): void {
       await db.indexer.ensureChain(chain);
       assert.deepEqual(await db.indexer.getChain(chain.chainId), chain);
       const status = await db.indexerStatus.getIndexerStatus();
-      assert.ok(status.some((row) => row.chainId === chain.chainId && row.lag === 0));
+      assert.ok(
+        status.some((row) => row.chainId === chain.chainId && row.lag === 0),
+        "status.some((row) => row.chainId === chain.chainId && row.lag === 0)",
+      );
       const key = await db.apiKeys.createKey(newKey(unique("root")));
-      assert.ok((await db.apiKeys.listKeys()).some((k) => k.id === key.id));
+      assert.ok(
+        (await db.apiKeys.listKeys()).some((k) => k.id === key.id),
+        "(await db.apiKeys.listKeys()).some((k) => k.id === key.id)",
+      );
     });
 
     it("behavior: a rolled back transaction leaves nothing in any repository", async () => {
@@ -81,8 +87,14 @@ export function registerDatabaseSuite(backend: DatabaseBackend): void {
       assert.equal(await db.transfers.getTransfer(viaWrites.message_id), undefined);
       assert.equal(await db.indexer.getChain(chain.chainId), undefined);
       const status = await db.indexerStatus.getIndexerStatus();
-      assert.ok(!status.some((row) => row.chainId === chain.chainId));
-      assert.ok(!(await db.apiKeys.listKeys()).some((k) => k.name === keyName));
+      assert.ok(
+        !status.some((row) => row.chainId === chain.chainId),
+        "!status.some((row) => row.chainId === chain.chainId)",
+      );
+      assert.ok(
+        !(await db.apiKeys.listKeys()).some((k) => k.name === keyName),
+        "!(await db.apiKeys.listKeys()).some((k) => k.name === keyName)",
+      );
     });
 
     it("behavior: the bound repositories share the transaction; the root sees it at commit", async () => {
@@ -96,16 +108,28 @@ export function registerDatabaseSuite(backend: DatabaseBackend): void {
         // Every bound repository sees the others' uncommitted writes ...
         assert.deepEqual(await tx.transfers.getTransfer(record.message_id), record);
         const status = await tx.indexerStatus.getIndexerStatus();
-        assert.ok(status.some((row) => row.chainId === chain.chainId));
-        assert.ok((await tx.apiKeys.listKeys()).some((k) => k.name === keyName));
+        assert.ok(
+          status.some((row) => row.chainId === chain.chainId),
+          "status.some((row) => row.chainId === chain.chainId)",
+        );
+        assert.ok(
+          (await tx.apiKeys.listKeys()).some((k) => k.name === keyName),
+          "(await tx.apiKeys.listKeys()).some((k) => k.name === keyName)",
+        );
         // ... and the root repositories, on other connections, do not yet.
         assert.equal(await db.transfers.getTransfer(record.message_id), undefined);
         assert.equal(await db.indexer.getChain(chain.chainId), undefined);
-        assert.ok(!(await db.apiKeys.listKeys()).some((k) => k.name === keyName));
+        assert.ok(
+          !(await db.apiKeys.listKeys()).some((k) => k.name === keyName),
+          "!(await db.apiKeys.listKeys()).some((k) => k.name === keyName)",
+        );
       });
       assert.deepEqual(await db.transfers.getTransfer(record.message_id), record);
       assert.deepEqual(await db.indexer.getChain(chain.chainId), chain);
-      assert.ok((await db.apiKeys.listKeys()).some((k) => k.name === keyName));
+      assert.ok(
+        (await db.apiKeys.listKeys()).some((k) => k.name === keyName),
+        "(await db.apiKeys.listKeys()).some((k) => k.name === keyName)",
+      );
     });
 
     it("behavior: a nested transaction rolls back alone", async () => {
@@ -147,7 +171,10 @@ export function registerDatabaseSuite(backend: DatabaseBackend): void {
       release();
       await assert.rejects(doomed, /rolled back/);
       await created;
-      assert.ok((await db.apiKeys.listKeys()).some((k) => k.name === keyName));
+      assert.ok(
+        (await db.apiKeys.listKeys()).some((k) => k.name === keyName),
+        "(await db.apiKeys.listKeys()).some((k) => k.name === keyName)",
+      );
     });
 
     it("error: a bound repository refuses use after its transaction ended", async () => {

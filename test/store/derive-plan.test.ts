@@ -9,11 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import type { Address, Hex } from "viem";
 import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
 import type { BridgeEvent } from "../../src/store/bridge-event.js";
-import BetterSqlite3 from "better-sqlite3";
 import {
   createTransferDerivation,
   derivationStatements,

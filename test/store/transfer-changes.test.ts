@@ -97,7 +97,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
         TransferChange,
         TransferChange,
       ];
-      assert.ok(created.seq < updated.seq && updated.seq < removed.seq);
+      assert.ok(
+        created.seq < updated.seq && updated.seq < removed.seq,
+        "created.seq < updated.seq && updated.seq < removed.seq",
+      );
       assert.deepEqual(created.record, { ...sent, updated_at: created.record.updated_at });
       assert.equal(created.record.status, "Processing");
       // Byte for byte what the API serialises, field order and number types included.
@@ -169,7 +172,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       await Promise.all([slow, fast]);
       const [a] = await changesOf(store, first.message_id);
       const [b] = await changesOf(store, second.message_id);
-      assert.ok(a && b);
+      assert.ok(a && b, "a && b");
       if (backend === "postgres") assert.ok(b.seq < a.seq, `${b.seq} < ${a.seq}`);
       else assert.ok(a.seq < b.seq, `${a.seq} < ${b.seq}`);
     });
@@ -215,7 +218,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
     it("behavior: prune deletes the old run of the log and remembers how far", async () => {
       await store.transfers.upsertTransfers([makeTransfer(), makeTransfer()]);
       const latest = await store.transferChanges.latestSeq();
-      assert.ok((await store.transferChanges.oldestSeq()) !== undefined);
+      assert.ok(
+        (await store.transferChanges.oldestSeq()) !== undefined,
+        "(await store.transferChanges.oldestSeq()) !== undefined",
+      );
       assert.equal(await store.transferChanges.prune(new Date(Date.now() - 3_600_000)), 0);
       assert.equal(await store.transferChanges.prunedThrough(), 0);
       const deleted = await store.transferChanges.prune(new Date(Date.now() + 1000), {
@@ -227,7 +233,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
       // With nothing retained, the head is where pruning stopped; new changes go on from it.
       assert.equal(await store.transferChanges.latestSeq(), latest);
       await store.transfers.upsertTransfers([makeTransfer()]);
-      assert.ok(((await store.transferChanges.oldestSeq()) ?? 0) > latest);
+      assert.ok(
+        ((await store.transferChanges.oldestSeq()) ?? 0) > latest,
+        "((await store.transferChanges.oldestSeq()) ?? 0) > latest",
+      );
     });
   });
 }

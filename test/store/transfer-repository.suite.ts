@@ -814,7 +814,7 @@ export function registerStoreStartupSuite(backend: DatabaseBackend): void {
             error.message,
             /cannot prepare PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1/,
           );
-          assert.ok(!error.message.includes("s3cret"));
+          assert.ok(!error.message.includes("s3cret"), '!error.message.includes("s3cret")');
           return true;
         },
       );

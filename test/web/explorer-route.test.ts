@@ -37,7 +37,7 @@ describe("explorer routes", () => {
     assert.equal(response.headers["content-type"], "text/html; charset=utf-8");
     assert.equal(response.headers["cache-control"], "no-cache");
     assert.match(String(response.headers["content-security-policy"]), /default-src 'self'/);
-    assert.ok(response.headers["x-request-id"]);
+    assert.ok(response.headers["x-request-id"], 'response.headers["x-request-id"]');
     const app_ = /src="\/app\.js\?v=([0-9a-f]{12})"/.exec(response.body);
     const styles = /href="\/styles\.css\?v=([0-9a-f]{12})"/.exec(response.body);
     assert.ok(app_ && styles, response.body.slice(0, 500));

@@ -245,7 +245,10 @@ describe("bridging from a browser wallet on the devnet", () => {
         },
       ],
     ]);
-    assert.ok(alpha.chain.rpcUrl.startsWith("http://127.0.0.1:"));
+    assert.ok(
+      alpha.chain.rpcUrl.startsWith("http://127.0.0.1:"),
+      'alpha.chain.rpcUrl.startsWith("http://127.0.0.1:")',
+    );
     const hash = new URL(page.url()).pathname.split("/").pop() as `0x${string}`;
     const receipt = await alpha.client.getTransactionReceipt({ hash });
     assert.equal(receipt.status, "success");
@@ -272,7 +275,7 @@ describe("bridging from a browser wallet on the devnet", () => {
       logs: receipt.logs,
       eventName: "TransferSent",
     }) as unknown as { args: { sendAmount: bigint } }[];
-    assert.ok(sent);
+    assert.ok(sent, "sent");
     const sourceDecimals = alpha.chain.tokens.find((t) => t.symbol === "USDC")!.decimals;
     assert.equal(
       await page.locator(".amount-sent").getAttribute("data-exact"),

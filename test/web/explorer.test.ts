@@ -322,7 +322,7 @@ describe("explorer page in Chromium", () => {
       alpha.chainId,
       JSON.parse(expected.signData.params).sourceBridgeToken,
     );
-    assert.ok(feeToken);
+    assert.ok(feeToken, "feeToken");
     assert.equal(
       await page.locator(".quote-fee").textContent(),
       formatAmount(expected.fee, feeToken.symbol),

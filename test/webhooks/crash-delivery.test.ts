@@ -202,7 +202,10 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       for (const [id, bodies] of byId)
         assert.equal(bodies.size, 1, `${id} sent with different bodies`);
       assert.ok(receiver.requests.length > changes.length, "some attempts failed and were retried");
-      assert.ok(receiver.requests.some((r) => r.answer === "hang"));
+      assert.ok(
+        receiver.requests.some((r) => r.answer === "hang"),
+        'receiver.requests.some((r) => r.answer === "hang")',
+      );
 
       // The newest delivered state of each transfer is the list endpoint's record.
       const newest = new Map<string, EventBody>();

@@ -110,9 +110,12 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         (e) => e.type === "transfer.created" && e.data.message_id === transfer.message_id,
       );
       const updated = everything.find((e) => e.type === "transfer.updated");
-      assert.ok(created && updated && updated.seq > created.seq);
+      assert.ok(
+        created && updated && updated.seq > created.seq,
+        "created && updated && updated.seq > created.seq",
+      );
       const request = receiver.requests.find((r) => r.path === "/all");
-      assert.ok(request);
+      assert.ok(request, "request");
       const signature = String(request.headers["bridge-oracle-signature"]);
       assert.equal(verifySignature(all.secret, signature, request.body, clock / 1000), true);
       assert.equal(verifySignature(filtered.secret, signature, request.body, clock / 1000), false);
@@ -219,7 +222,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         const first = await acquireDeliveryLock(webhooks);
         try {
           await assert.rejects(acquireDeliveryLock(webhooks), (error: unknown) => {
-            assert.ok(error instanceof DeliveryLockedError);
+            assert.ok(error instanceof DeliveryLockedError, "error instanceof DeliveryLockedError");
             assert.match(
               error.message,
               /another delivery process \(pid \d+ on .*SQLite has a single writer.*use PostgreSQL/s,

@@ -181,7 +181,7 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.lastLine, /^whsec_/);
       const id = /subscription (\d+)/.exec(created.stdout)?.[1];
-      assert.ok(id);
+      assert.ok(id, "id");
       const listed = await cli(env(), "list", "--key", "bob");
       assert.equal(listed.code, 0);
       assert.match(

@@ -84,7 +84,7 @@ describe("postWebhook", () => {
     });
     assert.equal(outcome.ok, false);
     assert.match(outcome.error ?? "", /within 200 ms/);
-    assert.ok(outcome.durationMs < 2000);
+    assert.ok(outcome.durationMs < 2000, "outcome.durationMs < 2000");
   });
 
   it("behavior: at most 1 KiB of a response body is read", async () => {
@@ -105,7 +105,7 @@ describe("postWebhook", () => {
     });
     assert.equal(outcome.ok, true);
     assert.equal(outcome.responseBody.length, 1024);
-    assert.ok(written < 10 * 1024 * 1024);
+    assert.ok(written < 10 * 1024 * 1024, "written < 10 * 1024 * 1024");
   });
 
   it("error: loopback and private addresses are refused unless allowed", async () => {

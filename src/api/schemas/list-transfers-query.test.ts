@@ -105,7 +105,7 @@ describe("parseListTransfersQuery", () => {
       base({ pageNo: String(MAX_PAGE_NO), pageSize: "100" }),
     );
     assert.equal(query.offset, (MAX_PAGE_NO - 1) * 100);
-    assert.ok(Number.isSafeInteger(query.offset));
+    assert.ok(Number.isSafeInteger(query.offset), "Number.isSafeInteger(query.offset)");
   });
 
   it("error: addressOrTxHash missing, empty, blank, too long or with bad characters", () => {
@@ -264,8 +264,14 @@ describe("parseListTransfersQuery properties", () => {
         (raw) => {
           try {
             const { query } = parseListTransfersQuery(raw);
-            assert.ok(query.limit >= 1 && query.limit <= 100);
-            assert.ok(Number.isSafeInteger(query.offset) && query.offset >= 0);
+            assert.ok(
+              query.limit >= 1 && query.limit <= 100,
+              "query.limit >= 1 && query.limit <= 100",
+            );
+            assert.ok(
+              Number.isSafeInteger(query.offset) && query.offset >= 0,
+              "Number.isSafeInteger(query.offset) && query.offset >= 0",
+            );
           } catch (error) {
             assert.ok(error instanceof ApiError && error.code === 40001, String(error));
           }

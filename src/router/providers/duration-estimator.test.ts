@@ -57,8 +57,11 @@ describe("duration estimates", () => {
           const sorted = [...xs].sort((a, b) => a - b);
           const value = nearestRank(sorted, p);
           const atMost = sorted.filter((x) => x <= value).length;
-          assert.ok(atMost >= (p / 100) * sorted.length);
-          assert.ok(sorted.filter((x) => x < value).length < (p / 100) * sorted.length);
+          assert.ok(atMost >= (p / 100) * sorted.length, "atMost >= (p / 100) * sorted.length");
+          assert.ok(
+            sorted.filter((x) => x < value).length < (p / 100) * sorted.length,
+            "sorted.filter((x) => x < value).length < (p / 100) * sorted.length",
+          );
         },
       ),
     );
