@@ -39,7 +39,7 @@ export interface Dialect {
    * Ends a subquery over the batch so the planner keeps it whole (PostgreSQL: OFFSET 0), and
    * the batch's rows drive the join with the large table around it.
    */
-  fence: string;
+  planFence: string;
   /**
    * `column` is one of the values `subquery` returns, with those values known before the outer
    * scan starts (PostgreSQL: `= ANY(ARRAY(...))`, an index condition even when the planner
@@ -82,7 +82,7 @@ export const SQLITE_DIALECT: Dialect = {
   rawEventsCollation: (expr) => expr,
   tempTable: (name, columns) => `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns})`,
   statsUpsertTail: "ON CONFLICT (address_key) DO NOTHING",
-  fence: "",
+  planFence: "",
   inList: (column, subquery) => `${column} IN (${subquery})`,
   batchJoin: "CROSS JOIN",
   batchKey: (expr) => `+${expr}`,
@@ -110,7 +110,7 @@ export const POSTGRES_DIALECT: Dialect = {
   // DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too,
   // in the SELECT's key order, so two writers cannot deadlock (transfer-writes.ts does the same).
   statsUpsertTail: "ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total",
-  fence: " OFFSET 0",
+  planFence: " OFFSET 0",
   inList: (column, subquery) => `${column} = ANY(ARRAY(${subquery}))`,
   batchJoin: "JOIN",
   batchKey: (expr) => expr,

@@ -20,11 +20,12 @@
  *
  * Every statement runs in the caller's transaction (the batch's). Those that join the batch's
  * keys to large tables run inside withIndexedJoins (on PostgreSQL: index probes, docs/store.md,
- * "PostgreSQL plans"), written so that the batch's rows drive the join (Dialect.fence, inList,
+ * "PostgreSQL plans"), written so that the batch's rows drive the join (Dialect.planFence, inList,
  * batchJoin, batchKey): planned freely, both databases read the large tables whole in every
- * batch and probed the batch, which grew with the tables; the derivation's SELECT joins only the batch's rows (and token_metadata)
- * and runs inside withBatchJoins (hash joins). The `transfers` rows are written once per batch,
- * so row triggers on them see one change per record and batch.
+ * batch and probed the batch, which grew with the tables. The derivation's SELECT joins only
+ * the batch's rows (and token_metadata) and runs inside withBatchJoins (hash joins). The
+ * `transfers` rows are written once per batch, so row triggers on them see one change per
+ * record and batch.
  */
 import type { TransferBackend } from "./backend.js";
 import { type Dialect, dialectOf } from "./derive-dialect.js";
@@ -69,13 +70,13 @@ const equal = (columns: readonly string[], a: string, b: string) =>
 
 /**
  * The ids of stored records (t) of the batch that no derived row with the same send-side fields
- * replaces. Fenced on PostgreSQL (Dialect.fence) so the batch's keys drive the probes of
+ * replaces. Fenced on PostgreSQL (Dialect.planFence) so the batch's keys drive the probes of
  * `transfers`; SQLite's planner does so for this form by itself (and would scan `transfers`
  * for a join of the two written the other way round).
  */
 const replacedIds = (d: Dialect) =>
-  `SELECT t.id FROM transfers t WHERE t.message_key IN (SELECT message_key FROM indexer_ids${d.fence})` +
-  ` AND NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})${d.fence}`;
+  `SELECT t.id FROM transfers t WHERE t.message_key IN (SELECT message_key FROM indexer_ids${d.planFence})` +
+  ` AND NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})${d.planFence}`;
 
 const DIRTY = "(SELECT address_id FROM indexer_dirty)";
 
@@ -124,7 +125,7 @@ function statements(d: Dialect) {
     dropReplacedRows: `DELETE FROM address_transfers WHERE transfer_id IN (${replacedIds(d)})`,
     deleteOrphaned:
       "DELETE FROM transfers WHERE message_key IN (SELECT i.message_key FROM indexer_ids i WHERE" +
-      ` NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = i.message_key)${d.fence})`,
+      ` NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = i.message_key)${d.planFence})`,
     updateSend:
       `UPDATE transfers SET ${sets(DERIVED_COLUMNS)}, updated_at = ? FROM indexer_derived d` +
       ` WHERE transfers.message_key = ${d.batchKey("d.message_key")} AND NOT (${equal(SEND_COLUMNS, "d", "transfers")})`,
@@ -139,12 +140,12 @@ function statements(d: Dialect) {
     // The rows to change found from the batch's records through the transfer_id index. SQLite
     // plans an UPDATE … FROM here as a scan of address_transfers whatever the join's order, so
     // there the values are row values read from the record; on PostgreSQL those two subqueries
-    // per row cost half as much again as the join (bench:index, 50,000 transfers).
+    // per row cost about 40 % more than the join (bench:index, 50,000 transfers).
     syncSortColumns:
       d.kind === "postgres"
         ? `UPDATE address_transfers SET ${SORT_COLUMNS.map((c) => `${c} = x.${c}`).join(", ")}` +
           ` FROM (SELECT t.id, ${SORT_COLUMNS.map((c) => `t.${c}`).join(", ")} FROM indexer_derived d` +
-          ` JOIN transfers t ON t.message_key = d.message_key${d.fence}) x` +
+          ` JOIN transfers t ON t.message_key = d.message_key${d.planFence}) x` +
           ` WHERE address_transfers.transfer_id = x.id AND NOT (${equal(SORT_COLUMNS, "address_transfers", "x")})`
         : `UPDATE address_transfers SET (${SORT_COLUMNS.join(", ")}) = (${recordSortColumns})` +
           ` WHERE transfer_id IN (SELECT t.id FROM indexer_derived d ${d.batchJoin} transfers t` +
