@@ -38,6 +38,21 @@ function runCli(args: string[], env: NodeJS.ProcessEnv) {
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
+/** Waits for the devnet's summary; fails at once, with its stderr, if it exits first. */
+function waitForSummary(cli: ReturnType<typeof runCli>) {
+  return waitFor(
+    "the summary",
+    async () => {
+      if (cli.child.exitCode !== null) {
+        throw new Error(`devnet exited ${cli.child.exitCode} before its summary: ${cli.stderr()}`);
+      }
+      return cli.stdout().includes("press Ctrl-C");
+    },
+    30_000,
+    100,
+  );
+}
+
 describe("devnet: bridge-oracle devnet command", () => {
   let dir: string;
   before(async () => {
@@ -48,7 +63,7 @@ describe("devnet: bridge-oracle devnet command", () => {
   it("default: prints chains and manifest path, then stops cleanly on SIGINT with exit 0", async () => {
     const cli = runCli(["--traffic", "30", "--relay-delay", "0", "--quiet"], { DEVNET_DIR: dir });
     try {
-      await waitFor("the summary", async () => cli.stdout().includes("press Ctrl-C"), 30_000, 100);
+      await waitForSummary(cli);
     } catch (error) {
       cli.child.kill("SIGKILL");
       throw new Error(`${String(error)}\nstdout: ${cli.stdout()}\nstderr: ${cli.stderr()}`);
@@ -90,7 +105,7 @@ describe("devnet: bridge-oracle devnet command", () => {
       DEVNET_DIR: own,
     });
     try {
-      await waitFor("the summary", async () => cli.stdout().includes("press Ctrl-C"), 30_000, 100);
+      await waitForSummary(cli);
       const manifest = JSON.parse(
         await readFile(join(own, "manifest.json"), "utf8"),
       ) as DevnetManifest;
@@ -123,7 +138,7 @@ describe("devnet: bridge-oracle devnet command", () => {
       DEVNET_DIR: own,
     });
     try {
-      await waitFor("the summary", async () => cli.stdout().includes("press Ctrl-C"), 30_000, 100);
+      await waitForSummary(cli);
       assert.ok(existsSync(join(own, DEVNET_LOCK_FILE)), "the lock is held while it runs");
       cli.child.kill("SIGHUP");
       const code = await Promise.race([

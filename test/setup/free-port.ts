@@ -11,13 +11,20 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * Ports a run is drawn from: below Linux's ephemeral range (32768 and up), which the OS hands out
+ * to every outgoing connection and `listen(0)`; a run taken from there could be taken by another
+ * test's connection between this check and the devnet's start.
+ */
+const RUN_PORTS = { from: 20_000, to: 32_000 };
+
 /** The first of `count` consecutive free ports on 127.0.0.1 (for a devnet's `--rpc-port`). */
 export async function freePortRun(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const first = await freePort();
-    if (first + count - 1 > 65535) continue;
+    const first =
+      RUN_PORTS.from + Math.floor(Math.random() * (RUN_PORTS.to - RUN_PORTS.from - count));
     let free = true;
-    for (let port = first + 1; port < first + count && free; port++) {
+    for (let port = first; port < first + count && free; port++) {
       free = (await portInUse("127.0.0.1", port)) === null;
     }
     if (free) return first;
