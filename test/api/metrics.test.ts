@@ -230,22 +230,14 @@ describe("/metrics: HTTP requests", () => {
   it("behavior: process and Node.js runtime metrics are exposed", async () => {
     await withApp({}, async (app) => {
       const samples = await scrape(app);
-      assert.ok(
-        find(samples, "process_cpu_user_seconds_total").length === 1,
-        'find(samples, "process_cpu_user_seconds_total").length === 1',
-      );
-      assert.ok(
-        find(samples, "process_resident_memory_bytes").length === 1,
-        'find(samples, "process_resident_memory_bytes").length === 1',
-      );
-      assert.ok(
-        find(samples, "nodejs_heap_size_used_bytes").length === 1,
-        'find(samples, "nodejs_heap_size_used_bytes").length === 1',
-      );
-      assert.ok(
-        find(samples, "nodejs_eventloop_lag_seconds").length === 1,
-        'find(samples, "nodejs_eventloop_lag_seconds").length === 1',
-      );
+      for (const name of [
+        "process_cpu_user_seconds_total",
+        "process_resident_memory_bytes",
+        "nodejs_heap_size_used_bytes",
+        "nodejs_eventloop_lag_seconds",
+      ]) {
+        assert.equal(find(samples, name).length, 1, name);
+      }
     });
   });
 
