@@ -11,18 +11,41 @@
  * fields (OpenAPI), and quote-extensions-json.test.ts checks this text byte for byte against what
  * the schema's serialiser writes.
  */
-import type { QuoteExtensions } from "../router/quote-extensions.js";
+import type { EstimatedDuration, QuoteExtensions } from "../router/quote-extensions.js";
 import type { TransactionRequest } from "../router/transaction-request.js";
+
+/**
+ * The text of an object shared by many quotes (a route's frozen `stateBlocks` in one snapshot,
+ * an estimate between refreshes), written once: walking an object's integer keys costs more than
+ * the rest of the added fields' text.
+ */
+const sharedText = new WeakMap<object, string>();
+
+function textOf<T extends object>(value: T, write: (value: T) => string): string {
+  let text = sharedText.get(value);
+  if (text === undefined) {
+    text = write(value);
+    if (Object.isFrozen(value)) sharedText.set(value, text);
+  }
+  return text;
+}
+
+function stateBlocksText(stateBlocks: Readonly<Record<string, number>>): string {
+  let blocks = "";
+  for (const chainId in stateBlocks) {
+    blocks += `${blocks === "" ? "" : ","}"${chainId}":${stateBlocks[chainId]}`;
+  }
+  return `{${blocks}}`;
+}
+
+const durationText = (d: EstimatedDuration): string =>
+  `{"p50Seconds":${d.p50Seconds},"p90Seconds":${d.p90Seconds},"samples":${d.samples}}`;
 
 const transaction = (t: TransactionRequest): string =>
   `{"chainId":${t.chainId},"to":"${t.to}","data":"${t.data}","value":"${t.value}"}`;
 
 /** `,"transactionRequest":…,"estimatedDuration":…`: to follow the spec's fields in `data`. */
 export function quoteExtensionsJson(e: QuoteExtensions): string {
-  let blocks = "";
-  for (const chainId in e.stateBlocks) {
-    blocks += `${blocks === "" ? "" : ","}"${chainId}":${e.stateBlocks[chainId]}`;
-  }
   const a = e.approval;
   const d = e.estimatedDuration;
   return (
@@ -32,12 +55,8 @@ export function quoteExtensionsJson(e: QuoteExtensions): string {
         ? "null"
         : `{"token":"${a.token}","spender":"${a.spender}","amount":"${a.amount}","transactionRequest":${transaction(a.transactionRequest)}}`
     }` +
-    `,"stateBlocks":{${blocks}}` +
+    `,"stateBlocks":${textOf(e.stateBlocks, stateBlocksText)}` +
     `,"expiresAt":"${e.expiresAt}"` +
-    `,"estimatedDuration":${
-      d === null
-        ? "null"
-        : `{"p50Seconds":${d.p50Seconds},"p90Seconds":${d.p90Seconds},"samples":${d.samples}}`
-    }`
+    `,"estimatedDuration":${d === null ? "null" : textOf(d, durationText)}`
   );
 }

@@ -15,7 +15,7 @@ import {
   prepareRoute,
 } from "./price-route.js";
 import {
-  buildQuoteExtensions,
+  createQuoteExtensionBuilder,
   DEFAULT_QUOTE_TTL_SECONDS,
   type QuoteExtensionOptions,
 } from "./quote-extensions.js";
@@ -133,7 +133,7 @@ export function createPricingRouter(deps: RouterDeps): Router {
   const extensions =
     deps.extensions === false
       ? undefined
-      : (deps.extensions ?? { ttlSeconds: DEFAULT_QUOTE_TTL_SECONDS });
+      : createQuoteExtensionBuilder(deps.extensions ?? { ttlSeconds: DEFAULT_QUOTE_TTL_SECONDS });
   const slippage = BigInt(slippageBps);
   const index = createRouteIndex(registry);
   const prepared = new WeakMap<
@@ -225,13 +225,7 @@ export function createPricingRouter(deps: RouterDeps): Router {
     }
     const spec = buildQuoteData(request, result.best);
     if (extensions === undefined) return { ok: true, data: spec, request, priced: result.best };
-    const added = buildQuoteExtensions(
-      request,
-      result.best,
-      spec.signData.amount,
-      snapshot,
-      extensions,
-    );
+    const added = extensions(request, result.best, spec.signData.amount, snapshot);
     // One object literal (one shape for every quote), the spec's fields first.
     const data: RouteQuoteData = {
       destMaxAmount: spec.destMaxAmount,

@@ -113,6 +113,44 @@ describe("quote extensions", () => {
     });
   });
 
+  it("behavior: a route's fixed parts follow the snapshot, the recipient follows the request", () => {
+    // Memo off: the second quote of the route is built from the parts the first one worked out.
+    const router = createRouter({ registry: f.registry, memoizeQuotes: false });
+    const other = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+    const first = router.quote(usdc("1000"), f.snapshot);
+    const second = router.quote({ ...usdc("250"), to: other }, f.snapshot);
+    const later = withChain(
+      withChain(f.snapshot, 71001, { readAtMs: 1_700_000_100_000, blockNumber: 900n }),
+      71002,
+      { readAtMs: 1_700_000_100_000, blockNumber: 901n },
+    );
+    const third = router.quote(usdc("1000"), later);
+    assert.ok(first.ok && second.ok && third.ok, "first.ok && second.ok && third.ok");
+    for (const { data } of [first, second, third]) {
+      assert.equal(
+        data.transactionRequest?.data,
+        encodeFunctionData({
+          abi: ABI,
+          functionName: "bridge",
+          args: [toBridgeParams(data.signData, f.registry)],
+        }),
+      );
+      assert.equal(
+        data.approval?.transactionRequest.data,
+        encodeApproveCall(data.signData.bridge, toBridgeParams(data.signData, f.registry).amount),
+      );
+    }
+    assert.equal(toBridgeParams(second.data.signData, f.registry).to, other);
+    assert.equal(
+      second.data.stateBlocks,
+      first.data.stateBlocks,
+      "one object per route and snapshot",
+    );
+    assert.deepEqual(third.data.stateBlocks, { "71001": 900, "71002": 901 });
+    assert.equal(third.data.expiresAt, "2023-11-14 22:15:30");
+    assert.equal(first.data.expiresAt, "2023-11-14 22:13:50");
+  });
+
   it("behavior: the native coin needs no approval and is sent as value", () => {
     const router = createRouter({ registry: f.registry });
     const result = router.quote(

@@ -2,15 +2,20 @@
  * What a quote's `data` carries beside the spec's fields (docs/http-api.md, API rule 8; docs/router.md,
  * "Executing a quote"): the ready `bridge(params)` transaction and the approval it needs, the
  * blocks whose state priced it, until when the service stands by it, and how long such a
- * transfer took lately. Pure: the snapshot, the priced route and a duration lookup come in.
+ * transfer took lately. The snapshot, the priced route and a duration lookup come in; what
+ * depends on the route and the snapshot alone is worked out once per prepared route, so the
+ * fields cost a memo-off quote little (bench/RESULTS.md, router).
  */
 import type { BridgeParams } from "../chain/bridge-params.js";
-import type { PricedRoute } from "./price-route.js";
+import type { PreparedRoute, PricedRoute } from "./price-route.js";
 import type { CandidateRoute } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
 import {
-  encodeApproveCall,
-  encodeBridgeCall,
+  approveCallHead,
+  type BridgeCallTemplate,
+  bridgeCallTemplate,
+  encodeApproveCallWith,
+  encodeBridgeCallWith,
   hexQuantity,
   type TransactionRequest,
 } from "./transaction-request.js";
@@ -38,7 +43,7 @@ export interface QuoteExtensions {
   transactionRequest: TransactionRequest;
   approval: Approval | null;
   /** EVM chain id (decimal string) -> block number of the state that priced the quote. */
-  stateBlocks: Record<string, number>;
+  stateBlocks: Readonly<Record<string, number>>;
   /** UTC `YYYY-MM-DD HH:MM:SS`. */
   expiresAt: string;
   estimatedDuration: EstimatedDuration | null;
@@ -54,100 +59,116 @@ export interface QuoteExtensionOptions {
 /** Default QUOTE_TTL_SECONDS. */
 export const DEFAULT_QUOTE_TTL_SECONDS = 30;
 
-/** The contract call's BridgeParams straight from the priced route (same values as `params`). */
-export function bridgeParamsOf(request: ValidatedRouterRequest, priced: PricedRoute): BridgeParams {
-  const { route } = priced;
-  return {
-    destChainId: BigInt(route.destBridgeChainId),
-    sourceToken: request.request.sourceToken as BridgeParams["sourceToken"],
-    destToken: request.request.destToken as BridgeParams["destToken"],
-    amount: priced.amount,
-    fee: priced.fee,
-    to: request.request.to as BridgeParams["to"],
-    sourceSwap: priced.sourceSwap,
-    sourceSwapFee: priced.sourceSwapFee,
-    sourceBridgeToken: route.sourceBridgeToken.address,
-    sourceMinAmount: priced.sourceMinAmount,
-    destSwap: priced.destSwap,
-    destSwapFee: priced.destSwapFee,
-    destBridgeToken: route.destBridgeToken.address,
-    destMinAmount: priced.destMinAmount,
-  };
-}
-
 /** `YYYY-MM-DD HH:MM:SS` (UTC) of a Unix time in seconds. */
 export function formatUtcSeconds(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace("T", " ");
 }
 
 /**
- * formatUtcSeconds remembering its last answer: the quotes of one snapshot all expire in the
- * same second, and formatting a Date costs more than the rest of the added fields together.
+ * What the added fields take from a route and its snapshot alone, the same for every quote of
+ * the route priced from that snapshot: computed on the route's first quote, so a quote itself
+ * encodes only its amounts and recipient.
  */
-function createExpiryFormatter(): (unixSeconds: number) => string {
-  let last = Number.NaN;
-  let text = "";
-  return (unixSeconds) => {
-    if (unixSeconds !== last) {
-      text = formatUtcSeconds(unixSeconds);
-      last = unixSeconds;
-    }
-    return text;
-  };
+interface RouteParts {
+  /** Frozen: shared by the route's quotes of this snapshot. */
+  stateBlocks: Readonly<Record<string, number>>;
+  expiresAt: string;
+  bridgeCall: BridgeCallTemplate;
+  approveHead: string;
 }
 
-const formatExpiry = createExpiryFormatter();
-
-/**
- * The added fields of a quote. `amount` is signData.amount (the canonical request amount), so
- * the approval's amount is exactly what the call moves.
- */
-export function buildQuoteExtensions(
-  request: ValidatedRouterRequest,
-  priced: PricedRoute,
-  amount: string,
+function routeParts(
+  prepared: PreparedRoute,
   snapshot: StateSnapshot,
-  options: QuoteExtensionOptions,
-): QuoteExtensions {
-  const { route } = priced;
+  ttlSeconds: number,
+): RouteParts {
+  const { route } = prepared;
   const sourceChainId = route.sourceChain.chainId;
   const destChainId = route.destChain.chainId;
-  const native = route.sourceToken.native;
-  const transactionRequest: TransactionRequest = {
-    chainId: sourceChainId,
-    to: route.bridge,
-    data: encodeBridgeCall(bridgeParamsOf(request, priced)),
-    value: native ? hexQuantity(priced.amount) : "0x0",
-  };
-  const approval: Approval | null = native
-    ? null
-    : {
-        token: route.sourceToken.address,
-        spender: route.bridge,
-        amount,
-        transactionRequest: {
-          chainId: sourceChainId,
-          to: route.sourceToken.address,
-          data: encodeApproveCall(route.bridge, priced.amount),
-          value: "0x0",
-        },
-      };
-  // prepareRoute priced the route from both chains' states, so both are in the snapshot.
+  // prepareRoute read the route from both chains' states, so both are in the snapshot.
   const source = snapshot.chains.get(sourceChainId);
   const dest = snapshot.chains.get(destChainId);
   if (source === undefined || dest === undefined) {
     throw new Error(`quote priced without the state of chain ${sourceChainId} or ${destChainId}`);
   }
-  const stateBlocks: Record<string, number> = {
-    [sourceChainId]: Number(source.blockNumber),
-    [destChainId]: Number(dest.blockNumber),
-  };
   const readAtMs = Math.min(source.readAtMs, dest.readAtMs);
   return {
-    transactionRequest,
-    approval,
-    stateBlocks,
-    expiresAt: formatExpiry(Math.floor(readAtMs / 1000) + options.ttlSeconds),
-    estimatedDuration: options.estimatedDuration?.(route) ?? null,
+    stateBlocks: Object.freeze({
+      [sourceChainId]: Number(source.blockNumber),
+      [destChainId]: Number(dest.blockNumber),
+    }),
+    expiresAt: formatUtcSeconds(Math.floor(readAtMs / 1000) + ttlSeconds),
+    bridgeCall: bridgeCallTemplate({
+      destChainId: BigInt(route.destBridgeChainId),
+      sourceToken: route.sourceToken.address,
+      destToken: route.destToken.address,
+      sourceBridgeToken: route.sourceBridgeToken.address,
+      destBridgeToken: route.destBridgeToken.address,
+    }),
+    approveHead: approveCallHead(route.bridge),
+  };
+}
+
+/** Builds a quote's added fields with the router's settings (createQuoteExtensionBuilder). */
+export type QuoteExtensionBuilder = (
+  request: ValidatedRouterRequest,
+  priced: PricedRoute,
+  amount: string,
+  snapshot: StateSnapshot,
+) => QuoteExtensions;
+
+/**
+ * The added fields of a quote. `amount` is signData.amount (the canonical request amount), so
+ * the approval's amount is exactly what the call moves. The route's own parts are kept per
+ * prepared route (a WeakMap, dropped with the snapshot), like the router's other per-snapshot
+ * work.
+ */
+export function createQuoteExtensionBuilder(options: QuoteExtensionOptions): QuoteExtensionBuilder {
+  const parts = new WeakMap<PreparedRoute, RouteParts>();
+  return (request, priced, amount, snapshot) => {
+    const { route } = priced;
+    let fixed = parts.get(priced.prepared);
+    if (fixed === undefined) {
+      fixed = routeParts(priced.prepared, snapshot, options.ttlSeconds);
+      parts.set(priced.prepared, fixed);
+    }
+    const chainId = route.sourceChain.chainId;
+    const native = route.sourceToken.native;
+    const transactionRequest: TransactionRequest = {
+      chainId,
+      to: route.bridge,
+      data: encodeBridgeCallWith(fixed.bridgeCall, {
+        amount: priced.amount,
+        fee: priced.fee,
+        to: request.request.to as BridgeParams["to"],
+        sourceSwap: priced.sourceSwap,
+        sourceSwapFee: priced.sourceSwapFee,
+        sourceMinAmount: priced.sourceMinAmount,
+        destSwap: priced.destSwap,
+        destSwapFee: priced.destSwapFee,
+        destMinAmount: priced.destMinAmount,
+      }),
+      value: native ? hexQuantity(priced.amount) : "0x0",
+    };
+    const approval: Approval | null = native
+      ? null
+      : {
+          token: route.sourceToken.address,
+          spender: route.bridge,
+          amount,
+          transactionRequest: {
+            chainId,
+            to: route.sourceToken.address,
+            data: encodeApproveCallWith(fixed.approveHead, priced.amount),
+            value: "0x0",
+          },
+        };
+    return {
+      transactionRequest,
+      approval,
+      stateBlocks: fixed.stateBlocks,
+      expiresAt: fixed.expiresAt,
+      estimatedDuration: options.estimatedDuration?.(route) ?? null,
+    };
   };
 }

@@ -7,7 +7,9 @@
  * tuple, so it is encoded in place), so the call data is the selector followed by one 32-byte
  * word per value. It is written here directly instead of through viem's encodeFunctionData:
  * this runs on every quote, and the direct form costs a fraction of the generic encoder
- * (transaction-request.test.ts checks it against viem for arbitrary values).
+ * (quote-extensions.test.ts checks it against viem for arbitrary values). What a route fixes
+ * (selector, chain, tokens, spender) is encoded once per route (bridgeCallTemplate,
+ * approveCallHead), so a quote encodes only its amounts and recipient.
  */
 import { type Address, toFunctionSelector } from "viem";
 import type { BridgeParams } from "../chain/bridge-params.js";
@@ -30,10 +32,11 @@ export const BRIDGE_SELECTOR = toFunctionSelector(
 export const APPROVE_SELECTOR = toFunctionSelector("approve(address,uint256)");
 
 const ZEROS = "0".repeat(64);
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 /** An unsigned integer below 2^256 as one ABI word (64 hex digits, no 0x). */
 function uintWord(value: bigint): string {
-  if (value < 0n || value >> 256n !== 0n) throw new RangeError(`${value} is not a uint256`);
+  if (value < 0n || value > MAX_UINT256) throw new RangeError(`${value} is not a uint256`);
   const hex = value.toString(16);
   return ZEROS.slice(hex.length) + hex;
 }
@@ -50,18 +53,64 @@ export function hexQuantity(value: bigint): `0x${string}` {
   return `0x${value.toString(16)}`;
 }
 
+/** The fields of BridgeParams a route fixes: its chain and its four tokens. */
+export type BridgeRouteFields = Pick<
+  BridgeParams,
+  "destChainId" | "sourceToken" | "destToken" | "sourceBridgeToken" | "destBridgeToken"
+>;
+
+/** The fields of BridgeParams each quote sets: the amounts, the swaps and the recipient. */
+export type BridgeQuoteFields = Omit<BridgeParams, keyof BridgeRouteFields>;
+
+/**
+ * The words of a route's `bridge(p)` call that do not change from quote to quote, encoded once
+ * per route; a quote then encodes only its own seven amounts and its recipient.
+ */
+export interface BridgeCallTemplate {
+  /** Selector, destChainId, sourceToken, destToken. */
+  head: string;
+  sourceBridgeToken: string;
+  destBridgeToken: string;
+}
+
+export function bridgeCallTemplate(route: BridgeRouteFields): BridgeCallTemplate {
+  return {
+    head: `${BRIDGE_SELECTOR}${uintWord(route.destChainId)}${addressWord(route.sourceToken)}${addressWord(route.destToken)}`,
+    sourceBridgeToken: addressWord(route.sourceBridgeToken),
+    destBridgeToken: addressWord(route.destBridgeToken),
+  };
+}
+
+/** Call data of `bridge(p)`: a route's template and one quote's fields. */
+export function encodeBridgeCallWith(
+  template: BridgeCallTemplate,
+  p: BridgeQuoteFields,
+): `0x${string}` {
+  return `${template.head}${uintWord(p.amount)}${uintWord(p.fee)}${addressWord(p.to)}${boolWord(
+    p.sourceSwap,
+  )}${uintWord(p.sourceSwapFee)}${template.sourceBridgeToken}${uintWord(
+    p.sourceMinAmount,
+  )}${boolWord(p.destSwap)}${uintWord(p.destSwapFee)}${template.destBridgeToken}${uintWord(
+    p.destMinAmount,
+  )}` as `0x${string}`;
+}
+
 /** Call data of `bridge(p)`. */
 export function encodeBridgeCall(p: BridgeParams): `0x${string}` {
-  return `${BRIDGE_SELECTOR}${uintWord(p.destChainId)}${addressWord(p.sourceToken)}${addressWord(
-    p.destToken,
-  )}${uintWord(p.amount)}${uintWord(p.fee)}${addressWord(p.to)}${boolWord(p.sourceSwap)}${uintWord(
-    p.sourceSwapFee,
-  )}${addressWord(p.sourceBridgeToken)}${uintWord(p.sourceMinAmount)}${boolWord(
-    p.destSwap,
-  )}${uintWord(p.destSwapFee)}${addressWord(p.destBridgeToken)}${uintWord(p.destMinAmount)}`;
+  return encodeBridgeCallWith(bridgeCallTemplate(p), p);
+}
+
+/** The selector and spender word of `approve(spender, amount)`, encoded once per route. */
+export function approveCallHead(spender: string): string {
+  return `${APPROVE_SELECTOR}${addressWord(spender)}`;
+}
+
+/** Call data of `approve(spender, amount)` from approveCallHead(spender). */
+export function encodeApproveCallWith(head: string, amount: bigint): `0x${string}` {
+  return `${head}${uintWord(amount)}` as `0x${string}`;
 }
 
 /** Call data of `approve(spender, amount)`. */
 export function encodeApproveCall(spender: string, amount: bigint): `0x${string}` {
-  return `${APPROVE_SELECTOR}${addressWord(spender)}${uintWord(amount)}`;
+  return encodeApproveCallWith(approveCallHead(spender), amount);
 }

@@ -75,4 +75,28 @@ describe("quote extensions JSON", () => {
     );
     await app.close();
   });
+
+  it("behavior: a shared (frozen) part's text is kept, an object that can still change is written afresh", () => {
+    const extensions: QuoteExtensions = {
+      transactionRequest: {
+        chainId: 1,
+        to: "0x0000000000000000000000000000000000000001",
+        data: "0x",
+        value: "0x0",
+      },
+      approval: null,
+      stateBlocks: { "1": 5, "2": 6 },
+      expiresAt: "2026-11-26 12:00:00",
+      estimatedDuration: { p50Seconds: 1, p90Seconds: 2, samples: 5 },
+    };
+    const frozen = { ...extensions, stateBlocks: Object.freeze({ "1": 5, "2": 6 }) };
+    assert.match(quoteExtensionsJson(frozen), /"stateBlocks":\{"1":5,"2":6\}/);
+    assert.match(quoteExtensionsJson(frozen), /"stateBlocks":\{"1":5,"2":6\}/);
+    assert.match(quoteExtensionsJson(extensions), /"samples":5\}$/);
+    (extensions.stateBlocks as Record<string, number>)["1"] = 7;
+    extensions.estimatedDuration!.samples = 6;
+    const written = quoteExtensionsJson(extensions);
+    assert.match(written, /"stateBlocks":\{"1":7,"2":6\}/);
+    assert.match(written, /"samples":6\}$/);
+  });
 });

@@ -130,9 +130,19 @@ export function createDurationEstimator(options: DurationEstimatorOptions): Dura
     );
   }
 
+  // A route's key, written once per route (the lookup runs on every quote).
+  const keys = new WeakMap<CandidateRoute, string>();
+  const keyOf = (route: CandidateRoute): string => {
+    let key = keys.get(route);
+    if (key === undefined) {
+      key = routeKey(route.bridge, route.sourceChain.name, route.destChain.name);
+      keys.set(route, key);
+    }
+    return key;
+  };
+
   return {
-    lookup: (route: CandidateRoute) =>
-      estimates.get(routeKey(route.bridge, route.sourceChain.name, route.destChain.name)) ?? null,
+    lookup: (route: CandidateRoute) => estimates.get(keyOf(route)) ?? null,
     refresh,
     start() {
       if (timer !== undefined) return;
