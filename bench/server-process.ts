@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { V8_FLAGS } from "../src/node-flags.js";
 import { databaseKind } from "../src/store/database-url.js";
 
 export interface ServerProcess {
@@ -54,10 +55,15 @@ export async function startServerScript(
   label: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess & { info: Record<string, unknown> }> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...env },
-  });
+  // The flags bin/bridge-oracle.js sets, so a benchmark server runs as `serve` does.
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...V8_FLAGS, "--import", "tsx", script, ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env },
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(

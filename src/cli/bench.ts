@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { V8_FLAGS } from "../node-flags.js";
 
 /** Benchmark name -> script under bench/. */
 const BENCHMARKS: Record<string, string> = {
@@ -48,7 +49,10 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`bench ${name}: ${path} is missing (benchmarks run from a checkout)\n`);
     return 1;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", path, ...rest], { stdio: "inherit" });
+  // The benchmark runs with our V8 flags, as the commands it measures do.
+  const child = spawn(process.execPath, [...V8_FLAGS, "--import", "tsx", path, ...rest], {
+    stdio: "inherit",
+  });
   const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
   return code ?? (signal !== null ? 1 : 0);
 }
