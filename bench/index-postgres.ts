@@ -6,9 +6,10 @@
  * SQLite) and dropped again at the end; nothing else in the database is touched. A schema of
  * that name holding tables without the store's migration table is refused.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { endClient } from "../src/store/postgres/connections.js";
 import { connect, describePostgres, type PostgresInfo, withSearchPath } from "./list-postgres.js";
+import { readProcessCpu } from "./process-cpu.js";
 
 export const INDEX_BENCH_SCHEMA = "bench_index";
 
@@ -76,38 +77,26 @@ export async function countStoredEvents(schemaUrl: string): Promise<number> {
   }
 }
 
-/** Linux's USER_HZ: /proc's CPU times are in these ticks (100 on every Linux architecture). */
-const CLOCK_TICKS_PER_SECOND = 100;
-
 /**
  * CPU time (ms) of this machine's PostgreSQL processes so far: each `postgres` process's user
  * and system time plus that of its children already reaped (the postmaster's counts the
- * backends that exited), from /proc/<pid>/stat. Two readings' difference is what the server
- * did in between. Undefined where /proc cannot be read or no such process is visible.
+ * backends that exited). Two readings' difference is what the server did in between.
+ * Undefined where /proc cannot be read or no such process is visible.
  */
 export function readPostgresCpuMs(): number | undefined {
-  let ticks = 0;
-  let seen = false;
   let pids: string[];
   try {
     pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
   } catch {
     return undefined;
   }
+  let ms = 0;
+  let seen = false;
   for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state ...": comm may hold spaces, so split after its closing parenthesis.
-    const close = stat.lastIndexOf(")");
-    if (stat.slice(stat.indexOf("(") + 1, close) !== "postgres") continue;
-    // Fields after comm, from state (field 3): utime 14, stime 15, cutime 16, cstime 17.
-    const fields = stat.slice(close + 2).split(" ");
-    ticks += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+    const cpu = readProcessCpu(pid); // undefined: exited meanwhile
+    if (cpu?.name !== "postgres") continue;
+    ms += cpu.ms + cpu.childrenMs;
     seen = true;
   }
-  return seen ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
+  return seen ? ms : undefined;
 }

@@ -6,11 +6,28 @@
  */
 import { createRouter } from "../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../src/router/fixtures.js";
+import type { QuoteExtensions } from "../src/router/quote-extensions.js";
 import type { RouterRequest } from "../src/router/validate-request.js";
 import { createPrng } from "../src/transfers/prng.js";
 
 /** The app server's extra route: the same app and plugins, a canned quote instead of the router. */
 export const APP_CANNED_PATH = "/bench/app-canned-quote";
+
+/**
+ * The bare server's extra routes: the canned quote's text sent as is, and the same text without
+ * the fields beside the spec's, so that the two differ only in the bytes they send.
+ */
+export const BARE_TEXT_PATH = "/bench/bare-quote-text";
+export const BARE_SPEC_TEXT_PATH = "/bench/bare-quote-text-spec-only";
+
+/** The fields a quote carries beside the spec's four. */
+export const ADDED_QUOTE_FIELDS = [
+  "transactionRequest",
+  "approval",
+  "stateBlocks",
+  "expiresAt",
+  "estimatedDuration",
+] as const satisfies readonly (keyof QuoteExtensions)[];
 
 /** Garbage collections a benchmark server saw (router-server.ts, BENCH_GC_FILE). */
 export interface GcStats {

@@ -14,8 +14,9 @@
  *     `spec-only` they carry the spec's four fields only, to measure what the others cost.
  *   node --import tsx bench/router-server.ts baseline CANNED_JSON
  *     a bare Fastify server whose POST /api/oracle/router parses the JSON body and answers a
- *     canned quote envelope of the same size through the route's response schema. Prints
- *     {"port"}.
+ *     canned quote envelope of the same size through the route's response schema. Also POST
+ *     BARE_TEXT_PATH, the canned text sent as is, and BARE_SPEC_TEXT_PATH, the same without the
+ *     fields beside the spec's: what the added bytes alone cost. Prints {"port"}.
  *
  * Stops on SIGTERM/SIGINT. With BENCH_GC_FILE set, writes the garbage collections it saw from
  * listening to stopping (PerformanceObserver "gc" entries: young-generation scavenges apart from
@@ -41,7 +42,13 @@ import { createRouterFixture } from "../src/router/fixtures.js";
 import { createDurationEstimator } from "../src/router/providers/duration-estimator.js";
 import { createStaticStateProvider } from "../src/router/providers/static-state-provider.js";
 import { openDatabase } from "../src/store/index.js";
-import { APP_CANNED_PATH, type GcStats } from "./router-requests.js";
+import {
+  ADDED_QUOTE_FIELDS,
+  APP_CANNED_PATH,
+  BARE_SPEC_TEXT_PATH,
+  BARE_TEXT_PATH,
+  type GcStats,
+} from "./router-requests.js";
 
 /** 20 settled transfers of every bridge between every pair of chains, 5 to 100 s each. */
 function syntheticSettlements(fixture: RouterFixture) {
@@ -135,13 +142,20 @@ async function startApp(extraTokens: number, memoizeQuotes: boolean, specOnly: b
 }
 
 async function startBaseline(cannedPath: string): Promise<FastifyInstance> {
-  const canned = JSON.parse(await readFile(cannedPath, "utf8")) as unknown;
+  const text = await readFile(cannedPath, "utf8");
+  const canned = JSON.parse(text) as { data: Record<string, unknown> };
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 });
   // The same response schema as the real route, so both serialise the same way.
   app.post("/api/oracle/router", {
     schema: { response: { 200: routerQuoteRouteSchema.response[200] } },
     handler: async () => canned,
   });
+  const specData = { ...canned.data };
+  for (const field of ADDED_QUOTE_FIELDS) delete specData[field];
+  const specText = JSON.stringify({ ...canned, data: specData });
+  const JSON_UTF8 = "application/json; charset=utf-8";
+  app.post(BARE_TEXT_PATH, async (_request, reply) => reply.type(JSON_UTF8).send(text));
+  app.post(BARE_SPEC_TEXT_PATH, async (_request, reply) => reply.type(JSON_UTF8).send(specText));
   return app;
 }
 
