@@ -85,6 +85,18 @@ function postLoad(
   });
 }
 
+/**
+ * Starts servers at once (loading the sources is most of a start, and there are two cores); when
+ * one fails, stops the others and throws.
+ */
+async function startServers(...starts: (() => Promise<Server>)[]): Promise<Server[]> {
+  const settled = await Promise.allSettled(starts.map((start) => start()));
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed === undefined) return settled.map((s) => (s as PromiseFulfilledResult<Server>).value);
+  for (const s of settled) if (s.status === "fulfilled") await s.value.stop();
+  throw failed.reason;
+}
+
 /** The median of a list of numbers (the lower middle of an even count). */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -192,17 +204,11 @@ async function measureAddedFields(options: {
   for (let pair = 1; pair <= options.pairs; pair++) {
     const start = (specOnly: boolean) =>
       startServer(undefined, "app", String(tokens), "no-memo", ...(specOnly ? ["spec-only"] : []));
-    let fields: Server | undefined;
-    let specOnly: Server | undefined;
+    const [fields, specOnly] = (await startServers(
+      () => start(false),
+      () => start(true),
+    )) as [Server, Server];
     try {
-      // Which one starts first flips too, in case starting second matters.
-      if (pair % 2 === 1) {
-        fields = await start(false);
-        specOnly = await start(true);
-      } else {
-        specOnly = await start(true);
-        fields = await start(false);
-      }
       await postLoad("warmup", fields, set.mix, connections, Math.min(3, duration));
       await postLoad("warmup", specOnly, set.mix, connections, Math.min(3, duration));
       const runs = { fields: [] as LoadResult[], specOnly: [] as LoadResult[] };
@@ -239,8 +245,8 @@ async function measureAddedFields(options: {
       });
       log(`pair ${pair}: ${(readings.at(-1)!.ratio * 100).toFixed(1)} %`);
     } finally {
-      await fields?.stop();
-      await specOnly?.stop();
+      await fields.stop();
+      await specOnly.stop();
     }
   }
   return readings;
@@ -308,9 +314,11 @@ export async function runRouterBenchmark(args: string[]): Promise<number> {
     baseline: join(dir, "baseline.gc.json"),
   };
   let gc: Record<keyof typeof gcFiles, GcStats | undefined> | undefined;
-  const app = await startServer(gcFiles.app, "app", String(tokens));
-  // The same app with the router's quote memo off: every request validated and priced.
-  const computing = await startServer(gcFiles.computing, "app", String(tokens), "no-memo");
+  const [app, computing] = (await startServers(
+    () => startServer(gcFiles.app, "app", String(tokens)),
+    // The same app with the router's quote memo off: every request validated and priced.
+    () => startServer(gcFiles.computing, "app", String(tokens), "no-memo"),
+  )) as [Server, Server];
   let baseline: Server | undefined;
   try {
     // A mix response of median size becomes the baseline's canned body.
