@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { V8_FLAGS } from "../src/node-flags.js";
 import { databaseKind } from "../src/store/database-url.js";
+import { tsEntryArgs } from "./ts-entry.js";
 
 export interface ServerProcess {
   baseUrl: string;
@@ -45,9 +46,9 @@ export async function startAppServer(
 }
 
 /**
- * Runs `node --import tsx SCRIPT ...args` (with `env` added to this process's environment) and
- * waits for the first line it prints, a JSON object with at least `port` (the rest is returned as
- * `info`).
+ * Runs SCRIPT with `...args` (through tsx, or from its bundle: bench/ts-entry.ts), with `env`
+ * added to this process's environment, and waits for the first line it prints, a JSON object with
+ * at least `port` (the rest is returned as `info`).
  */
 export async function startServerScript(
   script: string,
@@ -58,7 +59,7 @@ export async function startServerScript(
   // The flags bin/bridge-oracle.js sets, so a benchmark server runs as `serve` does.
   const child: ChildProcess = spawn(
     process.execPath,
-    [...V8_FLAGS, "--import", "tsx", script, ...args],
+    [...V8_FLAGS, ...tsEntryArgs(script), ...args],
     {
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, ...env },

@@ -6,9 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { buildApp } from "../../src/api/app.js";
 import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { loadConfig } from "../../src/config/env.js";
@@ -22,20 +24,18 @@ import { evmAddress } from "../setup/transfer-fixtures.js";
 
 const CHANGES_PER_RUN = 60;
 
-/** Generous: starting the writer (a child process with tsx) and its writes take long when busy. */
+/** Generous: starting the writer (a child process) and its writes take long when busy. */
 const WRITER_WAIT_MS = 120_000;
 
 /**
- * Starts the writer child: `started` resolves once its store is open (a child process with tsx
+ * Starts the writer child: `started` resolves once its store is open (a child process
  * takes seconds to start on a busy machine), `done` when it has written everything and exited.
  */
 function runWriter(databaseUrl: string, address: string, seed: number) {
   const child = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx",
-      "test/api/stream-writer-child.ts",
+      ...tsEntryArgs(join(import.meta.dirname, "stream-writer-child.ts")),
       databaseUrl,
       address,
       String(CHANGES_PER_RUN),

@@ -4,7 +4,7 @@
  * list endpoint's 400s, the concurrency limit, heartbeats and shutdown.
  *
  * Every wait is bounded and says what it waited for. Every assert.ok has a message: without one,
- * a failing assert.ok makes node:assert re-read this file at the position of the code tsx ran
+ * a failing assert.ok makes node:assert re-read this file at the position of the compiled code
  * (all on one line), which can take minutes of CPU, so a failure looked like a hang.
  */
 import assert from "node:assert/strict";

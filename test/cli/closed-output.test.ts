@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { freePort } from "../setup/free-port.js";
 import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
@@ -21,9 +22,7 @@ describe("CLI: output closed by its reader", () => {
       const child = spawn(
         process.execPath,
         [
-          "--import",
-          "tsx",
-          join(import.meta.dirname, "..", "start", "cli-entry.ts"),
+          ...tsEntryArgs(join(import.meta.dirname, "..", "start", "cli-entry.ts")),
           "index",
           "--config",
           configPath,
@@ -66,7 +65,7 @@ describe("CLI: output closed by its reader", () => {
     try {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", join(import.meta.dirname, "..", "start", "cli-entry.ts"), "serve"],
+        [...tsEntryArgs(join(import.meta.dirname, "..", "start", "cli-entry.ts")), "serve"],
         {
           stdio: ["ignore", "pipe", "ignore"],
           env: {

@@ -7,12 +7,13 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { artifactsPath } from "../../src/devnet/compile.js";
 
 const ENTRY = join(import.meta.dirname, "..", "start", "cli-entry.ts");
 
 function compile(args: string[]) {
-  return promisify(execFile)(process.execPath, ["--import", "tsx", ENTRY, "compile", ...args], {
+  return promisify(execFile)(process.execPath, [...tsEntryArgs(ENTRY), "compile", ...args], {
     cwd: join(import.meta.dirname, "..", ".."),
   });
 }

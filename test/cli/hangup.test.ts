@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { eventually, within } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
 import { writeRefusedChainConfig } from "../setup/refused-chain.js";
@@ -16,7 +17,7 @@ import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 const ENTRY = join(import.meta.dirname, "..", "start", "cli-entry.ts");
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...tsEntryArgs(ENTRY), ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

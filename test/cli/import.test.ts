@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { run } from "../../src/cli/import.js";
 import { createStore } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
@@ -255,23 +256,17 @@ describe("bridge-oracle import (files, arguments, progress)", () => {
     const records = [makeTransfer(), makeTransfer()];
     await writeFile(file, jsonl(records));
     const url = join(dir, "child.db");
-    const script =
-      "const { main } = await import('./src/cli/main.ts');" +
-      "process.exitCode = await main(process.argv.slice(1));";
-    const child = await execFileAsync(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script, "import", file],
-      { env: { ...process.env, DATABASE_URL: url } },
-    );
+    const entry = tsEntryArgs(join(import.meta.dirname, "..", "start", "cli-entry.ts"));
+    const child = await execFileAsync(process.execPath, [...entry, "import", file], {
+      env: { ...process.env, DATABASE_URL: url },
+    });
     assert.match(child.stdout, /2 read, 2 inserted/);
     const bad = join(dir, "child-bad.jsonl");
     await writeFile(bad, jsonl([{ ...makeTransfer(), status: "Done" }]));
     await assert.rejects(
-      execFileAsync(
-        process.execPath,
-        ["--import", "tsx", "--input-type=module", "-e", script, "import", bad],
-        { env: { ...process.env, DATABASE_URL: url } },
-      ),
+      execFileAsync(process.execPath, [...entry, "import", bad], {
+        env: { ...process.env, DATABASE_URL: url },
+      }),
       (error: { code: number; stderr: string }) => {
         assert.equal(error.code, 1);
         assert.match(error.stderr, /line 1: field status: must be one of/);

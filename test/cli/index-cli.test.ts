@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { type IndexRunOptions, run } from "../../src/cli/index-chains.js";
 import { readCursors } from "../indexer/helpers.js";
 import { captureStderr } from "../setup/capture-stderr.js";
@@ -296,9 +297,7 @@ describe("bridge-oracle index: log", () => {
     const child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        join(import.meta.dirname, "..", "start", "cli-entry.ts"),
+        ...tsEntryArgs(join(import.meta.dirname, "..", "start", "cli-entry.ts")),
         "index",
         "--config",
         configPath,

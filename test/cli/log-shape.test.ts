@@ -10,6 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { freePort } from "../setup/free-port.js";
 import { writeRefusedChainConfig } from "../setup/refused-chain.js";
 
@@ -22,7 +23,7 @@ interface Running {
 }
 
 function startCli(args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
+  const child = spawn(process.execPath, [...tsEntryArgs(ENTRY), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LOG_LEVEL: "", REDIS_URL: "", ...env },
   });

@@ -11,19 +11,20 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { DEVNET_LOCK_FILE } from "../../src/devnet/devnet-lock.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { freePortRun } from "../setup/free-port.js";
 import { anvilPidsOnPort, portOf, waitFor } from "./devnet-helpers.js";
 
-const ENTRY = `import { main } from "./src/cli/main.ts"; process.exitCode = await main(process.argv.slice(1));`;
+const ENTRY = join(import.meta.dirname, "..", "start", "cli-entry.ts");
 
 function runCli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--input-type=module", "-e", ENTRY, "devnet", ...args],
-    { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, [...tsEntryArgs(ENTRY), "devnet", ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => {

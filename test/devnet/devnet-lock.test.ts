@@ -12,19 +12,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, http } from "viem";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { DEVNET_LOCK_FILE } from "../../src/devnet/devnet-lock.js";
 import { MANIFEST_FILE, readManifest } from "../../src/devnet/write-manifest.js";
 import { waitFor } from "./devnet-helpers.js";
 
-const ENTRY = `import { main } from "./src/cli/main.ts"; process.exitCode = await main(process.argv.slice(1));`;
+const ENTRY = join(import.meta.dirname, "..", "start", "cli-entry.ts");
 
 function runDevnetCli(dir: string) {
   const child = spawn(
     process.execPath,
-    [
-      ...["--import", "tsx", "--input-type=module", "-e", ENTRY],
-      ...["devnet", "--persist", "--chains", "2", "--quiet"],
-    ],
+    [...tsEntryArgs(ENTRY), ...["devnet", "--persist", "--chains", "2", "--quiet"]],
     {
       cwd: process.cwd(),
       env: { ...process.env, DEVNET_DIR: dir },

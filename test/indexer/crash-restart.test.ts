@@ -91,7 +91,7 @@ describe("indexer: crashes and restarts", () => {
         const heads = [await height(alpha), await height(beta)];
         const indexer = startWatchedChild(configPath, live.databaseUrl);
         const { child } = indexer;
-        // Kill somewhere in the indexing that follows start-up (tsx start-up alone takes ~1 s).
+        // Kill somewhere in the indexing that follows start-up (start-up alone takes ~1 s).
         await waitFor(
           () => indexer.output.includes('"msg":"indexing '),
           () => indexer.output,

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 
 /** `bridge-oracle index ARGS` in a child process, stdout and stderr piped. */
@@ -12,7 +13,7 @@ export function spawnIndexChild(
 ): ChildProcess {
   return spawn(
     process.execPath,
-    ["--import", "tsx", join(import.meta.dirname, "index-child.ts"), ...args],
+    [...tsEntryArgs(join(import.meta.dirname, "index-child.ts")), ...args],
     { stdio: ["ignore", "pipe", "pipe"], env },
   );
 }

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import pg from "pg";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { openDatabase } from "../../src/store/index.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { waitUntilBlockedBy } from "../setup/postgres-observers.js";
@@ -37,9 +38,7 @@ describe("index CLI: a stop while the database does not answer", () => {
       const child = spawn(
         process.execPath,
         [
-          "--import",
-          "tsx",
-          join(import.meta.dirname, "index-child.ts"),
+          ...tsEntryArgs(join(import.meta.dirname, "index-child.ts")),
           "--config",
           configPath,
           "--database",

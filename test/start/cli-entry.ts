@@ -1,5 +1,6 @@
-// Runs the CLI from source the way bin/bridge-oracle.js runs the build: `node --import tsx
-// test/start/cli-entry.ts start ...`; the exit code is what the command returned.
+// Runs the CLI from source the way bin/bridge-oracle.js runs the build: the tests start it with
+// `node ...tsEntryArgs(this file) start ...` (bench/ts-entry.ts: its bundle under `npm test`, else
+// through tsx); the exit code is what the command returned.
 import { main } from "../../src/cli/main.js";
 
 process.exitCode = await main(process.argv.slice(2));

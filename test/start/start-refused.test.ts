@@ -11,6 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { acquireDevnetLock, type DevnetLock } from "../../src/devnet/devnet-lock.js";
 import { freePort } from "../setup/free-port.js";
 
@@ -30,7 +31,7 @@ describe("start: refused for a DEVNET_DIR in use", () => {
 
   it("error: exits 1 naming the owner, before creating its database", async () => {
     const databaseUrl = join(dir, "data", "db.sqlite");
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "start", "--quiet"], {
+    const child = spawn(process.execPath, [...tsEntryArgs(ENTRY), "start", "--quiet"], {
       cwd: join(import.meta.dirname, "..", ".."),
       env: {
         ...process.env,

@@ -1,5 +1,5 @@
 /**
- * `bridge-oracle start` as a real child process (through tsx, like `npm start` runs the build)
+ * `bridge-oracle start` as a real child process (test/start/cli-entry.ts, as `npm start` runs it)
  * on its own DATABASE_URL, DEVNET_DIR and PORT: banner, transfers flowing, a quote with the
  * printed demo key, SIGINT -> exit 0 with no anvil left, a second start resuming the same chains
  * and data without duplicates and with the same demo key (stopped by SIGHUP, a closed terminal),
@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { freePort, freePortRun } from "../setup/free-port.js";
 
 const ENTRY = join(import.meta.dirname, "cli-entry.ts");
@@ -26,7 +27,7 @@ interface StartedCli {
 }
 
 function spawnStart(env: Record<string, string>, args: string[] = []): StartedCli {
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "start", ...args], {
+  const child = spawn(process.execPath, [...tsEntryArgs(ENTRY), "start", ...args], {
     cwd: join(import.meta.dirname, "..", ".."),
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -13,6 +13,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
+import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { createStore } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
 import { createPrng } from "../../src/transfers/prng.js";
@@ -44,7 +45,7 @@ interface EventBody {
 
 function startDeliver(databaseUrl: string): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, "deliver"], {
+  const child = spawn(process.execPath, [...tsEntryArgs(ENTRY), "deliver"], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
