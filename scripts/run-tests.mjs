@@ -4,10 +4,11 @@
 // The test files, and the TypeScript entries their child processes run (CHILD_ENTRIES), are
 // first bundled with esbuild into .test-build/<pid>/ (our sources inlined, packages left to
 // node_modules; about 2 s), and the bundles run without loader hooks. Through tsx every process
-// paid about 1.5 s of CPU for the hooks on each module it loaded (viem's included): a fifth of
-// the suite's CPU. Each module's import.meta.dirname, .filename and .url are its source file's,
-// so paths relative to a test work as from the sources, and stack traces map back to them
-// (source maps). Children find their bundles through TS_ENTRY_BUNDLES (bench/ts-entry.ts).
+// paid about 1.5 s of CPU for the hooks on each module it loaded (viem's included): the suite
+// took 870 s of CPU that way, 577 s from bundles. Each module's import.meta.dirname, .filename
+// and .url are its source file's, so paths relative to a test work as from the sources, and
+// stack traces map back to them (source maps). Children find their bundles through
+// TS_ENTRY_BUNDLES (bench/ts-entry.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
