@@ -17,13 +17,12 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { allowedCpus, pinToCpus } from "./cpu-affinity.js";
-import { type LoadResult, runLoad } from "./load.js";
+import type { LoadResult } from "./load.js";
 import { integerOption, optionsOrExitCode } from "./options.js";
 import { readProcessCpu } from "./process-cpu.js";
+import { postLoad, type Server, startServer } from "./router.js";
 import { buildRouterRequests } from "./router-requests.js";
-import { type ServerProcess, startServerScript } from "./server-process.js";
 
-const SERVER = fileURLToPath(new URL("./router-server.ts", import.meta.url));
 const METHODS = ["in-turn", "in-turn-pinned", "at-once"] as const;
 type Method = (typeof METHODS)[number];
 
@@ -42,10 +41,6 @@ export function middle(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const half = sorted.length / 2;
   return Number.isInteger(half) ? (sorted[half - 1]! + sorted[half]!) / 2 : sorted[half - 0.5]!;
-}
-
-interface Server extends ServerProcess {
-  key: string;
 }
 
 export interface PairResult {
@@ -104,28 +99,17 @@ export async function runRouterPairs(
     ...(second && !options.same ? ["spec-only"] : []),
   ];
   const start = async (second: boolean): Promise<Server> => {
-    const started = await startServerScript(SERVER, ["app", "10", ...flags(second)], "app");
-    if (pinned && (started.pid === undefined || !pinToCpus(started.pid, "1"))) {
-      await started.stop();
+    const server = await startServer(undefined, "app", "10", ...flags(second));
+    if (pinned && (server.pid === undefined || !pinToCpus(server.pid, "1"))) {
+      await server.stop();
       throw new Error("taskset could not pin a server");
     }
-    return { ...started, key: String(started.info.key) };
+    return server;
   };
   // Half the connections each when both are loaded at once: bench:router's 10 in all.
   const connections = method === "at-once" ? 5 : 10;
   const load = (server: Server, seconds: number) =>
-    runLoad({
-      name: "pair",
-      baseUrl: server.baseUrl,
-      requests: set.mix.map((r) => ({
-        method: "POST" as const,
-        path: "/api/oracle/router",
-        headers: { "content-type": "application/json", authorization: server.key },
-        body: JSON.stringify(r.body),
-      })),
-      connections,
-      durationSeconds: seconds,
-    });
+    postLoad("pair", server, set.mix, connections, seconds);
   const results: PairResult[] = [];
   try {
     for (let pair = 1; pair <= pairs; pair++) {

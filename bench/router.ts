@@ -37,7 +37,7 @@ const USAGE = `usage: bridge-oracle bench router [--duration S] [--rounds R] [--
   --no-write       print the section instead of writing it
 `;
 
-interface Server {
+export interface Server {
   baseUrl: string;
   key: string | undefined;
   pid: number | undefined;
@@ -45,7 +45,7 @@ interface Server {
 }
 
 /** gcFile: where the server writes the collections it saw (bench/router-server.ts), if anywhere. */
-async function startServer(
+export async function startServer(
   gcFile: string | undefined,
   mode: "app" | "baseline",
   arg: string,
@@ -61,7 +61,7 @@ async function startServer(
   return { ...started, key: typeof key === "string" ? key : undefined };
 }
 
-function postLoad(
+export function postLoad(
   name: string,
   server: Server,
   requests: readonly BenchRequest[],
