@@ -375,9 +375,11 @@ describe("explorer page in Chromium", () => {
     const chainsAnswered = page.waitForResponse("**/api/oracle/chains");
     await page.goto(`${api.baseUrl}/`); // not "/#quote": from there that would not reload
     await chainsAnswered;
-    await page.unroute("**/api/oracle/chains");
     for (const [name, value] of Object.entries(body))
       await page.fill(`#quote-form input[name=${name}]`, value);
+    // Only now: the answer awaited above may be the previous page's (the last test reloads), and
+    // this page's own request, unrouted too early, got the real chains and no text inputs.
+    await page.unroute("**/api/oracle/chains");
     await page.click("#quote-form button[type=submit]");
     await page.locator("#quote-error").waitFor();
     assert.equal(await page.locator("#quote-error").textContent(), direct.json().msg);
