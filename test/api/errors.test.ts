@@ -238,6 +238,18 @@ describe("error envelopes", () => {
     }
   });
 
+  it("error: a body that gives a member twice -> 400 40002 naming it", async () => {
+    for (const payload of ['{"a":1,"b":2,"a":3}', '{"x":{"a":1,"\\u0061":2}}']) {
+      await expectError(
+        app,
+        echoPost(payload),
+        400,
+        40002,
+        /^the request body gives the member "a" more than once; give each member once$/,
+      );
+    }
+  });
+
   it("error: body not valid JSON, empty, or not an object -> 400 40002", async () => {
     for (const payload of ["{not json", "", "[1,2]", "42", "null", '"text"']) {
       await expectError(app, echoPost(payload), 400, 40002);

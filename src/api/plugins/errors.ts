@@ -6,10 +6,12 @@
  *
  * Covers: thrown errors (setErrorHandler), unknown paths (404 40401) and known paths with the
  * wrong method (405 40501 with an Allow header, found from the registered routes), malformed
- * URLs (frameworkErrors), bodies that are not JSON objects (40002), 413 and 415.
+ * URLs (frameworkErrors), bodies that are not JSON objects or repeat a member name (40002), 413
+ * and 415.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
+import { repeatedMemberName } from "../repeated-json-member.js";
 import { requestGate } from "../request-gate.js";
 
 export interface ErrorEnvelope {
@@ -242,7 +244,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
 
   // Fastify's JSON parser (with its prototype-poisoning guard), narrowed to objects: every JSON
-  // body of this API is an object. Other media types (text/plain included) answer 415.
+  // body of this API is an object, and none may give a member twice (repeated-json-member.ts).
+  // Other media types (text/plain included) answer 415.
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
@@ -256,6 +259,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         return done(
           new ApiError("invalidBody", "the request body must be a JSON object"),
+          undefined,
+        );
+      }
+      const repeated = repeatedMemberName(text);
+      if (repeated !== undefined) {
+        const shown = repeated.length > 40 ? `${repeated.slice(0, 40)}...` : repeated;
+        return done(
+          new ApiError(
+            "invalidBody",
+            `the request body gives the member ${JSON.stringify(shown)} more than once; give each member once`,
+          ),
           undefined,
         );
       }

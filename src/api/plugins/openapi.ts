@@ -42,7 +42,7 @@ export const API_KEY_SCHEME = "apiKey";
 /** When each error code is answered (docs/http-api.md, "Errors"), for response descriptions. */
 const ERROR_WHEN: Record<ErrorKind, string> = {
   invalidParameter: "a parameter is missing or invalid (msg names it and the rule)",
-  invalidBody: "the body is not valid JSON, or not a JSON object",
+  invalidBody: "the body is not valid JSON, not a JSON object, or gives a member twice",
   malformedRequest: "the request is not valid HTTP/1.1 (request line, headers, body framing, Host)",
   missingApiKey: "no API key",
   unknownApiKey:
