@@ -10,6 +10,7 @@
  *
  *     { "chains": [ { "chainId": 71001, "name": "alpha", "rpcUrl"?: "http://...",
  *                     "publicRpcUrl"?: "https://...", "deployBlock"?: 0, "nativeSymbol"?: "ETH",
+ *                     "nativeName"?: "Ether",
  *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" },
  *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
  *                     "messagingEndpoint"?: "0x..",
@@ -75,6 +76,8 @@ export interface RegistryChain {
   /** Every token of the chain, the native coin first. */
   tokens: RegistryToken[];
   nativeToken: RegistryToken;
+  /** The native coin's name for wallets (wallet_addEthereumChain); the symbol when not given. */
+  nativeName: string;
 }
 
 export interface RegistryLink {
@@ -172,7 +175,10 @@ function buildChain(raw: unknown, index: number): RegistryChain {
   const name = readString(c.name, `${where}.name`);
   where = `chains[${index}] (${name})`;
 
-  const nativeSymbol = c.nativeSymbol === undefined ? "ETH" : readString(c.nativeSymbol, where);
+  const nativeSymbol =
+    c.nativeSymbol === undefined ? "ETH" : readString(c.nativeSymbol, `${where}.nativeSymbol`);
+  const nativeName =
+    c.nativeName === undefined ? nativeSymbol : readString(c.nativeName, `${where}.nativeName`);
   const nativeToken: RegistryToken = {
     chainId,
     address: NATIVE_ADDRESS,
@@ -275,6 +281,7 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     },
     tokens,
     nativeToken,
+    nativeName,
   };
 }
 

@@ -67,7 +67,7 @@ describe("validateRouterRequest", () => {
   it("error: chain ids are numeric strings of two different chains (40001)", () => {
     assert.match(
       failure({ ...valid, sourceChain: "alpha" }).message,
-      /^sourceChain must be a chain id as a numeric string/,
+      /^sourceChain must be a chain id: a numeric string of 1 to 20 digits/,
     );
     assert.match(failure({ ...valid, destChain: "" }).message, /^destChain must be a chain id/);
     assert.deepEqual(failure({ ...valid, destChain: "071001" }), {

@@ -106,7 +106,9 @@ export function validateRouterRequest(body: unknown, registry: Registry): Reques
 
   for (const name of ["sourceChain", "destChain"] as const) {
     if (!CHAIN_ID_PATTERN.test(request[name])) {
-      return invalid(`${name} must be a chain id as a numeric string, such as "71001"`);
+      return invalid(
+        `${name} must be a chain id: a numeric string of 1 to 20 digits, such as "71001"`,
+      );
     }
   }
   if (BigInt(request.sourceChain) === BigInt(request.destChain)) {

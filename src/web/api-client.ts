@@ -24,6 +24,7 @@ export type QuoteRequest = RouterRequest;
 export interface ExplorerChain {
   chainId: number;
   name: string;
+  nativeName: string;
   nativeSymbol: string;
   nativeDecimals: number;
   /** Public RPC URLs the server publishes (for wallet_addEthereumChain); often none. */
@@ -35,7 +36,7 @@ export interface ExplorerChain {
 interface DiscoveredChain {
   chainId: number;
   name: string;
-  nativeCurrency: { symbol: string; decimals: number };
+  nativeCurrency: { name: string; symbol: string; decimals: number };
   rpcUrls: string[];
 }
 
@@ -137,6 +138,7 @@ export function createApiClient(): ApiClient {
         data: chains.data.chains.map((chain) => ({
           chainId: chain.chainId,
           name: chain.name,
+          nativeName: chain.nativeCurrency.name,
           nativeSymbol: chain.nativeCurrency.symbol,
           nativeDecimals: chain.nativeCurrency.decimals,
           rpcUrls: chain.rpcUrls,

@@ -53,6 +53,7 @@ export function bridgeAction(
           ...(known === undefined
             ? {}
             : {
+                nativeName: known.nativeName,
                 nativeSymbol: known.nativeSymbol,
                 nativeDecimals: known.nativeDecimals,
                 rpcUrls: known.rpcUrls,

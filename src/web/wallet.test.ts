@@ -204,6 +204,7 @@ describe("bridging with a wallet", () => {
     const ALPHA: BridgeChain = {
       chainId: 71001,
       name: "alpha",
+      nativeName: "Ether",
       nativeSymbol: "ETH",
       nativeDecimals: 18,
       rpcUrls: ["http://127.0.0.1:8545"],
@@ -227,7 +228,7 @@ describe("bridging with a wallet", () => {
         {
           chainId: "0x11559",
           chainName: "alpha",
-          nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+          nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
           rpcUrls: ["http://127.0.0.1:8545"],
         },
       ]);

@@ -91,6 +91,8 @@ export function utcMillis(text: string): number {
 export interface BridgeChain {
   chainId: number;
   name: string;
+  /** The native coin's name for wallet_addEthereumChain (default: its symbol). */
+  nativeName?: string;
   nativeSymbol?: string;
   /** The native coin's decimals (default 18). */
   nativeDecimals?: number;
@@ -210,7 +212,6 @@ async function addChain(
     );
   }
   onStatus(`Add ${chain.name} to your wallet…`);
-  // The registry gives the native coin a symbol only; wallets show it as the name too.
   const symbol = chain.nativeSymbol ?? "ETH";
   await provider.request({
     method: "wallet_addEthereumChain",
@@ -218,7 +219,11 @@ async function addChain(
       {
         chainId: hexQuantity(chain.chainId),
         chainName: chain.name,
-        nativeCurrency: { name: symbol, symbol, decimals: chain.nativeDecimals ?? 18 },
+        nativeCurrency: {
+          name: chain.nativeName ?? symbol,
+          symbol,
+          decimals: chain.nativeDecimals ?? 18,
+        },
         rpcUrls: [...rpcUrls],
       },
     ],

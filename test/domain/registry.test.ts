@@ -92,6 +92,24 @@ describe("parseRegistry", () => {
     }
   });
 
+  it("behavior: the native coin's name for wallets is nativeName, else its symbol", () => {
+    const j = json();
+    j.chains[0].nativeName = "Ether";
+    j.chains[1].nativeSymbol = "GAS";
+    const registry = parseRegistry(j);
+    assert.equal(registry.chain(71001)?.nativeName, "Ether");
+    assert.equal(registry.chain(71002)?.nativeName, "GAS");
+    assert.equal(registry.chain(71003)?.nativeName, "ETH");
+    rejects(
+      (j) => (j.chains[0].nativeName = 7),
+      /chains\[0\] \(alpha\)\.nativeName must be a non-empty string/,
+    );
+    rejects(
+      (j) => (j.chains[2].nativeSymbol = ""),
+      /chains\[2\] \(gamma\)\.nativeSymbol must be a non-empty string/,
+    );
+  });
+
   it("behavior: token and pair lookups are case-insensitive and chain-scoped", () => {
     const registry = parseRegistry(json());
     const usdc = registry.chain(71001)!.tokens.find((t) => t.symbol === "USDC")!;

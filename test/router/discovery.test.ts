@@ -56,7 +56,7 @@ describe("discovery endpoints", () => {
       f.registry.chains.map((c) => ({
         chainId: c.chainId,
         name: c.name,
-        nativeCurrency: { symbol: c.nativeToken.symbol, decimals: 18 },
+        nativeCurrency: { name: c.nativeToken.symbol, symbol: c.nativeToken.symbol, decimals: 18 },
         rpcUrls: [],
         bridgeChainIds: Object.fromEntries(
           Object.entries(c.bridgeChainIds).map(([k, v]) => [k, v]),
@@ -205,6 +205,18 @@ describe("discovery endpoints", () => {
       (both.body.data.connections as Listed[]).map((c) => [c.sourceChain, c.destChain]),
       [[71002, 71003]],
     );
+  });
+
+  it("behavior: a chain id of up to 20 digits with leading zeros names its chain, as in the router", async () => {
+    const chainId = f.registry.chains[0]?.chainId as number;
+    const padded = String(chainId).padStart(20, "0");
+    const tokens = await get(`${DISCOVERY_PATHS.tokens}?chainId=${padded}`);
+    assert.equal(tokens.status, 200);
+    assert.deepEqual(
+      tokens.body.data.tokens,
+      (await get(`${DISCOVERY_PATHS.tokens}?chainId=${chainId}`)).body.data.tokens,
+    );
+    assert.equal((await get(`${DISCOVERY_PATHS.tokens}?chainId=0${padded}`)).status, 400);
   });
 
   it("error: a chain id that is not a registry chain's numeric id answers 400 40001 naming it", async () => {

@@ -65,6 +65,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               chainId: chain.chainId,
               name: chain.name,
               nativeCurrency: {
+                name: chain.nativeName,
                 symbol: chain.nativeToken.symbol,
                 decimals: chain.nativeToken.decimals,
               },
@@ -131,7 +132,8 @@ function optionalChain(
     throw new ApiError("invalidParameter", `${name} must be given once`);
   }
   const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-  const chain = /^[0-9]{1,15}$/.test(value) ? registry?.chain(Number(value)) : undefined;
+  // Up to 20 digits, leading zeros allowed: what the router takes (validate-request.ts).
+  const chain = /^[0-9]{1,20}$/.test(value) ? registry?.chain(Number(value)) : undefined;
   if (chain === undefined) {
     const known = (registry?.chains ?? []).map((c) => c.chainId).join(", ") || "none configured";
     throw new ApiError(

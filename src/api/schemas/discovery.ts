@@ -50,10 +50,15 @@ export const discoveryChainSchema = {
     nativeCurrency: {
       type: "object",
       description:
-        "The native coin; as a token its address is 0x0000000000000000000000000000000000000000",
-      required: ["symbol", "decimals"],
+        "The native coin, in the form wallet_addEthereumChain takes; as a token its address is 0x0000000000000000000000000000000000000000",
+      required: ["name", "symbol", "decimals"],
       additionalProperties: false,
       properties: {
+        name: {
+          type: "string",
+          description: "The registry's `nativeName`; the symbol when it gives none",
+          examples: ["Ether"],
+        },
         symbol: { type: "string", examples: ["ETH"] },
         decimals: { type: "integer", examples: [18] },
       },

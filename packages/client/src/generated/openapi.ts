@@ -1117,8 +1117,13 @@ export interface paths {
                                     chainId: number;
                                     /** @description Chain name (signData.chainName, records' chain names) */
                                     name: string;
-                                    /** @description The native coin; as a token its address is 0x0000000000000000000000000000000000000000 */
+                                    /** @description The native coin, in the form wallet_addEthereumChain takes; as a token its address is 0x0000000000000000000000000000000000000000 */
                                     nativeCurrency: {
+                                        /**
+                                         * @description The registry's `nativeName`; the symbol when it gives none
+                                         * @example Ether
+                                         */
+                                        name: string;
                                         /** @example ETH */
                                         symbol: string;
                                         /** @example 18 */
@@ -1870,7 +1875,7 @@ export interface paths {
         put?: never;
         /**
          * Get a cross-chain route quote
-         * @description Prices every route between the two chains from current chain state and returns the best one with the bridge call to execute. Needs `Authorization: <API key>` (or `Bearer <key>`). Errors: 40001 bad field, 40002 body not a JSON object, 40101/40102 missing/unknown key, 413 body over 16 KiB, 415 not application/json, 42201 no route, 42202 amount outside the route's limits, 42901 rate limited, 50301 chain state unavailable or stale.
+         * @description Prices every route between the two chains from current chain state and returns the best one with the bridge call to execute. Needs `Authorization: <API key>` (or `Bearer <key>`). Errors: 40001 bad field, 40002 body not a JSON object or a member given twice, 40101/40102 missing/unknown key, 413 body over 16 KiB, 415 not application/json, 42201 no route, 42202 amount outside the route's limits, 42901 rate limited, 50301 chain state unavailable or stale.
          */
         post: {
             parameters: {
@@ -2068,7 +2073,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, or not a JSON object; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
                 400: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -2456,7 +2461,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, or not a JSON object; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
                 400: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
@@ -3225,7 +3230,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, or not a JSON object; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
                 400: {
                     headers: {
                         /** @description This request's id, as on every log line of it (on every response) */
