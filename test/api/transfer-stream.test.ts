@@ -315,6 +315,33 @@ describe("transfer stream: limits and shutdown", () => {
     }
   });
 
+  it("behavior: HEAD answers a GET's status and headers at once and holds no stream", async () => {
+    const { app, base } = await startApp(store, { STREAM_MAX_PER_CLIENT: "1" });
+    const address = makeTransfer().from_address;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const head = await fetch(streamUrl(base, address), {
+          method: "HEAD",
+          signal: AbortSignal.timeout(SSE_WAIT_MS),
+        });
+        assert.equal(head.status, 200);
+        assert.equal(head.headers.get("content-type"), "text/event-stream; charset=utf-8");
+        assert.equal(await head.text(), "");
+      }
+      const bad = await fetch(streamUrl(base, "not an id!"), { method: "HEAD" });
+      assert.equal(bad.status, 400);
+      // The HEADs took no slot: the one stream allowed still opens, and a HEAD beside it
+      // answers as a GET would, 429.
+      const stream = await openSse(streamUrl(base, address));
+      assert.equal(stream.status, 200);
+      const over = await fetch(streamUrl(base, address), { method: "HEAD" });
+      assert.equal(over.status, 429);
+      stream.close();
+    } finally {
+      await closeApp(app);
+    }
+  });
+
   it("behavior: closing the server ends open streams at once", async () => {
     const { app, base } = await startApp(store);
     const streams = await Promise.all(

@@ -12,7 +12,11 @@ import { parseAddressOrTxHash, shown, single } from "../schemas/list-transfers-q
 import { transferStreamRouteSchema } from "../schemas/transfer-stream.js";
 import type { ChangeFeed } from "../stream/change-feed.js";
 import type { StreamRegistry } from "../stream/stream-registry.js";
-import { prepareTransferStream, StreamClosedError } from "../stream/transfer-stream-session.js";
+import {
+  prepareTransferStream,
+  STREAM_HEADERS,
+  StreamClosedError,
+} from "../stream/transfer-stream-session.js";
 import { storeFailure } from "./list-transfers.js";
 
 export const TRANSFER_STREAM_PATH = "/api/oracle/bridge-transactions/stream";
@@ -69,7 +73,7 @@ export function registerTransferStreamRoute(
     handler: (request, reply) => openStream(request, reply),
   });
 
-  async function openStream(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function openStream(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const query = request.query as Record<string, unknown>;
     const match = parseAddressOrTxHash(query);
     const resumeAfter = parseResumePoint(request.headers["last-event-id"], query);
@@ -79,6 +83,12 @@ export function registerTransferStreamRoute(
       key === undefined ? `ip:${clientBucket(clientAddress(request))}` : `key:${key.id}`,
       key !== undefined,
     );
+    // HEAD (Fastify answers it with this handler): the headers a GET would get now, and no
+    // stream: a HEAD never reads a body, so a stream would hold its slot until the client left.
+    if (request.method === "HEAD" && admission.admitted) {
+      admission.release();
+      return reply.code(200).headers(STREAM_HEADERS).send();
+    }
     if (!admission.admitted) {
       const who =
         admission.who === "key"
