@@ -132,6 +132,8 @@ function parseStartArgs(args: string[]): StartOptions | { help: true } | { error
   };
 }
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
+
 export async function run(args: string[], deps: StartDeps = {}): Promise<number> {
   const parsed = parseStartArgs(args);
   if ("help" in parsed) {
@@ -143,8 +145,16 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
     return 1;
   }
   const baseEnv = deps.env ?? process.env;
-  // Request logs at info would bury the banner; LOG_LEVEL=info brings them back.
-  const env = { ...baseEnv, LOG_LEVEL: nonEmpty(baseEnv.LOG_LEVEL) ?? "warn" };
+  // Request logs at info would bury the banner; LOG_LEVEL=info brings them back. Webhooks may
+  // reach receivers on this machine (the devnet's whole world) while the API answers only this
+  // machine: unset HOST or a loopback one. Set either variable to decide otherwise.
+  const env = {
+    ...baseEnv,
+    LOG_LEVEL: nonEmpty(baseEnv.LOG_LEVEL) ?? "warn",
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+      nonEmpty(baseEnv.WEBHOOK_ALLOW_PRIVATE_ADDRESSES) ??
+      String(LOOPBACK_HOSTS.has(nonEmpty(baseEnv.HOST) ?? "127.0.0.1")),
+  };
   const loaded = loadConfigOrReport(() => ({
     config: loadConfig(env),
     webhookConfig: loadWebhookConfig(env),

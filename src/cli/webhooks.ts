@@ -13,6 +13,7 @@ import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../store/api-key-repository.js";
 import type { Database } from "../store/index.js";
+import type { WebhookSubscription } from "../store/webhook-repository.js";
 import { webhookStoreOf } from "../store/webhook-store.js";
 import { WebhookUrlError } from "../webhooks/outbound-address.js";
 import { FilterError } from "../webhooks/subscription-filter.js";
@@ -31,11 +32,12 @@ export const WEBHOOKS_USAGE = `usage:
         prints the signing secret once, on the last line
   bridge-oracle webhooks list [--key KEY]        subscriptions (of one key), with their status
   bridge-oracle webhooks delete ID               delete a subscription and its deliveries
-  bridge-oracle webhooks deliveries ID [--limit N] [--status pending|delivered|failed]
+  bridge-oracle webhooks deliveries ID [--limit N (1-1000)] [--status pending|delivered|failed]
         a subscription's latest deliveries (default 20) and their attempts
   bridge-oracle webhooks redeliver DELIVERY_ID   send a delivery again (same event id and body)
 
-KEY is an active API key's name or prefix (bridge-oracle keys list). The database is
+KEY is an API key's name or prefix (bridge-oracle keys list): an active one for create; for
+list, every key it matches, revoked ones too. The database is
 DATABASE_URL, as for \`serve\`; WEBHOOK_ALLOW_PRIVATE_ADDRESSES lets URLs reach private addresses.
 `;
 
@@ -174,9 +176,23 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
         return 0;
       }
       case "list": {
-        const key =
-          command.key === undefined ? undefined : await findKey(database.apiKeys, command.key);
-        const subscriptions = await store.webhooks.listSubscriptions(key?.id);
+        // A revoked key's subscriptions stay until the operator deletes them, so --key finds
+        // them too: every key, active or revoked, that the name or prefix matches.
+        let subscriptions: WebhookSubscription[];
+        if (command.key === undefined) subscriptions = await store.webhooks.listSubscriptions();
+        else {
+          const owners = new Set(
+            findRevokeTargets(await database.apiKeys.listKeys(), command.key).map((k) => k.id),
+          );
+          if (owners.size === 0) {
+            throw new KeyNotFound(
+              `no API key has the name or prefix '${command.key}'; see \`bridge-oracle keys list\``,
+            );
+          }
+          subscriptions = (await store.webhooks.listSubscriptions()).filter((s) =>
+            owners.has(s.ownerKeyId),
+          );
+        }
         if (subscriptions.length === 0) {
           io.stdout("no webhook subscriptions; create one with: bridge-oracle webhooks create\n");
           return 0;
@@ -231,8 +247,9 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
             `delivery ${d.id}  ${d.eventId}  ${d.type}  seq ${d.seq}  ${d.status}  ${when}`,
           );
           for (const a of d.attempts) {
+            const answer = answerStart(a.responseBody);
             lines.push(
-              `  ${a.attemptedAt}  ${a.responseStatus ?? "-"}  ${a.durationMs} ms${a.error === null ? "" : `  ${a.error}`}`,
+              `  ${a.attemptedAt}  ${a.responseStatus ?? "-"}  ${a.durationMs} ms${a.error === null ? "" : `  ${a.error}`}${answer === "" ? "" : `  answer ${answer}`}`,
             );
           }
         }
@@ -282,6 +299,12 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
 }
 
 class KeyNotFound extends Error {}
+
+/** The start of a receiver's answer on one line: 60 characters at most, quoted. */
+function answerStart(body: string): string {
+  if (body === "") return "";
+  return JSON.stringify(body.length > 60 ? `${body.slice(0, 60)}...` : body);
+}
 
 /** The one active API key a --key names (name or prefix, as `keys revoke` takes it). */
 async function findKey(repository: ApiKeyRepository, target: string): Promise<ApiKeyRecord> {

@@ -142,7 +142,7 @@ export async function checkWebhookUrl(
   const refused = addresses.find(isPrivateAddress);
   if (refused !== undefined) {
     throw new WebhookUrlError(
-      `url's host '${host}' is (or resolves to) ${refused}, a private, loopback or link-local address; webhooks are sent only to public addresses`,
+      `url's host '${host}' is (or resolves to) ${refused}, a private, loopback or link-local address; webhooks are sent only to public addresses unless the server runs with WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true`,
     );
   }
   return url;

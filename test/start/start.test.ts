@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -176,6 +177,34 @@ describe("bridge-oracle start", () => {
     assert.equal(quoteBody.code, 0);
     firstRunKey = banner.key;
     assert.match(banner.text, /demo API key \(new; kept in .*demo-key/);
+
+    // Webhooks reach a receiver on this machine: start serves loopback only, so it allows them.
+    const received: string[] = [];
+    const receiver = createHttpServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        received.push(body);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = receiver.address() as { port: number };
+      const created = await fetch(`${banner.url}/api/oracle/webhooks`, {
+        method: "POST",
+        headers: { authorization: banner.key, "content-type": "application/json" },
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook` }),
+      });
+      assert.equal(created.status, 200, await created.clone().text());
+      await until("a webhook delivery to the loopback receiver", 30_000, async () =>
+        received.length > 0 ? true : undefined,
+      );
+      assert.match(received[0] as string, /"type":"transfer\./);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
 
     assert.equal(await stopWithSignal(running), 0, running.stderr());
     assert.match(running.stderr(), /indexer: committing the current batch/);

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { run as webhooksCli } from "../../src/cli/webhooks.js";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { acquireDeliveryLock, DeliveryLockedError } from "../../src/webhooks/delivery-lock.js";
@@ -168,6 +169,25 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       assert.equal(done?.status, "delivered");
       assert.equal(done?.attempts, 3);
       assert.equal((await webhooks.webhooks.listAttempts([done?.id ?? 0])).length, 3);
+      // The operator's view shows each attempt with the start of the receiver's answer.
+      let printed = "";
+      const code = await webhooksCli(["deliveries", String(subscription.id)], {
+        stdout: (text) => {
+          printed += text;
+        },
+        stderr: (text) => {
+          printed += text;
+        },
+        env: { DATABASE_URL: db.databaseUrl },
+        now: () => new Date(clock),
+      });
+      assert.equal(code, 0, printed);
+      assert.equal(
+        printed.match(/ {2}500 {2}\d+ ms {2}HTTP 500 {2}answer "receiver failure"$/gm)?.length,
+        2,
+        printed,
+      );
+      assert.match(printed, / {2}200 {2}\d+ ms {2}answer "ok"$/m);
       answer = () => "ok";
       await webhooks.webhooks.deleteSubscription(subscription.id);
     });

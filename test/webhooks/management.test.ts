@@ -159,11 +159,42 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         [{ url: "https://inside.example/x" }, /10\.0\.0\.1/],
         [{ url: "https://hooks.example/x", addresses: ["nope nope"] }, /addresses/],
         [{ url: "https://hooks.example/x", extra: 1 }, /extra/],
+        // Wrong types are refused, not coerced (["u"] -> "u", "a" -> ["a"], 123 -> "123").
+        [{ url: ["https://hooks.example/x"] }, /^url must be a string$/],
+        [
+          {
+            url: "https://hooks.example/x",
+            addresses: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+          },
+          /^addresses must be an array/,
+        ],
+        [{ url: "https://hooks.example/x", addresses: null }, /^addresses must be an array/],
+        [{ url: "https://hooks.example/x", txHashes: [123, true] }, /^txHashes must be an array/],
       ] as const) {
         const answer = await create(alice, payload);
         assert.equal(answer.statusCode, 400, JSON.stringify(payload));
         assert.equal(answer.json().code, 40001);
         assert.match(answer.json().msg, message);
+      }
+    });
+
+    it("error: a bad id, status, limit or repeated parameter is named with its rule", async () => {
+      for (const [url, message] of [
+        ["/api/oracle/webhooks/abc", /^id must be a positive whole number of at most 16 digits$/],
+        [
+          "/api/oracle/webhooks/1/deliveries?status=bogus",
+          /^status must be one of pending, delivered, failed$/,
+        ],
+        [
+          "/api/oracle/webhooks/1/deliveries?limit=abc",
+          /^limit must be a whole number written in digits$/,
+        ],
+        ["/api/oracle/webhooks/1/deliveries?limit=1&limit=2", /^limit must be given once$/],
+      ] as const) {
+        const answer = await app.inject({ url, headers: { authorization: alice } });
+        assert.equal(answer.statusCode, 400, url);
+        assert.equal(answer.json().code, 40001, url);
+        assert.match(answer.json().msg, message, url);
       }
     });
 
@@ -202,6 +233,21 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       const again = await cli(env(), "delete", id as string);
       assert.equal(again.code, 1);
       assert.match(again.stderr, /no webhook subscription/);
+    });
+
+    it("behavior: the CLI lists a revoked key's subscriptions by its name", async () => {
+      await runKeys(db.databaseUrl, "create", "--name", "dave");
+      const created = await cli(env(), "create", "--key", "dave", "--url", "http://127.0.0.1:9/d");
+      assert.equal(created.code, 0, created.stderr);
+      const id = /subscription (\d+)/.exec(created.stdout)?.[1] as string;
+      assert.equal((await runKeys(db.databaseUrl, "revoke", "dave")).code, 0);
+      const listed = await cli(env(), "list", "--key", "dave");
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, new RegExp(`^${id} .*http://127\\.0\\.0\\.1:9/d`, "m"));
+      const nobody = await cli(env(), "list", "--key", "nobody");
+      assert.equal(nobody.code, 1);
+      assert.match(nobody.stderr, /no API key has the name or prefix 'nobody'/);
+      assert.equal((await cli(env(), "delete", id)).code, 0);
     });
 
     it("error: the CLI refuses a private address without the setting, an unknown key, bad usage", async () => {

@@ -116,8 +116,34 @@ function fromValidation(issue: ValidationIssue, context: string): ApiError {
   if (path === "" && context === "body") {
     return new ApiError("invalidBody", "the request body must be a JSON object");
   }
-  const rule = issue.message ?? "is invalid";
+  const rule = ruleOf(issue, context) ?? issue.message ?? "is invalid";
   return new ApiError("invalidParameter", `${path === "" ? context : path} ${rule}`);
+}
+
+/** Ajv's patterns in words, for the request schemas that use them. */
+const PATTERN_RULES: Readonly<Record<string, string>> = {
+  "^[0-9]+$": "must be a whole number written in digits",
+  "^[1-9][0-9]{0,15}$": "must be a positive whole number of at most 16 digits",
+};
+
+/** A rule a person can act on, for the validation failures request schemas produce. */
+function ruleOf(issue: ValidationIssue, context: string): string | undefined {
+  const params = issue.params ?? {};
+  switch (issue.keyword) {
+    case "type":
+      // A query value is a string, or an array when the parameter was repeated.
+      return context === "querystring" && params["type"] === "string"
+        ? "must be given once"
+        : undefined;
+    case "enum":
+      return Array.isArray(params["allowedValues"])
+        ? `must be one of ${params["allowedValues"].join(", ")}`
+        : undefined;
+    case "pattern":
+      return typeof params["pattern"] === "string" ? PATTERN_RULES[params["pattern"]] : undefined;
+    default:
+      return undefined;
+  }
 }
 
 const FORBIDDEN_KEYS_ERROR = () =>
