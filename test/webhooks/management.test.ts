@@ -178,6 +178,16 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       }
     });
 
+    it("error: a POST without a body is 400 40002", async () => {
+      const answer = await app.inject({
+        method: "POST",
+        url: "/api/oracle/webhooks",
+        headers: { authorization: alice },
+      });
+      assert.equal(answer.statusCode, 400);
+      assert.equal(answer.json().code, 40002);
+    });
+
     it("error: a bad id, status, limit or repeated parameter is named with its rule", async () => {
       for (const [url, message] of [
         ["/api/oracle/webhooks/abc", /^id must be a positive whole number of at most 16 digits$/],

@@ -70,7 +70,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     // ["https://..."] to a URL and 123 to "123" (Fastify's Ajv coerces types), so a wrong type
     // would subscribe to something else than the client meant.
     preValidation: async (request) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
+      if (typeof request.body !== "object" || request.body === null) return; // the schema: 40002
+      const body = request.body as Record<string, unknown>;
       const extra = Object.keys(body).find((name) => !CREATE_FIELDS.includes(name));
       if (extra !== undefined) {
         throw new ApiError(
