@@ -11,6 +11,7 @@
  *   updates nothing.
  */
 import { stat } from "node:fs/promises";
+import { repeatedMemberName } from "../repeated-json-member.js";
 import type { Database } from "../store/database.js";
 import type { BridgeTransaction, UpsertResult } from "../store/types.js";
 import { LineTooLongError, readLines } from "./read-lines.js";
@@ -137,6 +138,11 @@ function parseLine(text: string, line: number): BridgeTransaction {
       undefined,
       "must be a JSON object (one bridge transaction record)",
     );
+  }
+  // JSON.parse keeps the last of two equal names: which one did the file mean?
+  const repeated = repeatedMemberName(text);
+  if (repeated !== undefined) {
+    throw new ImportLineError(line, repeated.slice(0, 40), "is given more than once in the record");
   }
   const result = parseTransferRecord(value);
   if (!result.ok) throw new ImportLineError(line, result.field, result.rule);

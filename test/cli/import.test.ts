@@ -179,6 +179,20 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
       assert.equal(await run([file, "--database", url], { output }), 1);
       assert.match(out.stderr, /line 3: invalid JSON/);
     });
+
+    it("error: a record that gives a field twice is refused, naming it, and nothing is imported", async () => {
+      const url = await freshDatabase();
+      const file = join(dir, "twice.jsonl");
+      const first = makeTransfer();
+      const twice = JSON.stringify(makeTransfer()).replace(/}$/, ',"send_amount":"1"}');
+      await writeFile(file, `${JSON.stringify(first)}\n${twice}\n`);
+      const { out, output } = captureOutput();
+      assert.equal(await run([file, "--database", url], { output }), 1);
+      assert.match(out.stderr, /line 2: field send_amount: is given more than once in the record/);
+      await withStore(url, async (store) => {
+        assert.equal(await store.transfers.getTransfer(first.message_id), undefined);
+      });
+    });
   });
 }
 

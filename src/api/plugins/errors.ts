@@ -11,7 +11,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
-import { repeatedMemberName } from "../repeated-json-member.js";
+import { repeatedMemberName } from "../../repeated-json-member.js";
 import { requestGate } from "../request-gate.js";
 
 export interface ErrorEnvelope {
@@ -270,7 +270,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook("onRoute", (route) => routes.add(route.url, route.method));
 
   // Fastify's JSON parser (with its prototype-poisoning guard), narrowed to objects: every JSON
-  // body of this API is an object, and none may give a member twice (repeated-json-member.ts).
+  // body of this API is an object, and none may give a member twice (src/repeated-json-member.ts).
   // Other media types (text/plain included) answer 415.
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();

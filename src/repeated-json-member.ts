@@ -3,7 +3,8 @@
  *
  * Why: JSON.parse keeps the last of two equal names without a word, so `{"amount":"5",
  * "amount":"7"}` would be quoted for 7 while a proxy, a log or a signer that reads the first
- * value sees 5. The API refuses such a body (400 40002), as it refuses a repeated query parameter.
+ * value sees 5. The API refuses such a body (400 40002), as it refuses a repeated query parameter,
+ * and `import` such a record.
  *
  * `text` must be valid JSON (call it after it parsed). A string followed by `:` is a member name;
  * no string value is, so one pass that jumps over strings finds every name. Names are compared
