@@ -295,4 +295,28 @@ describe("redactUrl", () => {
     assert.equal(redactUrl("./data/x.db"), "./data/x.db");
     assert.equal(redactUrl("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
   });
+
+  it("behavior: a value URL cannot parse is masked too, since errors quote it", () => {
+    for (const [value, shown] of [
+      ["redis://:Sup3rS3cret@127.0.0.1:99999/9", "redis://:***@127.0.0.1:99999/9"],
+      ["redis://u:p@ss@cache:6379x/2", "redis://u:***@cache:6379x/2"],
+      ["redis://u:pw@ho st:6379/0?token=t0k&db=1", "redis://u:***@ho st:6379/0?token=***&db=1"],
+      ["postgres://u@[::1:5432/d?password=x", "postgres://u@[::1:5432/d?password=***"],
+    ] as const) {
+      assert.throws(() => new URL(value), undefined, value);
+      assert.equal(redactUrl(value), shown);
+    }
+  });
+
+  it("behavior: a REDIS_URL that does not parse is refused without its password", () => {
+    assert.throws(
+      () => loadConfig({ REDIS_URL: "redis://:Sup3rS3cret@127.0.0.1:99999/9" }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /^REDIS_URL must be/);
+        assert.equal(error.message.includes("Sup3rS3cret"), false, error.message);
+        return true;
+      },
+    );
+  });
 });

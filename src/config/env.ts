@@ -203,7 +203,7 @@ export function redactUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    return value;
+    return redactUnparsedUrl(value);
   }
   let changed = false;
   if (url.password !== "") {
@@ -217,6 +217,27 @@ export function redactUrl(value: string): string {
     }
   }
   return changed ? url.toString() : value;
+}
+
+/**
+ * redactUrl for a value URL cannot parse (a port typo, a space): it is quoted back in the error,
+ * so the password is found by hand. Everything between `://` and the last `@` after the user
+ * name is masked (an `@` further on only masks more), and so are secret-looking query values.
+ */
+function redactUnparsedUrl(value: string): string {
+  let redacted = value;
+  const start = value.indexOf("://");
+  const at = value.lastIndexOf("@");
+  if (start !== -1 && at > start) {
+    const userinfo = value.slice(start + 3, at);
+    const colon = userinfo.indexOf(":");
+    if (colon !== -1) {
+      redacted = `${value.slice(0, start + 3)}${userinfo.slice(0, colon)}:***${value.slice(at)}`;
+    }
+  }
+  return redacted.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, separator, name) =>
+    SECRET_QUERY_PARAMETER.test(name) ? `${separator}${name}=***` : whole,
+  );
 }
 
 function read(env: Env, name: string): string | undefined {
