@@ -61,7 +61,9 @@ export async function run(args: string[], deps: ServeDeps = {}): Promise<number>
   // Asked first, so a taken port creates no database file and opens no connection.
   const portProblem = await portInUse(config.host, config.port);
   if (portProblem !== null) {
-    process.stderr.write(`cannot listen on ${config.host}:${config.port}: ${portProblem}\n`);
+    process.stderr.write(
+      `cannot listen on ${config.host}:${config.port} (HOST, PORT): ${portProblem}\n`,
+    );
     return 1;
   }
   // Caught from the start: a signal while the API starts (its "listening" line included) stops
@@ -183,7 +185,7 @@ export async function startApiService(
   } catch (error) {
     await closeRest();
     throw new ApiStartError(
-      `cannot listen on ${config.host}:${config.port}: ${errorMessage(error)}`,
+      `cannot listen on ${config.host}:${config.port} (HOST, PORT): ${errorMessage(error)}`,
     );
   }
   server.app.log.info(

@@ -165,7 +165,7 @@ export async function run(args: string[], deps: StartDeps = {}): Promise<number>
   const portProblem = await portInUse(config.host, config.port);
   if (portProblem !== null) {
     process.stderr.write(
-      `cannot listen on ${config.host}:${config.port} (PORT, HOST): ${portProblem}\n`,
+      `cannot listen on ${config.host}:${config.port} (HOST, PORT): ${portProblem}\n`,
     );
     return 1;
   }

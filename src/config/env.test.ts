@@ -116,10 +116,18 @@ describe("loadConfig", () => {
       "DATABASE_READ_URL",
       /must be a postgres:\/\/ URL/,
     );
+    // One message for every other value: a SQLite path is no way out for a replica.
+    for (const value of ["redis://x", "mysql://x@y/z"]) {
+      configError(
+        { DATABASE_READ_URL: value },
+        "DATABASE_READ_URL",
+        /^DATABASE_READ_URL must be a postgres:\/\/ URL \(a read replica\); SQLite has no replicas$/,
+      );
+    }
     configError(
-      { DATABASE_READ_URL: "redis://x" },
+      { DATABASE_READ_URL: "postgres:///db" },
       "DATABASE_READ_URL",
-      /^DATABASE_READ_URL must be a SQLite file path or a postgres/,
+      /^DATABASE_READ_URL must name a host/,
     );
   });
 

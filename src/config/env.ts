@@ -307,14 +307,16 @@ function readDatabaseUrl(env: Env, name: string): string | undefined {
 }
 
 function readReadDatabaseUrl(env: Env): string | undefined {
-  const raw = readDatabaseUrl(env, "DATABASE_READ_URL");
-  if (raw !== undefined && !/^postgres(ql)?:\/\//i.test(raw)) {
+  const raw = read(env, "DATABASE_READ_URL");
+  if (raw === undefined) return undefined;
+  // Checked before readDatabaseUrl, whose message for another scheme offers a SQLite path.
+  if (!/^postgres(ql)?:\/\//i.test(raw)) {
     throw new ConfigError(
       "DATABASE_READ_URL",
       "DATABASE_READ_URL must be a postgres:// URL (a read replica); SQLite has no replicas",
     );
   }
-  return raw;
+  return readDatabaseUrl(env, "DATABASE_READ_URL");
 }
 
 function readLogLevel(env: Env): LogLevel {

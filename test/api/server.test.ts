@@ -153,7 +153,7 @@ describe("bridge-oracle serve", () => {
         }),
       );
       assert.equal(value, 1);
-      assert.match(stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+      assert.match(stderr, /cannot listen on 127\.0\.0\.1:\d+ \(HOST, PORT\): .*EADDRINUSE/);
       // Refused before anything is created (it used to leave a new, empty database behind).
       assert.equal(existsSync(join(dir, "db.sqlite")), false);
     } finally {
