@@ -50,8 +50,17 @@ export function resolveRegistryPath(
   return existsSync(manifest) ? manifest : undefined;
 }
 
+/** The registry file `serve` quotes from, loaded and validated; undefined when there is none. */
+export async function loadRouterRegistry(
+  config: Pick<Config, "routerConfig">,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ path: string; registry: Registry } | undefined> {
+  const path = resolveRegistryPath(config, env);
+  return path === undefined ? undefined : { path, registry: await loadRegistry(path) };
+}
+
 /**
- * Loads the registry and starts the provider (one read attempt per chain; unreachable chains
+ * Loads the registry (unless `loaded` brings it) and starts the provider (one read attempt per chain; unreachable chains
  * keep being retried in the background). Throws RegistryError for a bad registry file and
  * RangeError for a chain without an rpcUrl: start-up errors for the operator.
  */
@@ -61,11 +70,14 @@ export async function startRouterService(options: {
   logger: ProviderLogger;
   /** Where quotes' duration estimates are read from, in the background (the API's store). */
   settlements?: SettlementSource;
+  /** loadRouterRegistry's answer, when the caller checked the registry before anything else. */
+  loaded?: { path: string; registry: Registry } | undefined;
 }): Promise<RouterService> {
   const { config, logger } = options;
   const empty = { current: () => ({ chains: new Map() }) };
-  const registryPath = resolveRegistryPath(config, options.env);
-  if (registryPath === undefined) {
+  const loaded =
+    "loaded" in options ? options.loaded : await loadRouterRegistry(config, options.env);
+  if (loaded === undefined) {
     logger.info(
       {},
       "router: no registry (ROUTER_CONFIG unset and no devnet manifest): quotes answer 503",
@@ -79,7 +91,7 @@ export async function startRouterService(options: {
       stop: async () => {},
     };
   }
-  const registry = await loadRegistry(registryPath);
+  const { path: registryPath, registry } = loaded;
   const durations =
     options.settlements === undefined
       ? undefined

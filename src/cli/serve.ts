@@ -24,7 +24,7 @@ import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { webhookStoreOf } from "../store/webhook-store.js";
 import { loadConfigOrReport, noArgumentsExitCode } from "./command-input.js";
 import { portInUse } from "./port-in-use.js";
-import { type RouterService, startRouterService } from "./router-service.js";
+import { loadRouterRegistry, type RouterService, startRouterService } from "./router-service.js";
 
 const USAGE = `usage: bridge-oracle serve
 
@@ -140,6 +140,14 @@ export async function startApiService(
   } catch (error) {
     throw new ApiStartError(`configuration error: ${errorMessage(error)}`);
   }
+  // The registry is checked before the database opens: a bad ROUTER_CONFIG is refused before
+  // any JSON line, and creates or migrates nothing.
+  let registry: Awaited<ReturnType<typeof loadRouterRegistry>>;
+  try {
+    registry = await loadRouterRegistry(config, env);
+  } catch (error) {
+    throw new ApiStartError(`router configuration error: ${errorMessage(error)}`);
+  }
   const store = options.database ?? (await openApiDatabase(config, startupLog, options));
   const closeStore = options.database === undefined ? () => store.close() : async () => {};
 
@@ -150,6 +158,7 @@ export async function startApiService(
       env,
       logger: startupLog,
       settlements: store.transfers,
+      loaded: registry,
     });
   } catch (error) {
     await closeStore();

@@ -137,6 +137,15 @@ function readString(value: unknown, where: string): string {
   return value;
 }
 
+/** An http(s) URL; never echoed in the error, since it may carry credentials. */
+function readRpcUrl(value: unknown, where: string): string {
+  const url = readString(value, where);
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+    fail(where, "must be a valid http(s) URL");
+  }
+  return url;
+}
+
 function readInteger(value: unknown, where: string, min: number, max: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     fail(where, `must be an integer from ${min} to ${max}`);
@@ -254,7 +263,7 @@ function buildChain(raw: unknown, index: number): RegistryChain {
   return {
     chainId,
     name,
-    ...(c.rpcUrl === undefined ? {} : { rpcUrl: readString(c.rpcUrl, `${where}.rpcUrl`) }),
+    ...(c.rpcUrl === undefined ? {} : { rpcUrl: readRpcUrl(c.rpcUrl, `${where}.rpcUrl`) }),
     ...(c.publicRpcUrl === undefined
       ? {}
       : { publicRpcUrl: readPublicRpcUrl(c.publicRpcUrl, `${where}.publicRpcUrl`) }),

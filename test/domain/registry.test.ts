@@ -180,6 +180,12 @@ describe("parseRegistry", () => {
     );
     rejects((j) => (j.links[0].kind = 3), /links\[0\]\.kind must be a bridge kind/);
     rejects((j) => (j.chains = []), /chains must list at least one chain/);
+    for (const bad of ["ftp://127.0.0.1/", "http://u:secret@127.0.0.1:99999/", "127.0.0.1:8545"]) {
+      rejects(
+        (j) => (j.chains[0].rpcUrl = bad),
+        /^invalid registry: chains\[0\] \(alpha\)\.rpcUrl must be a valid http\(s\) URL$/,
+      );
+    }
   });
 
   it("behavior: publicRpcUrl is kept as given, apart from rpcUrl; absent, none is published", () => {

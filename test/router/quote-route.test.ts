@@ -5,6 +5,7 @@
  * request.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -371,11 +372,21 @@ describe("serve with a bad router configuration", () => {
         missing.stderr,
         /^router configuration error: cannot read registry file .*none\.json/,
       );
+      // Refused before the database opens: nothing is created or migrated.
+      assert.equal(existsSync(db), false, "database file created");
       const invalid = join(dir, "invalid.json");
       await writeFile(invalid, JSON.stringify({ chains: [], links: [] }));
       const bad = await serveStderr({ DATABASE_URL: db, ROUTER_CONFIG: invalid });
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /invalid registry: chains must list at least one chain/);
+      const badRpc = join(dir, "bad-rpc.json");
+      const withBadRpc = createRouterFixture().registryJson as { chains: { rpcUrl?: string }[] };
+      for (const chain of withBadRpc.chains) chain.rpcUrl = "http://user:pw@127.0.0.1:99999/v3/K";
+      await writeFile(badRpc, JSON.stringify(withBadRpc));
+      const unusable = await serveStderr({ DATABASE_URL: db, ROUTER_CONFIG: badRpc });
+      assert.equal(unusable.code, 1);
+      assert.match(unusable.stderr, /chains\[0\] \(alpha\)\.rpcUrl must be a valid http\(s\) URL/);
+      assert.equal(unusable.stderr.includes("pw@"), false, unusable.stderr);
       const noRpc = join(dir, "no-rpc.json");
       await writeFile(noRpc, JSON.stringify(createRouterFixture().registryJson));
       const rpcless = await serveStderr({ DATABASE_URL: db, ROUTER_CONFIG: noRpc });
