@@ -131,6 +131,8 @@ export async function run(
         logger,
         busyTimeoutMs: 10_000,
         timeouts: INDEXER_POSTGRES_TIMEOUTS,
+        // --status only reads: it changes no schema, even of an older database.
+        migrate: !values.status,
       });
     } catch (error) {
       const message = (error as Error).message;

@@ -77,6 +77,11 @@ export interface OpenDatabaseOptions {
   listenerHeartbeat?: { readonly intervalMs: number; readonly timeoutMs: number } | undefined;
   /** SQLite: how long to wait for another process's write lock, ms. Default 5000. */
   busyTimeoutMs?: number | undefined;
+  /**
+   * false: apply no migration, and refuse a database that lacks one (a command that only reads,
+   * `index --status`, must not change the schema). Default true.
+   */
+  migrate?: boolean | undefined;
 }
 
 export async function openDatabase(
@@ -97,5 +102,6 @@ export async function openDatabase(
     path: sqlitePath(databaseUrl),
     logger,
     busyTimeoutMs: options.busyTimeoutMs,
+    migrate: options.migrate,
   });
 }

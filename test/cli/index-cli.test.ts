@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { type IndexRunOptions, run } from "../../src/cli/index-chains.js";
 import { readCursors } from "../indexer/helpers.js";
@@ -142,6 +143,24 @@ describe("bridge-oracle index: settings", () => {
       /^no database at .*index-status-missing-\d+\.sqlite \(DATABASE_URL or --database\): nothing was indexed there\n$/,
     );
     assert.equal(existsSync(missing), false);
+  });
+
+  it("error: --status on a database the indexer never migrated says so and migrates nothing", async () => {
+    const empty = join(tmpdir(), `index-status-empty-${process.pid}.sqlite`);
+    new Database(empty).close(); // an empty SQLite file
+    try {
+      const { code, stderr } = await index(["--status", "--database", empty], {});
+      assert.equal(code, 1);
+      assert.match(stderr, /the database is not migrated to this version of bridge-oracle \(0 of/);
+      const file = new Database(empty, { readonly: true });
+      try {
+        assert.deepEqual(file.prepare("SELECT name FROM sqlite_master").all(), []);
+      } finally {
+        file.close();
+      }
+    } finally {
+      for (const suffix of ["", "-wal", "-shm"]) await rm(`${empty}${suffix}`, { force: true });
+    }
   });
 
   it("behavior: an empty DEVNET_DIR is unset (.devnet), an unknown option exits 1", async () => {

@@ -35,6 +35,20 @@ export const MIGRATIONS: readonly Migration[] = [
   m0009,
 ];
 
+/**
+ * For a command that must not change the schema (`index --status`): throws, saying so, when the
+ * database lacks a migration of this version of bridge-oracle. `applied`: the versions in its
+ * schema_migrations (none when the table is missing).
+ */
+export function assertMigrated(applied: ReadonlySet<number>, migrations: readonly Migration[]) {
+  const missing = migrations.filter((m) => !applied.has(m.version)).length;
+  if (missing > 0) {
+    throw new Error(
+      `the database is not migrated to this version of bridge-oracle (${migrations.length - missing} of ${migrations.length} migrations applied); \`bridge-oracle index\` or \`serve\` migrates it`,
+    );
+  }
+}
+
 /** Throws when versions are not strictly increasing (a merge mistake, caught at start). */
 export function assertMigrationOrder(migrations: readonly Migration[]): void {
   let previous = 0;

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { assertMigrationOrder, type Migration } from "../migrations/index.js";
+import { assertMigrated, assertMigrationOrder, type Migration } from "../migrations/index.js";
 import type { StoreLogger } from "../types.js";
 
 /** Arbitrary constant naming this application's migration lock (pg_advisory_xact_lock). */
@@ -47,4 +47,18 @@ export async function migratePostgres(
   } finally {
     client.release();
   }
+}
+
+/** Throws unless every migration is applied; changes nothing (assertMigrated). */
+export async function checkPostgresMigrated(pool: pg.Pool, migrations: readonly Migration[]) {
+  const exists = await pool.query<{ t: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS t",
+  );
+  const versions =
+    exists.rows[0]?.t == null
+      ? []
+      : (await pool.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map(
+          (row) => Number(row.version),
+        );
+  assertMigrated(new Set(versions), migrations);
 }

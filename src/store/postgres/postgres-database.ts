@@ -23,7 +23,7 @@ import {
   type PostgresTimeouts,
   runPostgresTransaction,
 } from "./connections.js";
-import { migratePostgres } from "./migrate.js";
+import { checkPostgresMigrated, migratePostgres } from "./migrate.js";
 import { createPostgresBackend } from "./postgres-backend.js";
 
 export interface PostgresDatabaseOptions {
@@ -31,6 +31,8 @@ export interface PostgresDatabaseOptions {
   /** A read replica for list/get queries (DATABASE_READ_URL); default: the primary. */
   readDatabaseUrl?: string | undefined;
   logger?: StoreLogger | undefined;
+  /** false: only check that every migration is applied (OpenDatabaseOptions.migrate). */
+  migrate?: boolean | undefined;
   /** Pool size per URL. Default 10. */
   poolSize?: number | undefined;
   /**
@@ -104,7 +106,8 @@ export async function openPostgresDatabase(
     logger,
   );
   try {
-    await migratePostgres(migrationPool.pool, MIGRATIONS, logger);
+    if (options.migrate === false) await checkPostgresMigrated(migrationPool.pool, MIGRATIONS);
+    else await migratePostgres(migrationPool.pool, MIGRATIONS, logger);
   } catch (error) {
     const reason = prepareFailure(error, timeouts.connectMs);
     throw new Error(

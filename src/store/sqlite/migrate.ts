@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { assertMigrationOrder, type Migration } from "../migrations/index.js";
+import { assertMigrated, assertMigrationOrder, type Migration } from "../migrations/index.js";
 import type { StoreLogger } from "../types.js";
 
 /**
@@ -39,4 +39,19 @@ export function migrateSqlite(
   const done = apply.immediate();
   if (done.length > 0) logger?.info({ versions: done }, "sqlite migrations applied");
   return done;
+}
+
+/** Throws unless every migration is applied; changes nothing (assertMigrated). */
+export function checkSqliteMigrated(db: Database.Database, migrations: readonly Migration[]) {
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  const versions =
+    table === undefined
+      ? []
+      : db
+          .prepare("SELECT version FROM schema_migrations")
+          .all()
+          .map((row) => Number((row as { version: number }).version));
+  assertMigrated(new Set(versions), migrations);
 }

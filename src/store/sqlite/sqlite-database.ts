@@ -20,7 +20,7 @@ import { createRepositories } from "../repositories.js";
 import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";
 import type { StoreLogger } from "../types.js";
 import { watchDatabaseFile } from "./database-file.js";
-import { migrateSqlite } from "./migrate.js";
+import { checkSqliteMigrated, migrateSqlite } from "./migrate.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite-backend.js";
 
 export interface SqliteDatabaseOptions {
@@ -29,6 +29,8 @@ export interface SqliteDatabaseOptions {
   logger?: StoreLogger | undefined;
   /** Milliseconds to wait for another process's write lock. Default 5000. */
   busyTimeoutMs?: number | undefined;
+  /** false: only check that every migration is applied (OpenDatabaseOptions.migrate). */
+  migrate?: boolean | undefined;
   /** Page cache limit of the writer, MiB (a ceiling, allocated only as used). Default 512. */
   cacheSizeMb?: number | undefined;
   /**
@@ -87,7 +89,8 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   const writer = openSqliteWriter(inMemory ? ":memory:" : path, busyTimeoutMs, cacheSizeMb);
   let reader = writer;
   try {
-    migrateSqlite(writer, MIGRATIONS, logger);
+    if (options.migrate === false) checkSqliteMigrated(writer, MIGRATIONS);
+    else migrateSqlite(writer, MIGRATIONS, logger);
     if (!inMemory) {
       // Readers need less: the OS page cache backs them, and they never hold dirty pages.
       reader = openSqliteConnection(path, busyTimeoutMs, Math.min(cacheSizeMb, 128));
