@@ -320,7 +320,7 @@ describe("redactUrl", () => {
     assert.throws(
       () => loadConfig({ REDIS_URL: "redis://:Sup3rS3cret@127.0.0.1:99999/9" }),
       (error: Error) => {
-        assert.ok(error instanceof ConfigError);
+        assert.ok(error instanceof ConfigError, String(error));
         assert.match(error.message, /^REDIS_URL must be/);
         assert.equal(error.message.includes("Sup3rS3cret"), false, error.message);
         return true;
