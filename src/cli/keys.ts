@@ -7,6 +7,7 @@
  * `create` prints the key alone on the last line of its output, so scripts can take it with
  * `| tail -n 1`. Exit code 0 on success, 1 with a message on stderr otherwise.
  */
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
@@ -16,7 +17,7 @@ import {
   type ApiKeyRecord,
   type ApiKeyRepository,
 } from "../store/api-key-repository.js";
-import { redactDatabaseUrl } from "../store/database-url.js";
+import { databaseKind, redactDatabaseUrl, sqlitePath } from "../store/database-url.js";
 import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
 import { formatTable } from "./format-table.js";
 
@@ -53,8 +54,25 @@ class UsageError extends Error {}
  * (docs/store.md, "Timeouts"). A database that cannot be opened is reported on stderr and gives
  * undefined; a bad DATABASE_URL throws ConfigError.
  */
-export async function openCliDatabase(io: KeysIo): Promise<Database | undefined> {
+export async function openCliDatabase(
+  io: KeysIo,
+  options: { creates?: boolean } = {},
+): Promise<Database | undefined> {
   const databaseUrl = loadDatabaseUrl(io.env);
+  // A SQLite path with no file is most often a forgotten DATABASE_URL (the servers' database is
+  // elsewhere): a read refuses it, a write says it makes a new database.
+  const file = databaseKind(databaseUrl) === "sqlite" ? sqlitePath(databaseUrl) : undefined;
+  if (file !== undefined && file !== ":memory:" && file !== "" && !existsSync(file)) {
+    if (options.creates !== true) {
+      io.stderr(
+        `no database at ${file} (DATABASE_URL): nothing is there yet; set DATABASE_URL to the database serve uses\n`,
+      );
+      return undefined;
+    }
+    io.stderr(
+      `no database at ${file} yet (DATABASE_URL): creating it; serve must use the same DATABASE_URL\n`,
+    );
+  }
   try {
     return await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
   } catch (error) {
@@ -74,7 +92,7 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
   let database: Database | undefined;
   try {
     const command = parseCommand(subcommand, rest);
-    database = await openCliDatabase(io);
+    database = await openCliDatabase(io, { creates: command.kind === "create" });
     if (database === undefined) return 1;
     const repository = database.apiKeys;
     switch (command.kind) {

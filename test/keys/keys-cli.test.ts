@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { hashApiKey, isWellFormedApiKey } from "../../src/keys/api-key.js";
 import { openDatabase } from "../../src/store/index.js";
@@ -131,5 +135,34 @@ describe("keys CLI configuration", () => {
     const result = await runKeys("mysql://x/y", "list");
     assert.equal(result.code, 1);
     assert.match(result.stderr, /configuration error: DATABASE_URL/);
+  });
+});
+
+describe("keys CLI on a SQLite path with no database", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "bridge-oracle-keys-missing-"));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("error: list and revoke refuse it, naming DATABASE_URL, and create nothing", async () => {
+    const missing = join(dir, "elsewhere.db");
+    for (const args of [["list"], ["revoke", "alice"]]) {
+      const answer = await runKeys(missing, ...args);
+      assert.equal(answer.code, 1, args.join(" "));
+      assert.match(
+        answer.stderr,
+        /^no database at .*elsewhere\.db \(DATABASE_URL\): nothing is there/,
+      );
+      assert.equal(existsSync(missing), false, "database file created");
+    }
+  });
+
+  it("behavior: create makes it, and says so on stderr", async () => {
+    const fresh = join(dir, "fresh.db");
+    const created = await runKeys(fresh, "create", "--name", "first");
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /^no database at .*fresh\.db yet \(DATABASE_URL\): creating it/);
+    assert.equal(existsSync(fresh), true, "database file created");
   });
 });
