@@ -60,9 +60,10 @@ export async function loadRouterRegistry(
 }
 
 /**
- * Loads the registry (unless `loaded` brings it) and starts the provider (one read attempt per chain; unreachable chains
- * keep being retried in the background). Throws RegistryError for a bad registry file and
- * RangeError for a chain without an rpcUrl: start-up errors for the operator.
+ * Loads the registry (unless `loaded` brings it) and starts the provider (one read attempt per
+ * chain; unreachable chains keep being retried in the background). Throws RegistryError for a
+ * bad registry file and RangeError for a chain without an rpcUrl: start-up errors for the
+ * operator.
  */
 export async function startRouterService(options: {
   config: Config;
