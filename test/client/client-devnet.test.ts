@@ -220,8 +220,10 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
       tokens.every((t) => t.chainId === alpha.chainId),
       "tokens.every((t) => t.chainId === alpha.chainId)",
     );
+    // A chain id as chains() gives it, a number, is taken as well as its string.
+    assert.deepEqual(await client.tokens({ chainId: alpha.chainId }), tokens);
     const [connection] = await client.connections({
-      sourceChain: String(alpha.chainId),
+      sourceChain: alpha.chainId,
       destChain: String(beta.chainId),
     });
     assert.ok(

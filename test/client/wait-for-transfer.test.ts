@@ -154,6 +154,19 @@ describe("client: waitForTransfer and errors", () => {
     );
   });
 
+  it("error: an address instead of the source transaction hash rejects at once, saying so", async () => {
+    let asked = 0;
+    const { client } = scripted(() => {
+      asked++;
+      return notFound();
+    });
+    await assert.rejects(
+      client.waitForTransfer("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+      /^TypeError: waitForTransfer takes the source transaction hash .*not an address/,
+    );
+    assert.equal(asked, 0);
+  });
+
   it("error: an aborted signal rejects with its reason, the stream closed", async () => {
     let streamSignal: AbortSignal | null | undefined;
     const { client } = scripted((path, init) => {

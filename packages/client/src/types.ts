@@ -39,8 +39,11 @@ export type RouteQuote = SuccessData<"/api/oracle/router", "post">;
 /** `{ chainId, to, data, value }` as eth_sendTransaction takes it. */
 export type TransactionRequest = RouteQuote["transactionRequest"];
 
+/** A query whose string values may also be numbers: a chain id as chains() gives it. */
+type NumbersToo<Q> = { [K in keyof Q]: Q[K] extends string | undefined ? Q[K] | number : Q[K] };
+
 export type ChainsData = SuccessData<"/api/oracle/chains", "get">;
-export type TokensQuery = Query<"/api/oracle/tokens">;
+export type TokensQuery = NumbersToo<Query<"/api/oracle/tokens">>;
 export type TokensData = SuccessData<"/api/oracle/tokens", "get">;
-export type ConnectionsQuery = Query<"/api/oracle/connections">;
+export type ConnectionsQuery = NumbersToo<Query<"/api/oracle/connections">>;
 export type ConnectionsData = SuccessData<"/api/oracle/connections", "get">;

@@ -50,6 +50,12 @@ export async function waitForTransfer(
   sourceTxHash: string,
   options: WaitForTransferOptions = {},
 ): Promise<WaitForTransferResult> {
+  // An address never matches a source transaction hash: say so now, not after the timeout.
+  if (/^0x[0-9a-fA-F]{40}$/.test(sourceTxHash)) {
+    throw new TypeError(
+      `waitForTransfer takes the source transaction hash (what executeQuote returns), not an address: ${sourceTxHash}`,
+    );
+  }
   const timeoutMs = options.timeoutMs ?? 600_000;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const hash = sourceTxHash.toLowerCase();
