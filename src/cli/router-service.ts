@@ -60,24 +60,20 @@ export async function loadRouterRegistry(
 }
 
 /**
- * Loads the registry (unless `loaded` brings it) and starts the provider (one read attempt per
- * chain; unreachable chains keep being retried in the background). Throws RegistryError for a
- * bad registry file and RangeError for a chain without an rpcUrl: start-up errors for the
- * operator.
+ * Starts the provider over the registry loadRouterRegistry loaded (one read attempt per chain;
+ * unreachable chains keep being retried in the background). Throws RangeError for a chain
+ * without an rpcUrl: a start-up error for the operator.
  */
 export async function startRouterService(options: {
   config: Config;
-  env: Readonly<Record<string, string | undefined>>;
   logger: ProviderLogger;
   /** Where quotes' duration estimates are read from, in the background (the API's store). */
   settlements?: SettlementSource;
-  /** loadRouterRegistry's answer, when the caller checked the registry before anything else. */
-  loaded?: { path: string; registry: Registry } | undefined;
+  /** loadRouterRegistry's answer: the caller checks the registry before anything else. */
+  loaded: { path: string; registry: Registry } | undefined;
 }): Promise<RouterService> {
-  const { config, logger } = options;
+  const { config, logger, loaded } = options;
   const empty = { current: () => ({ chains: new Map() }) };
-  const loaded =
-    "loaded" in options ? options.loaded : await loadRouterRegistry(config, options.env);
   if (loaded === undefined) {
     logger.info(
       {},

@@ -155,7 +155,6 @@ export async function startApiService(
   try {
     routerService = await startRouterService({
       config,
-      env,
       logger: startupLog,
       settlements: store.transfers,
       loaded: registry,
