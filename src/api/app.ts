@@ -108,6 +108,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Values are validated as sent: Fastify's default Ajv turns ["https://..."] into a string
+    // and 123 into "123", so a wrong type would mean something else than the client sent. Every
+    // query and path value is a string in the schemas; a repeated query parameter (an array)
+    // fails the string type and is refused as given more than once (plugins/errors.ts).
+    ajv: { customOptions: { coerceTypes: false } },
     // `/api/oracle/bridge-transactions/` is the same resource; integrators add slashes freely.
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxyOption(config.trustProxy),

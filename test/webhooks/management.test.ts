@@ -169,7 +169,10 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
           /^addresses must be an array/,
         ],
         [{ url: "https://hooks.example/x", addresses: null }, /^addresses must be an array/],
-        [{ url: "https://hooks.example/x", txHashes: [123, true] }, /^txHashes must be an array/],
+        [
+          { url: "https://hooks.example/x", txHashes: [123, true] },
+          /^txHashes\.0 must be a string$/,
+        ],
       ] as const) {
         const answer = await create(alice, payload);
         assert.equal(answer.statusCode, 400, JSON.stringify(payload));

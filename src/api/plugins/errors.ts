@@ -130,11 +130,13 @@ const PATTERN_RULES: Readonly<Record<string, string>> = {
 function ruleOf(issue: ValidationIssue, context: string): string | undefined {
   const params = issue.params ?? {};
   switch (issue.keyword) {
-    case "type":
+    case "type": {
+      const type = params["type"];
+      if (typeof type !== "string") return undefined;
       // A query value is a string, or an array when the parameter was repeated.
-      return context === "querystring" && params["type"] === "string"
-        ? "must be given once"
-        : undefined;
+      if (context === "querystring" && type === "string") return "must be given once";
+      return `must be ${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+    }
     case "enum":
       return Array.isArray(params["allowedValues"])
         ? `must be one of ${params["allowedValues"].join(", ")}`

@@ -66,31 +66,13 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     config,
     // Ajv drops unknown fields silently; a misspelt filter ("adresses") would then subscribe
     // to every transfer, so unknown fields are refused before validation.
-    // Types are checked here too, on the body as sent: the schema's validation would coerce
-    // ["https://..."] to a URL and 123 to "123" (Fastify's Ajv coerces types), so a wrong type
-    // would subscribe to something else than the client meant.
     preValidation: async (request) => {
-      if (typeof request.body !== "object" || request.body === null) return; // the schema: 40002
-      const body = request.body as Record<string, unknown>;
-      const extra = Object.keys(body).find((name) => !CREATE_FIELDS.includes(name));
+      const extra = Object.keys(request.body ?? {}).find((name) => !CREATE_FIELDS.includes(name));
       if (extra !== undefined) {
         throw new ApiError(
           "invalidParameter",
           `${extra.slice(0, 40)} is not an accepted body field (${CREATE_FIELDS.join(", ")})`,
         );
-      }
-      if (body.url === undefined) throw new ApiError("invalidParameter", "url is required");
-      if (typeof body.url !== "string") {
-        throw new ApiError("invalidParameter", "url must be a string");
-      }
-      for (const name of ["addresses", "txHashes"] as const) {
-        const list = body[name];
-        if (
-          list !== undefined &&
-          !(Array.isArray(list) && list.every((v) => typeof v === "string"))
-        ) {
-          throw new ApiError("invalidParameter", `${name} must be an array of strings`);
-        }
       }
     },
     handler: async (request) => {
