@@ -8,7 +8,6 @@
  * a refusal to start (bad setting, unreadable config, database that does not open) is one plain
  * line on stderr and exit 1, and `--status` prints its JSON on stdout and its errors on stderr.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sleep } from "../chain/with-retry.js";
@@ -26,7 +25,7 @@ import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
-import { databaseKind, sqlitePath } from "../store/database-url.js";
+import { databaseKind, missingSqliteFile, sqlitePath } from "../store/database-url.js";
 import { openDatabase } from "../store/index.js";
 import {
   createPostgresLeaderLock,
@@ -143,8 +142,8 @@ export async function run(
   };
   if (values.status) {
     // A status query only reads: a mistyped path must not leave a new, empty database behind.
-    const file = databaseKind(databaseUrl) === "sqlite" ? sqlitePath(databaseUrl) : undefined;
-    if (file !== undefined && !existsSync(file)) {
+    const file = missingSqliteFile(databaseUrl);
+    if (file !== undefined) {
       return refuse(
         `no database at ${file} (DATABASE_URL or --database): nothing was indexed there`,
       );

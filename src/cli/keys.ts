@@ -7,7 +7,6 @@
  * `create` prints the key alone on the last line of its output, so scripts can take it with
  * `| tail -n 1`. Exit code 0 on success, 1 with a message on stderr otherwise.
  */
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
@@ -17,7 +16,7 @@ import {
   type ApiKeyRecord,
   type ApiKeyRepository,
 } from "../store/api-key-repository.js";
-import { databaseKind, redactDatabaseUrl, sqlitePath } from "../store/database-url.js";
+import { missingSqliteFile, redactDatabaseUrl } from "../store/database-url.js";
 import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
 import { formatTable } from "./format-table.js";
 
@@ -61,8 +60,8 @@ export async function openCliDatabase(
   const databaseUrl = loadDatabaseUrl(io.env);
   // A SQLite path with no file is most often a forgotten DATABASE_URL (the servers' database is
   // elsewhere): a read refuses it, a write says it makes a new database.
-  const file = databaseKind(databaseUrl) === "sqlite" ? sqlitePath(databaseUrl) : undefined;
-  if (file !== undefined && file !== ":memory:" && file !== "" && !existsSync(file)) {
+  const file = missingSqliteFile(databaseUrl);
+  if (file !== undefined) {
     if (options.creates !== true) {
       io.stderr(
         `no database at ${file} (DATABASE_URL): nothing is there yet; set DATABASE_URL to the database serve uses\n`,

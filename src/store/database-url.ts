@@ -1,4 +1,5 @@
 /** Which backend a DATABASE_URL selects, and its loggable form. */
+import { existsSync } from "node:fs";
 import { redactUrl } from "../config/env.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -10,6 +11,17 @@ export function databaseKind(databaseUrl: string): DatabaseKind {
 /** The file of a SQLite DATABASE_URL (a path, or `file:` and a path). */
 export function sqlitePath(databaseUrl: string): string {
   return databaseUrl.startsWith("file:") ? databaseUrl.slice("file:".length) : databaseUrl;
+}
+
+/**
+ * The file of a SQLite DATABASE_URL that does not exist yet, else undefined (PostgreSQL,
+ * `:memory:`, an existing file): commands that only read refuse it rather than create an empty
+ * database where the operator most likely mistyped the path.
+ */
+export function missingSqliteFile(databaseUrl: string): string | undefined {
+  if (databaseKind(databaseUrl) !== "sqlite") return undefined;
+  const file = sqlitePath(databaseUrl);
+  return file === "" || file === ":memory:" || existsSync(file) ? undefined : file;
 }
 
 /** The URL with any password replaced by "***"; never log a database URL without this. */
