@@ -33,9 +33,7 @@ const PRIVATE_RANGES_V4: readonly [string, number][] = [
 ];
 
 const PRIVATE_RANGES_V6: readonly [string, number][] = [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["64:ff9b:1::", 48], // local-use NAT64
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): refused whatever it embeds
   ["100::", 64], // discard
   ["2001:db8::", 32], // documentation
   ["fc00::", 7], // unique local
@@ -52,22 +50,82 @@ function privateRanges(): BlockList {
 
 const PRIVATE = privateRanges();
 
-/** Whether `address` (an IPv4 or IPv6 literal) is in a range a webhook may not reach. */
+/**
+ * The eight 16-bit groups of an IPv6 literal (with `::`, a trailing dotted quad and a `%zone`
+ * allowed), or undefined when it is not one.
+ */
+export function ipv6Groups(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const zone = text.indexOf("%");
+  if (zone !== -1) text = text.slice(0, zone);
+  if (isIP(text) !== 6) return undefined;
+  const tail: number[] = [];
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad !== null) {
+    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+    tail.push((a << 8) | b, (c << 8) | d);
+    text = text.slice(0, quad.index);
+    if (text.endsWith(":") && !text.endsWith("::")) text = text.slice(0, -1);
+  }
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((g) => parseInt(g, 16)));
+  const gap = text.indexOf("::");
+  if (gap === -1) return [...parse(text), ...tail];
+  const head = parse(text.slice(0, gap));
+  const rest = [...parse(text.slice(gap + 2)), ...tail];
+  return [...head, ...new Array<number>(8 - head.length - rest.length).fill(0), ...rest];
+}
+
+function ipv4Of(high: number, low: number): string {
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/**
+ * The IPv4 addresses an IPv6 address reaches (or is translated to) on the way, by its form:
+ * a packet to one of these ends at (or passes through) the IPv4 host, so that host is what the
+ * address filter must judge. Empty for an ordinary IPv6 address.
+ *
+ * - `::/96` IPv4-compatible (`::127.0.0.1`, which the URL parser writes `::7f00:1`);
+ * - `::ffff:0:0/96` IPv4-mapped; `::ffff:0:0:0/96` IPv4-translated (SIIT);
+ * - `64:ff9b::/96` the NAT64 well-known prefix (an IPv6-only host behind NAT64 reaches the IPv4
+ *   address); local-use NAT64 `64:ff9b:1::/48` is refused as a range instead (PRIVATE_RANGES_V6);
+ * - `2002::/16` 6to4: the relay at bits 16-47;
+ * - `2001::/32` Teredo: the server (bits 32-63) and the client (the last 32 bits, inverted).
+ */
+export function embeddedIpv4(groups: readonly number[]): string[] {
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const zeros = (n: number) => groups.slice(0, n).every((g) => g === 0);
+  if (zeros(6)) return [ipv4Of(g6, g7)];
+  if (zeros(5) && g5 === 0xffff) return [ipv4Of(g6, g7)];
+  if (zeros(4) && g4 === 0xffff && g5 === 0) return [ipv4Of(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
+    return [ipv4Of(g6, g7)];
+  }
+  if (g0 === 0x2002) return [ipv4Of(g1, g2)];
+  if (g0 === 0x2001 && g1 === 0) return [ipv4Of(g2, g3), ipv4Of(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
+}
+
+/**
+ * Whether `address` (an IPv4 or IPv6 literal) is in a range a webhook may not reach. An IPv6
+ * address that embeds IPv4 addresses (embeddedIpv4) is judged by them: refused when any is.
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return PRIVATE.check(address, "ipv4");
-  if (family !== 6) return true; // not an address: refuse
-  const lower = address.toLowerCase();
-  // IPv4-mapped (::ffff:10.0.0.1) and IPv4-compatible forms reach the IPv4 address.
-  const mapped = /^::(ffff:)?(\d+\.\d+\.\d+\.\d+)$/.exec(lower)?.[2];
-  if (mapped !== undefined) return PRIVATE.check(mapped, "ipv4");
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (mappedHex !== null) {
-    const high = Number.parseInt(mappedHex[1] as string, 16);
-    const low = Number.parseInt(mappedHex[2] as string, 16);
-    return PRIVATE.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, "ipv4");
-  }
-  return PRIVATE.check(address, "ipv6");
+  const groups = ipv6Groups(address);
+  if (groups === undefined) return true; // not an address: refuse
+  const embedded = embeddedIpv4(groups);
+  if (embedded.some((v4) => PRIVATE.check(v4, "ipv4"))) return true;
+  return PRIVATE.check(groups.map((g) => g.toString(16)).join(":"), "ipv6");
 }
 
 export class WebhookUrlError extends Error {

@@ -120,6 +120,26 @@ describe("postWebhook", () => {
     assert.equal(receiver.requests.length, 0);
   });
 
+  it("error: IPv6 forms that embed a loopback or metadata address are refused before connecting (#41)", async () => {
+    const receiver = await startWebhookReceiver();
+    closers.push(() => receiver.close());
+    const port = new URL(receiver.url).port;
+    for (const host of [
+      "[::127.0.0.1]",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:0:7f00:1]",
+      "[64:ff9b::a9fe:a9fe]",
+      "[2002:7f00:1::]",
+      "[2001:0:a9fe:a9fe::]",
+    ]) {
+      const url = `http://${host}:${port}/`;
+      const outcome = await postWebhook(request(url));
+      assert.equal(outcome.ok, false, url);
+      assert.match(outcome.error ?? "", /private, loopback or link-local address; refused/, url);
+    }
+    assert.equal(receiver.requests.length, 0);
+  });
+
   it("behavior: URL credentials are sent as Basic auth but never appear in an error", async () => {
     const receiver = await startWebhookReceiver(() => "fail");
     closers.push(() => receiver.close());
