@@ -15,7 +15,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { type Address, getAddress, isAddress } from "viem";
-import { redactRpcUrl } from "../chain/redact-rpc-url.js";
+import { redactRpcUrl } from "../redact-url.js";
 import { BRIDGE_KINDS, type BridgeKind } from "../domain/bridge-kind.js";
 import type { BridgeChain, RegistryBridge } from "../domain/bridge-registry.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { redactRpcUrl, redactText } from "./redact-rpc-url.js";
+import { redactRpcUrl, redactText } from "./redact-url.js";
 
 describe("redactRpcUrl", () => {
   it("default: keeps a plain local URL", () => {
