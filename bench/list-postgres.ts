@@ -15,7 +15,7 @@
  */
 import os from "node:os";
 import pg from "pg";
-import { redactDatabaseUrl } from "../src/store/database-url.js";
+import { redactUrl } from "../src/redact-url.js";
 import { createStore } from "../src/store/index.js";
 import { TRANSFERS_CHANGED_CHANNEL } from "../src/store/migrations/0004-transfer-change-notify.js";
 import {
@@ -96,7 +96,7 @@ export async function connect(url: string): Promise<pg.Client> {
   } catch (error) {
     client.on("error", () => {});
     throw new Error(
-      `PostgreSQL is not reachable at ${redactDatabaseUrl(url)} (set DATABASE_URL or` +
+      `PostgreSQL is not reachable at ${redactUrl(url)} (set DATABASE_URL or` +
         ` --database-url): ${(error as Error).message}`,
     );
   }
@@ -149,7 +149,7 @@ export async function ensurePostgresDataset(
   }
   const fingerprint = datasetFingerprint(generated);
   const schemaUrl = withSearchPath(options.databaseUrl, schema);
-  const where = `schema ${schema} of ${redactDatabaseUrl(options.databaseUrl)}`;
+  const where = `schema ${schema} of ${redactUrl(options.databaseUrl)}`;
   const admin = await connect(options.databaseUrl);
   try {
     // Runs on one schema take turns (released when the connection ends): a second run waits

@@ -1,7 +1,8 @@
 /** Command-line options of the benchmarks. */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { databaseKind, redactDatabaseUrl } from "../src/store/database-url.js";
+import { redactUrl } from "../src/redact-url.js";
+import { databaseKind } from "../src/store/database-url.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -71,7 +72,7 @@ export function storesOption(
   if (databaseKind(databaseUrl) !== "postgres") {
     throw new Error(
       `--store ${store} needs a postgres:// URL: set DATABASE_URL or pass --database-url` +
-        (databaseUrl === "" ? "" : ` (got ${redactDatabaseUrl(databaseUrl)})`),
+        (databaseUrl === "" ? "" : ` (got ${redactUrl(databaseUrl)})`),
     );
   }
   return { stores, databaseUrl };
@@ -102,9 +103,9 @@ export function optionsOrExitCode<T extends object>(
 /** The command as a report shows it (`npm run bench:NAME -- ARGS`), a database URL's password redacted. */
 export function benchmarkCommandLine(name: string, args: readonly string[]): string {
   const shown = args.map((arg, i) => {
-    if (args[i - 1] === "--database-url") return redactDatabaseUrl(arg);
+    if (args[i - 1] === "--database-url") return redactUrl(arg);
     if (arg.startsWith("--database-url=")) {
-      return `--database-url=${redactDatabaseUrl(arg.slice("--database-url=".length))}`;
+      return `--database-url=${redactUrl(arg.slice("--database-url=".length))}`;
     }
     return arg;
   });

@@ -6,10 +6,11 @@
  * the request gate (request-gate.ts).
  */
 import cors from "@fastify/cors";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { Config, TrustProxy } from "../config/env.js";
 import { ApiError } from "../errors.js";
-import { stdoutDestination } from "../json-logger.js";
+import { LOG_HOOKS, stdoutDestination } from "../json-logger.js";
+import { redactRequestUrl } from "../redact-url.js";
 import type { Store } from "../store/types.js";
 import { createClientErrorHandler } from "./client-error.js";
 import { createConnectionOrder } from "./connection-order.js";
@@ -104,7 +105,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Answers written straight to a socket wait for the responses owed ahead of them.
   const connections = createConnectionOrder();
   const app: FastifyInstance = Fastify({
-    logger: { level: config.logLevel, stream: options.logDestination ?? stdoutDestination },
+    logger: {
+      level: config.logLevel,
+      stream: options.logDestination ?? stdoutDestination,
+      hooks: LOG_HOOKS,
+      // Fastify's request fields, the URL with its secret query values masked (`?apiKey=***`).
+      serializers: { req: requestLogFields },
+    },
     // A request's logger is made when it first logs (lazy-logger.ts), not for every request.
     childLoggerFactory: lazyChildLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -321,5 +328,20 @@ function withRouterStateAges(
         chainId: state.chainId,
         ageSeconds: Math.max(0, (now() - state.readAtMs) / 1000),
       })),
+  };
+}
+
+/**
+ * The `req` of Fastify's request log lines: its default fields, with the URL as sent but secret
+ * query values and our own keys masked (a key sent as `?apiKey=` must not reach the log).
+ */
+function requestLogFields(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: redactRequestUrl(request.url),
+    version: request.headers?.["accept-version"],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
   };
 }

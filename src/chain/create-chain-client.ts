@@ -4,8 +4,8 @@
  * calls the indexer makes, each returning plain data.
  */
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
-import { ERC20_METADATA_ABI } from "./bridge-events-abi.js";
 import { redactRpcUrl, redactText } from "../redact-url.js";
+import { ERC20_METADATA_ABI } from "./bridge-events-abi.js";
 import { isRangeError, isTimeoutError } from "./rpc-errors.js";
 import { DEFAULT_RETRY, type RetryOptions, withRetry } from "./with-retry.js";
 

@@ -7,10 +7,11 @@
  * On PostgreSQL any number may run side by side and share the work; on SQLite a second one is
  * refused (exit 1, with the reason).
  */
-import { loadDatabaseUrl, loadLogLevel, redactUrl } from "../config/env.js";
+import { loadDatabaseUrl, loadLogLevel } from "../config/env.js";
 import { loadWebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
+import { redactUrl } from "../redact-url.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
 import { type Database, openDatabase } from "../store/index.js";
 import { DeliveryLockedError } from "../webhooks/delivery-lock.js";

@@ -5,7 +5,8 @@
  * the reason on stderr ("line N: field X: rule" for a bad line).
  */
 import { parseArgs } from "node:util";
-import { ConfigError, loadDatabaseUrl, redactUrl } from "../config/env.js";
+import { ConfigError, loadDatabaseUrl } from "../config/env.js";
+import { redactUrl } from "../redact-url.js";
 import { type Database, openDatabase } from "../store/index.js";
 import {
   DEFAULT_IMPORT_BATCH_SIZE,

@@ -11,19 +11,14 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { sleep } from "../chain/with-retry.js";
-import {
-  ConfigError,
-  type LogLevel,
-  loadDatabaseUrl,
-  loadLogLevel,
-  redactUrl,
-} from "../config/env.js";
+import { ConfigError, type LogLevel, loadDatabaseUrl, loadLogLevel } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { devnetDir } from "../devnet/write-manifest.js";
 import { type IndexerLogger, isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
+import { redactUrl } from "../redact-url.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
 import { databaseKind, missingSqliteFile, sqlitePath } from "../store/database-url.js";
 import { openDatabase } from "../store/index.js";

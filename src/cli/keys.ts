@@ -11,12 +11,13 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadDatabaseUrl } from "../config/env.js";
 import { errorMessage } from "../errors.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../keys/api-key.js";
+import { redactUrl } from "../redact-url.js";
 import {
   ApiKeyNameTakenError,
   type ApiKeyRecord,
   type ApiKeyRepository,
 } from "../store/api-key-repository.js";
-import { missingSqliteFile, redactDatabaseUrl } from "../store/database-url.js";
+import { missingSqliteFile } from "../store/database-url.js";
 import { API_POSTGRES_TIMEOUTS, type Database, openDatabase } from "../store/index.js";
 import { formatTable } from "./format-table.js";
 
@@ -75,9 +76,7 @@ export async function openCliDatabase(
   try {
     return await openDatabase(databaseUrl, { timeouts: API_POSTGRES_TIMEOUTS });
   } catch (error) {
-    io.stderr(
-      `cannot open the database ${redactDatabaseUrl(databaseUrl)}: ${errorMessage(error)}\n`,
-    );
+    io.stderr(`cannot open the database ${redactUrl(databaseUrl)}: ${errorMessage(error)}\n`);
     return undefined;
   }
 }

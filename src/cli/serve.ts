@@ -9,10 +9,11 @@ import { registerApiKeyAuth } from "../api/plugins/auth.js";
 import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
 import { type RunningServer, startServer } from "../api/server.js";
-import { type Config, loadConfig, redactUrl } from "../config/env.js";
+import { type Config, loadConfig } from "../config/env.js";
 import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { errorMessage } from "../errors.js";
 import { createJsonLogger } from "../json-logger.js";
+import { redactUrl } from "../redact-url.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
 import {
   API_POSTGRES_TIMEOUTS,

@@ -18,7 +18,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig, redactUrl } from "../config/env.js";
+import { loadConfig } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { loadWebhookConfig, type WebhookConfig } from "../config/webhook-config.js";
 import { acquireDevnetLock, DevnetDirInUseError, type DevnetLock } from "../devnet/devnet-lock.js";
@@ -32,6 +32,7 @@ import {
 import { devnetDir } from "../devnet/write-manifest.js";
 import { errorMessage } from "../errors.js";
 import { createIndexer } from "../indexer/create-indexer.js";
+import { redactUrl } from "../redact-url.js";
 import { formatBanner } from "../start/banner.js";
 import { DEMO_KEY_FILE, demoKey as keepDemoKey } from "../start/demo-key.js";
 import { DevnetDataError, reconcileDevnetData } from "../start/devnet-data.js";

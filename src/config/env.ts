@@ -6,6 +6,7 @@
  */
 
 import { isIP } from "node:net";
+import { redactUrl } from "../redact-url.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -189,55 +190,6 @@ export function loadDatabaseUrl(env: Env = process.env): string {
  */
 export function loadLogLevel(env: Env = process.env): LogLevel {
   return readLogLevel(env);
-}
-
-/** Query parameters whose values are secrets (`?password=`, `sslpassword`, `apikey`, ...). */
-const SECRET_QUERY_PARAMETER = /pass|secret|key|token|auth|cred/i;
-
-/**
- * A URL with its password and secret-looking query values (`?password=...`) replaced by "***",
- * for logs and error messages. Not-a-URL values (SQLite paths) come back unchanged.
- */
-export function redactUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return redactUnparsedUrl(value);
-  }
-  let changed = false;
-  if (url.password !== "") {
-    url.password = "***";
-    changed = true;
-  }
-  for (const name of new Set(url.searchParams.keys())) {
-    if (SECRET_QUERY_PARAMETER.test(name)) {
-      url.searchParams.set(name, "***");
-      changed = true;
-    }
-  }
-  return changed ? url.toString() : value;
-}
-
-/**
- * redactUrl for a value URL cannot parse (a port typo, a space): it is quoted back in the error,
- * so the password is found by hand. Everything between `://` and the last `@` after the user
- * name is masked (an `@` further on only masks more), and so are secret-looking query values.
- */
-function redactUnparsedUrl(value: string): string {
-  let redacted = value;
-  const start = value.indexOf("://");
-  const at = value.lastIndexOf("@");
-  if (start !== -1 && at > start) {
-    const userinfo = value.slice(start + 3, at);
-    const colon = userinfo.indexOf(":");
-    if (colon !== -1) {
-      redacted = `${value.slice(0, start + 3)}${userinfo.slice(0, colon)}:***${value.slice(at)}`;
-    }
-  }
-  return redacted.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, separator, name) =>
-    SECRET_QUERY_PARAMETER.test(name) ? `${separator}${name}=***` : whole,
-  );
 }
 
 function read(env: Env, name: string): string | undefined {

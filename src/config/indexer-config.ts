@@ -15,9 +15,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { type Address, getAddress, isAddress } from "viem";
-import { redactRpcUrl } from "../redact-url.js";
 import { BRIDGE_KINDS, type BridgeKind } from "../domain/bridge-kind.js";
 import type { BridgeChain, RegistryBridge } from "../domain/bridge-registry.js";
+import { redactRpcUrl } from "../redact-url.js";
 
 export interface IndexerChainConfig extends BridgeChain {
   rpcUrl: string;

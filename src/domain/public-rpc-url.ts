@@ -8,9 +8,7 @@
  * secret (`?apikey=`, `?token=`), no fragment. A key written into the path cannot be told from a
  * route segment; publishing such a URL is the operator's choice (docs/router.md, "Registry").
  */
-
-/** Query parameter names that carry secrets (`apikey`, `token`, `password`, ...). */
-const SECRET_QUERY_PARAMETER = /pass|secret|key|token|auth|cred/i;
+import { isSecretName } from "../redact-url.js";
 
 /** Why `value` cannot be published as a chain's public RPC URL, or null when it can. */
 export function publicRpcUrlProblem(value: unknown): string | null {
@@ -28,7 +26,7 @@ export function publicRpcUrlProblem(value: unknown): string | null {
   if (url.username !== "" || url.password !== "") {
     return "must not carry credentials (user:password@): it is published to every browser";
   }
-  const secret = [...url.searchParams.keys()].find((name) => SECRET_QUERY_PARAMETER.test(name));
+  const secret = [...url.searchParams.keys()].find(isSecretName);
   if (secret !== undefined) {
     return `must not carry a secret-looking query parameter (${secret}=): it is published to every browser`;
   }

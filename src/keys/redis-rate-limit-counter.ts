@@ -22,7 +22,7 @@
  *   and start() runs that check before the first request.
  */
 import { Redis, ReplyError } from "ioredis";
-import { redactUrl } from "../config/env.js";
+import { redactUrl } from "../redact-url.js";
 import { createMemoryRateLimitCounter, type RateLimitCounter } from "./rate-limit-counter.js";
 
 /** ARGV[2]: the database (database 0 is never selected: some Redis proxies refuse SELECT). */

@@ -1,6 +1,5 @@
-/** Which backend a DATABASE_URL selects, and its loggable form. */
+/** Which backend a DATABASE_URL selects (redact one with redactUrl, src/redact-url.ts). */
 import { existsSync } from "node:fs";
-import { redactUrl } from "../config/env.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -22,15 +21,4 @@ export function missingSqliteFile(databaseUrl: string): string | undefined {
   if (databaseKind(databaseUrl) !== "sqlite") return undefined;
   const file = sqlitePath(databaseUrl);
   return file === "" || file === ":memory:" || existsSync(file) ? undefined : file;
-}
-
-/** The URL with any password replaced by "***"; never log a database URL without this. */
-export function redactDatabaseUrl(databaseUrl: string): string {
-  if (databaseKind(databaseUrl) === "sqlite") return databaseUrl;
-  try {
-    new URL(databaseUrl);
-  } catch {
-    return "postgres://<unparseable url>";
-  }
-  return redactUrl(databaseUrl);
 }

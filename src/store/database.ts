@@ -5,7 +5,8 @@
  * hands `fn` the same repositories bound to one transaction. `DATABASE_URL` picks the backend:
  * postgres:// or postgresql:// -> PostgreSQL; anything else is a SQLite file path.
  */
-import { databaseKind, redactDatabaseUrl, sqlitePath } from "./database-url.js";
+import { redactUrl } from "../redact-url.js";
+import { databaseKind, sqlitePath } from "./database-url.js";
 import type { TransferDerivation } from "./derive-transfers.js";
 import type { PostgresTimeouts } from "./postgres/connections.js";
 import { openPostgresDatabase } from "./postgres/postgres-database.js";
@@ -94,7 +95,7 @@ export async function openDatabase(
   }
   if (options.readDatabaseUrl) {
     logger?.warn(
-      { readDatabaseUrl: redactDatabaseUrl(options.readDatabaseUrl) },
+      { readDatabaseUrl: redactUrl(options.readDatabaseUrl) },
       "read database URL ignored: it applies to PostgreSQL only",
     );
   }

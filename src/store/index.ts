@@ -13,7 +13,7 @@ export {
   openDatabase,
   type TransferWrites,
 } from "./database.js";
-export { databaseKind, redactDatabaseUrl } from "./database-url.js";
+export { databaseKind } from "./database-url.js";
 export { MIGRATIONS, type Migration } from "./migrations/index.js";
 export {
   API_POSTGRES_TIMEOUTS,

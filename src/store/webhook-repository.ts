@@ -26,7 +26,7 @@ export interface WebhookFilterValues {
 export interface WebhookSubscription {
   readonly id: number;
   readonly ownerKeyId: number;
-  /** As given, credentials included: redact before showing (redactWebhookUrl). */
+  /** As given, credentials included: redact before showing (redactWebhookUrl, src/redact-url.ts). */
   readonly url: string;
   readonly filter: WebhookFilterValues;
   readonly status: WebhookStatus;

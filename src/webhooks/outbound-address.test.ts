@@ -5,7 +5,6 @@ import {
   ipv6Groups,
   isPrivateAddress,
   parseWebhookUrl,
-  redactWebhookUrl,
   WebhookUrlError,
 } from "./outbound-address.js";
 
@@ -167,12 +166,5 @@ describe("webhook outbound addresses", () => {
       }),
       /does not resolve/,
     );
-  });
-
-  it("behavior: credentials in a URL are never shown", () => {
-    const shown = redactWebhookUrl("https://user:hunter2@example.com/h?x=1");
-    assert.equal(shown.includes("hunter2"), false);
-    assert.equal(shown.includes("user"), false);
-    assert.equal(redactWebhookUrl("https://example.com/h"), "https://example.com/h");
   });
 });

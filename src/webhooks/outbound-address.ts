@@ -135,22 +135,6 @@ export class WebhookUrlError extends Error {
   }
 }
 
-/**
- * The URL with any user name and password removed, for logs, listings and messages: a
- * receiver's credentials in the URL are sent (as Basic auth) but never shown.
- */
-export function redactWebhookUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.username === "" && url.password === "") return url.toString();
-    url.username = "***";
-    url.password = "";
-    return url.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
-
 /** The URL parsed, or a WebhookUrlError saying which rule it breaks (no address check). */
 export function parseWebhookUrl(value: string): URL {
   let url: URL;

@@ -2,10 +2,12 @@
  * Subscription management shared by the `webhooks` CLI and the /api/oracle/webhooks routes:
  * creating one (URL rules, filter rules, a new secret), and the public view of one.
  */
+
+import { redactWebhookUrl } from "../redact-url.js";
 import type { WebhookRepository, WebhookSubscription } from "../store/webhook-repository.js";
 import { formatWebhookTime } from "../store/webhook-repository.js";
 import type { WebhookStore } from "../store/webhook-store.js";
-import { checkWebhookUrl, type ResolveHost, redactWebhookUrl } from "./outbound-address.js";
+import { checkWebhookUrl, type ResolveHost } from "./outbound-address.js";
 import { generateWebhookSecret } from "./signature.js";
 import { parseSubscriptionFilter } from "./subscription-filter.js";
 

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { redactDatabaseUrl } from "../../src/store/database-url.js";
+import { redactUrl } from "../../src/redact-url.js";
 
 export type DatabaseBackend = "sqlite" | "postgres";
 
@@ -43,7 +43,7 @@ export async function connectAdmin(url: string): Promise<pg.Client> {
     await client.connect();
   } catch (error) {
     throw new Error(
-      `PostgreSQL is required for this test but is not reachable at ${redactDatabaseUrl(url)}` +
+      `PostgreSQL is required for this test but is not reachable at ${redactUrl(url)}` +
         ` (set DATABASE_URL): ${(error as Error).message}`,
     );
   }

@@ -23,9 +23,9 @@
 import { type Address, type PublicClient, parseAbi } from "viem";
 import { backoffDelayMs } from "../../chain/backoff.js";
 import { createRpcPublicClient } from "../../chain/create-chain-client.js";
-import { redactRpcUrl, redactText } from "../../redact-url.js";
 import type { BridgeKind } from "../../domain/bridge-kind.js";
 import type { Registry, RegistryChain } from "../../domain/registry.js";
+import { redactRpcUrl, redactText } from "../../redact-url.js";
 import type {
   BridgeState,
   ChainState,

@@ -16,7 +16,7 @@
  * about by at most that long.
  */
 import pg from "pg";
-import { redactDatabaseUrl } from "../database-url.js";
+import { redactUrl } from "../../redact-url.js";
 import { TRANSFERS_CHANGED_CHANNEL } from "../migrations/0004-transfer-change-notify.js";
 import type { StoreLogger } from "../types.js";
 import { API_POSTGRES_TIMEOUTS, endClient, postgresClientConfig } from "./connections.js";
@@ -90,7 +90,7 @@ export function createChangeListener(options: ChangeListenerOptions): ChangeList
     if (!warned) {
       warned = true;
       options.logger?.warn(
-        { err: error?.message, url: redactDatabaseUrl(options.databaseUrl), retryMs },
+        { err: error?.message, url: redactUrl(options.databaseUrl), retryMs },
         options.lostMessage ??
           "list cache: lost the change notifications; nothing is cached until they are back",
       );
@@ -135,7 +135,7 @@ export function createChangeListener(options: ChangeListenerOptions): ChangeList
         if (warned) {
           warned = false;
           options.logger?.info(
-            { url: redactDatabaseUrl(options.databaseUrl), channel },
+            { url: redactUrl(options.databaseUrl), channel },
             "change notifications are back",
           );
         }

@@ -6,9 +6,10 @@
  * than `timeouts` (`start`: the API and the indexer in one process), transactions and the
  * indexer's statements get a pool of their own with those bounds.
  */
+
+import { redactUrl } from "../../redact-url.js";
 import type { TransferBackend } from "../backend.js";
 import type { DatabaseTransaction, Database as OpenDatabase } from "../database.js";
-import { redactDatabaseUrl } from "../database-url.js";
 import { API_KEYS_CHANGED_CHANNEL } from "../migrations/0006-api-key-change-notify.js";
 import { MIGRATIONS } from "../migrations/index.js";
 import { createRepositories } from "../repositories.js";
@@ -59,7 +60,7 @@ function createPool(
     max,
     timeouts,
     onIdleError: (error) =>
-      logger?.warn({ err: error.message, url: redactDatabaseUrl(url) }, "postgres pool error"),
+      logger?.warn({ err: error.message, url: redactUrl(url) }, "postgres pool error"),
   });
 }
 
@@ -110,10 +111,9 @@ export async function openPostgresDatabase(
     else await migratePostgres(migrationPool.pool, MIGRATIONS, logger);
   } catch (error) {
     const reason = prepareFailure(error, timeouts.connectMs);
-    throw new Error(
-      `cannot prepare PostgreSQL at ${redactDatabaseUrl(options.databaseUrl)}: ${reason}`,
-      { cause: error },
-    );
+    throw new Error(`cannot prepare PostgreSQL at ${redactUrl(options.databaseUrl)}: ${reason}`, {
+      cause: error,
+    });
   } finally {
     await migrationPool.end();
   }
@@ -129,7 +129,7 @@ export async function openPostgresDatabase(
   const pool = primary.pool;
   const readPool = replica?.pool ?? pool;
   const backgroundPool = background?.pool ?? pool;
-  logger?.info({ url: redactDatabaseUrl(options.databaseUrl) }, "postgres store open");
+  logger?.info({ url: redactUrl(options.databaseUrl) }, "postgres store open");
   const heartbeat =
     options.listenerHeartbeat === undefined
       ? {}
