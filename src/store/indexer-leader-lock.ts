@@ -22,6 +22,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { sleep } from "../chain/with-retry.js";
 import { BACKGROUND_POSTGRES_TIMEOUTS, postgresClientConfig } from "./postgres/connections.js";
+import { createPrivateFile } from "./sqlite/private-files.js";
 
 /** First half of the advisory lock key ("bridge-oracle indexer leader"); the second is the schema's. */
 export const INDEXER_LEADER_KEY = 727_100_002;
@@ -204,6 +205,7 @@ export function createSqliteLeaderLock(databasePath: string): LeaderLock {
     session: undefined,
     async acquire() {
       const path = sqliteLockPath(databasePath);
+      createPrivateFile(path);
       const next = new Database(path, { timeout: 0 });
       try {
         // Exclusive locking mode: the lock taken by this write is held until the connection

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
@@ -177,6 +177,15 @@ describe("bridge-oracle start", () => {
     assert.equal(quoteBody.code, 0);
     firstRunKey = banner.key;
     assert.match(banner.text, /demo API key \(new; kept in .*demo-key/);
+    // The fresh database is private (#41): directory 0700, database, -wal and -shm 0600.
+    const databasePath = env.DATABASE_URL as string;
+    const modes = [
+      join(dir, "data"),
+      databasePath,
+      `${databasePath}-wal`,
+      `${databasePath}-shm`,
+    ].map((path) => (statSync(path).mode & 0o777).toString(8));
+    assert.deepEqual(modes, ["700", "600", "600", "600"]);
 
     // Webhooks reach a receiver on this machine: start serves loopback only, so it allows them.
     const received: string[] = [];

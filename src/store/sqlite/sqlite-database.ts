@@ -10,8 +10,6 @@
  * the open transaction's writes): meant for throwaway use only.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { SqlExecutor } from "../backend.js";
 import type { Database as OpenDatabase } from "../database.js";
@@ -21,10 +19,14 @@ import { createSerialQueue, runInScope, type TransactionConnection } from "../sc
 import type { StoreLogger } from "../types.js";
 import { watchDatabaseFile } from "./database-file.js";
 import { checkSqliteMigrated, migrateSqlite } from "./migrate.js";
+import { createPrivateFile, looseModeWarning } from "./private-files.js";
 import { createSqliteBackend, createStatementCache } from "./sqlite-backend.js";
 
 export interface SqliteDatabaseOptions {
-  /** File path, or ":memory:". The parent directory is created when missing. */
+  /**
+   * File path, or ":memory:". The file (0600) and its parent directory (0700) are created when
+   * missing.
+   */
   path: string;
   logger?: StoreLogger | undefined;
   /** Milliseconds to wait for another process's write lock. Default 5000. */
@@ -85,7 +87,11 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const cacheSizeMb = options.cacheSizeMb ?? 512;
   const inMemory = path === ":memory:" || path === "";
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) {
+    createPrivateFile(path); // 0600 in a 0700 directory when new (private-files.ts)
+    const loose = looseModeWarning(path);
+    if (loose !== undefined) logger?.warn({ path }, loose);
+  }
   const writer = openSqliteWriter(inMemory ? ":memory:" : path, busyTimeoutMs, cacheSizeMb);
   let reader = writer;
   try {
