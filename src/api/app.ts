@@ -30,6 +30,7 @@ import { registerTransferActivityRoutes } from "./routes/transfer-activity.js";
 import { registerTransferStreamRoute } from "./routes/transfer-stream.js";
 import { registerWebhookRoutes, type WebhookRoutesDeps } from "./routes/webhooks.js";
 import { registerSharedSchemas } from "./schemas/shared.js";
+import { applySecurityHeaders, registerSecurityHeaders } from "./security-headers.js";
 import { createChangeFeed } from "./stream/change-feed.js";
 import { startChangeLogPruner } from "./stream/change-log-pruner.js";
 import { createStreamRegistry } from "./stream/stream-registry.js";
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
     },
     frameworkErrors: (error, request, reply) => {
+      applySecurityHeaders(reply.raw); // before any hook: the request was never routed
       reply.header(REQUEST_ID_HEADER, request.id);
       const apiError =
         error.code === "FST_ERR_BAD_URL"
@@ -157,7 +159,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   setEnvelopeErrorHandler(app, { bodyLimit: BODY_LIMIT_BYTES });
 
   // First, so every answer (a 401, 429 or 503 from the request gate included) carries the
-  // CORS headers and a browser can read its envelope.
+  // security headers (security-headers.ts) and the CORS headers, and a browser can read its
+  // envelope.
+  registerSecurityHeaders(app);
   if (config.corsOrigins !== undefined) await registerCors(app, config.corsOrigins);
 
   let closing = false;

@@ -12,6 +12,7 @@ import { ApiError } from "../errors.js";
 import type { ConnectionOrder } from "./connection-order.js";
 import { errorEnvelope } from "./plugins/errors.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
+import { rawSecurityHeaderLines } from "./security-headers.js";
 
 export interface ClientErrorLog {
   info(fields: Record<string, unknown>, message: string): void;
@@ -44,6 +45,7 @@ export function rawErrorResponse(error: ApiError, requestId: string): string {
     "Content-Type: application/json; charset=utf-8\r\n" +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+    rawSecurityHeaderLines() +
     headers.join("") +
     "Connection: close\r\n\r\n" +
     body

@@ -11,6 +11,7 @@ import { rawErrorResponse } from "./client-error.js";
 import type { ConnectionOrder } from "./connection-order.js";
 import { errorEnvelope } from "./plugins/errors.js";
 import { generateRequestId, REQUEST_ID_HEADER } from "./request-id.js";
+import { applySecurityHeaders } from "./security-headers.js";
 
 export interface UnusualRequestLog {
   info(fields: Record<string, unknown>, message: string): void;
@@ -39,6 +40,7 @@ export function answerUnusualRequests(
       error.message,
     );
     const body = JSON.stringify(errorEnvelope(error));
+    applySecurityHeaders(response);
     response.writeHead(error.status, {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(body),

@@ -331,9 +331,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     uiConfig: { deepLinking: true, validatorUrl: null },
     // The package's own policy (staticCSP: true) without `upgrade-insecure-requests`, which
     // would send the assets' requests to https:// on a server reached over plain http
-    // (localhost, a LAN host), and with inline styles, which the UI sets.
+    // (localhost, a LAN host), and with inline styles, which the UI sets. No framing at all,
+    // as everywhere else (security-headers.ts).
     staticCSP:
-      "default-src 'self'; base-uri 'self'; frame-ancestors 'self'; img-src 'self' data:; " +
+      "default-src 'self'; base-uri 'self'; frame-ancestors 'none'; img-src 'self' data:; " +
       "object-src 'none'; script-src 'self'; script-src-attr 'none'; " +
       "style-src 'self' 'unsafe-inline'; connect-src 'self'",
   });

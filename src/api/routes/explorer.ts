@@ -113,7 +113,6 @@ export function registerExplorerRoutes(
     reply
       .header("content-type", contentType)
       .header("etag", etag)
-      .header("x-content-type-options", "nosniff")
       .header(
         "cache-control",
         immutable ? `public, max-age=${YEAR_SECONDS}, immutable` : "no-cache",
@@ -126,9 +125,8 @@ export function registerExplorerRoutes(
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     const { html, versions } = await load();
-    reply
-      .header("content-security-policy", CONTENT_SECURITY_POLICY)
-      .header("referrer-policy", "no-referrer");
+    // The page's own, fuller CSP; nosniff, Referrer-Policy and framing: security-headers.ts.
+    reply.header("content-security-policy", CONTENT_SECURITY_POLICY);
     return send(
       request,
       reply,
