@@ -226,6 +226,35 @@ describe("error envelopes", () => {
     }
   });
 
+  it("error: a JSON body in any charset but UTF-8 -> 415 41501 naming it (#41)", async () => {
+    for (const [contentType, named] of [
+      ["application/json; charset=utf-7", "utf-7"],
+      ["application/json;charset=UTF-16", "utf-16"],
+      ['application/json; charset="iso-8859-1"', "iso-8859-1"],
+      ["application/json; charset=", ""],
+    ] as const) {
+      await expectError(
+        app,
+        echoPost('{"a":"+ADw-script+AD4-"}', contentType),
+        415,
+        41501,
+        new RegExp(`must be UTF-8 JSON .*not charset=${named.replace(/[-]/g, "\\-")}$`),
+      );
+    }
+  });
+
+  it("default: charset=utf-8 (any case, quoted) or no charset is JSON as before", async () => {
+    for (const contentType of [
+      "application/json",
+      "application/json; charset=utf-8",
+      'application/json; charset="UTF-8"',
+      "application/json;charset=utf8",
+    ]) {
+      const response = await app.inject(echoPost('{"a":1}', contentType));
+      assert.equal(response.statusCode, 200, `${contentType}: ${response.body}`);
+    }
+  });
+
   it("error: a body using __proto__ or constructor.prototype -> 400 40002 saying so", async () => {
     for (const payload of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
       await expectError(

@@ -277,6 +277,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    // The body is read as UTF-8 (RFC 8259: JSON exchanged between systems is UTF-8); a body
+    // declared in another charset (utf-7, latin1, ...) would be read as something else than
+    // the client meant, so it is refused rather than guessed at.
+    const charset = declaredCharset(request.headers["content-type"]);
+    if (charset !== undefined && !UTF8_NAMES.has(charset)) {
+      return done(
+        new ApiError(
+          "unsupportedMediaType",
+          `the request body must be UTF-8 JSON (Content-Type: application/json, with no charset or charset=utf-8), not charset=${charset.slice(0, 40)}`,
+        ),
+        undefined,
+      );
+    }
     const text = body.toString();
     parseJson(request, text, (error: Error | null, value?: unknown) => {
       if (error !== null) {
@@ -324,4 +337,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
   // a POST with an odd body to a wrong path should hear "wrong path", not 415 or 413.
   requestGate(app).add("route", (request) => (request.is404 ? notFoundError(request) : undefined));
   app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFoundError(request)));
+}
+
+const UTF8_NAMES = new Set(["utf-8", "utf8"]);
+
+/** The charset parameter of a Content-Type, lower-cased and unquoted; undefined when none. */
+export function declaredCharset(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? "");
+  if (match === null) return undefined;
+  return (match[1] ?? match[2] ?? "").toLowerCase();
 }
