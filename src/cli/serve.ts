@@ -22,7 +22,9 @@ import {
   type PostgresTimeouts,
 } from "../store/index.js";
 import { indexerReadinessCheck } from "../store/indexer-status.js";
+import { readSlotUsage } from "../store/webhook-slots.js";
 import { webhookStoreOf } from "../store/webhook-store.js";
+import { DEFAULT_SLOT_LIMITS } from "../webhooks/delivery-worker.js";
 import { loadConfigOrReport, noArgumentsExitCode } from "./command-input.js";
 import { portInUse } from "./port-in-use.js";
 import { loadRouterRegistry, type RouterService, startRouterService } from "./router-service.js";
@@ -184,7 +186,12 @@ export async function startApiService(
       },
       // /chains and /metrics report the indexer's progress per chain from the same database.
       indexerStatus: () => store.indexerStatus.getIndexerStatus(),
-      metrics: { collectIndexerStatus: indexerProgressFrom(store.indexerStatus) },
+      metrics: {
+        collectIndexerStatus: indexerProgressFrom(store.indexerStatus),
+        // The delivery processes' slots, as their claims stand in the same database.
+        collectWebhookSlots: () =>
+          readSlotUsage(webhookStoreOf(store).sql, Date.now(), DEFAULT_SLOT_LIMITS),
+      },
       readinessChecks: [
         ...(routerService.readiness !== undefined ? [routerService.readiness] : []),
         // The chains' indexing status once an indexer has written to this database.

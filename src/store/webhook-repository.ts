@@ -14,6 +14,7 @@
  *   epoch milliseconds.
  */
 import type { SqlExecutor } from "./backend.js";
+import { DUE_WITHIN_SLOTS_SQL, type SlotLimits } from "./webhook-slots.js";
 
 export type WebhookStatus = "active" | "disabled";
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -198,9 +199,15 @@ export interface WebhookRepository {
 
   /**
    * Claims up to `limit` due deliveries of active subscriptions for one attempt each, leased
-   * until `leaseUntil`; concurrent claimers (PostgreSQL) never get the same row.
+   * until `leaseUntil`, within each subscription's and key's delivery slots (webhook-slots.ts);
+   * concurrent claimers (PostgreSQL) never get the same row.
    */
-  claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  claimDue(
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    slots: SlotLimits,
+  ): Promise<ClaimedDelivery[]>;
   /** Ends every lease at once: for the only delivery process of a SQLite file, at its start. */
   releaseAllClaims(): Promise<number>;
   /** Earliest next_attempt_at of a pending delivery, if any. */
@@ -385,16 +392,18 @@ export function createWebhookRepository(sql: SqlExecutor, dialect: Dialect): Web
       return inserted;
     },
 
-    async claimDue(now, leaseUntil, limit) {
+    async claimDue(now, leaseUntil, limit, slots) {
+      // The rows chosen within the slots, locked (PostgreSQL: skipping rows another claimer
+      // holds, and checking again that each is still unclaimed once locked).
       const due =
-        "SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id" +
-        " WHERE d.status = 'pending' AND d.next_attempt_at <= ?" +
-        " AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.status = 'active'" +
-        ` ORDER BY d.next_attempt_at LIMIT ?${dialect === "postgres" ? " FOR UPDATE OF d SKIP LOCKED" : ""}`;
+        "SELECT id FROM webhook_deliveries WHERE status = 'pending'" +
+        " AND (claimed_until IS NULL OR claimed_until <= ?)" +
+        ` AND id IN (${DUE_WITHIN_SLOTS_SQL})` +
+        ` ORDER BY next_attempt_at, id LIMIT ?${dialect === "postgres" ? " FOR UPDATE SKIP LOCKED" : ""}`;
       const claimed = await sql.all<Row>(
         `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${due})` +
           " RETURNING id, subscription_id, event_id, event_type, body, attempts, first_attempt_at",
-        [leaseUntil, now, now, limit],
+        [leaseUntil, now, now, now, now, slots.perSubscription, slots.perKey, limit, limit],
       );
       if (claimed.length === 0) return [];
       const subscriptionIds = [...new Set(claimed.map((row) => num(row.subscription_id)))];

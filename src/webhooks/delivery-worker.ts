@@ -15,6 +15,7 @@
 import type { SqlExecutor } from "../store/backend.js";
 import type { ClaimedDelivery, WebhookRepository } from "../store/webhook-repository.js";
 import { formatWebhookTime } from "../store/webhook-repository.js";
+import type { SlotLimits } from "../store/webhook-slots.js";
 import type { WebhookStore } from "../store/webhook-store.js";
 import { type ChangeReader, fanOutOnce } from "./fan-out.js";
 import { type AttemptOutcome, DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook } from "./post-webhook.js";
@@ -39,6 +40,11 @@ export interface DeliveryWorkerOptions {
   readonly pollMs?: number;
   /** Attempts in flight at once. Default 32. */
   readonly concurrency?: number;
+  /**
+   * The slots one subscription, and one API key's subscriptions together, may hold at once
+   * (store/webhook-slots.ts). Default DEFAULT_SLOT_LIMITS.
+   */
+  readonly slots?: SlotLimits;
   /** Changes fanned out per transaction. Default 500. */
   readonly batchSize?: number;
   readonly now?: () => number;
@@ -66,6 +72,12 @@ interface Finished {
   settle(error: unknown, disabledReason: string | undefined): void;
 }
 
+/**
+ * A slow receiver holds a slot for up to the time limit per attempt: 4 per subscription and 8
+ * per key leave at least 24 of the 32 slots to other keys' receivers whatever one key's do.
+ */
+export const DEFAULT_SLOT_LIMITS: SlotLimits = { perSubscription: 4, perKey: 8 };
+
 /** How long a claim lasts beyond the attempt's own time limit. */
 const LEASE_MARGIN_MS = 1000;
 
@@ -76,6 +88,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const disableAfterMs = options.disableAfterMs ?? retry.windowMs;
   const pollMs = options.pollMs ?? 200;
   const concurrency = options.concurrency ?? 32;
+  const slots = options.slots ?? DEFAULT_SLOT_LIMITS;
   const batchSize = options.batchSize ?? 500;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
@@ -231,7 +244,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const free = concurrency - inFlight.size;
     if (free <= 0) return 0;
     const at = now();
-    const claimed = await store.webhooks.claimDue(at, at + leaseMs, free);
+    const claimed = await store.webhooks.claimDue(at, at + leaseMs, free, slots);
     for (const delivery of claimed) start(delivery);
     return claimed.length;
   }

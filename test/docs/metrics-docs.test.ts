@@ -46,6 +46,12 @@ async function exposedFamilies(): Promise<Map<string, Family>> {
       },
     ],
     collectRouterStateAges: () => [{ chain: "alpha", chainId: 71001, ageSeconds: 1.5 }],
+    collectWebhookSlots: async () => ({
+      busy: 3,
+      maxPerSubscription: 2,
+      maxPerKey: 3,
+      heldBack: 7,
+    }),
   });
   // Registered by the rate-limit plugin when REDIS_URL is set (rate-limit.ts).
   new Gauge({

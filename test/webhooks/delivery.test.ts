@@ -269,7 +269,14 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
           );
           const results = await Promise.all(
             [webhooks, ...others].map((s) =>
-              worker({ store: s, concurrency: 4, batchSize: 7 }).runOnce(),
+              // Slots wide enough for one subscription to keep every process busy: the
+              // sharing is what this test is about (the bound: delivery-slots.test.ts).
+              worker({
+                store: s,
+                concurrency: 4,
+                batchSize: 7,
+                slots: { perSubscription: 40, perKey: 40 },
+              }).runOnce(),
             ),
           );
           const sent = bodies("/shared");

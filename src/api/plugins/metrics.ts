@@ -12,6 +12,7 @@
  *   indexer;
  * - quotes served by bridge kind, counted by the router route through `app.metrics.recordQuote`;
  * - how old the router's state of each chain is (a callback buildApp derives from its router);
+ * - the webhook delivery slots in use and the deliveries waiting for one (webhook-slot-metrics.ts);
  * - prom-client's process and Node.js runtime metrics (process_*, nodejs_*).
  *
  * /metrics is exempt from rate limits and ignores the Authorization header (a scraper's
@@ -20,9 +21,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { IndexerChainStatus } from "../../store/indexer-repository.js";
+import type { SlotUsage } from "../../store/webhook-slots.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { createRequestStats } from "./request-stats.js";
+import { registerWebhookSlotMetrics, WEBHOOK_SLOT_METRIC_NAMES } from "./webhook-slot-metrics.js";
 
 export const METRICS_PATH = "/metrics";
 
@@ -41,6 +44,7 @@ export const METRIC_NAMES = {
   routerStateAge: "bridge_oracle_router_state_age_seconds",
   /** Registered by the rate-limit plugin when its counts can be shared (REDIS_URL). */
   rateLimitShared: "bridge_oracle_rate_limit_shared",
+  ...WEBHOOK_SLOT_METRIC_NAMES,
 } as const;
 
 /** The route label of requests that matched no route (404 / 405): one value, not the URL. */
@@ -123,6 +127,11 @@ export interface MetricsOptions {
   readonly collectRouterStateAges?: () => readonly RouterChainStateAge[];
   /** prom-client's process_* / nodejs_* metrics; default true. */
   readonly defaultMetrics?: boolean;
+  /**
+   * The webhook delivery slots in use (webhook-slot-metrics.ts), read on each scrape; absent:
+   * no webhook slot series.
+   */
+  readonly collectWebhookSlots?: () => Promise<SlotUsage>;
 }
 
 /** What routes may record; decorated on the app as `app.metrics`. */
@@ -185,6 +194,10 @@ export function createApiMetrics(
       for (const [bridgeType, count] of quoteCounts) this.inc({ bridge_type: bridgeType }, count);
     },
   });
+
+  if (options.collectWebhookSlots !== undefined) {
+    registerWebhookSlotMetrics(registry, options.collectWebhookSlots, log);
+  }
 
   const routerAges = options.collectRouterStateAges;
   if (routerAges !== undefined) {
