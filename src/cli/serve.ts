@@ -183,6 +183,7 @@ export async function startApiService(
       webhooks: {
         store: webhookStoreOf(store),
         allowPrivateAddresses: webhookConfig.allowPrivateAddresses,
+        secretBox: webhookConfig.secretBox,
       },
       // /chains and /metrics report the indexer's progress per chain from the same database.
       indexerStatus: () => store.indexerStatus.getIndexerStatus(),

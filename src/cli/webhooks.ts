@@ -165,7 +165,11 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
             addresses: command.addresses,
             txHashes: command.txHashes,
           },
-          { allowPrivateAddresses: config.allowPrivateAddresses, now: io.now().getTime() },
+          {
+            allowPrivateAddresses: config.allowPrivateAddresses,
+            now: io.now().getTime(),
+            secretBox: config.secretBox,
+          },
         );
         io.stdout(
           `Created webhook subscription ${subscription.id} for API key '${key.name}' (${key.prefix}):\n` +
@@ -198,7 +202,7 @@ export async function run(args: string[], io: KeysIo = processIo): Promise<numbe
           return 0;
         }
         const rows = subscriptions.map((s) => {
-          const view = viewSubscription(s);
+          const view = viewSubscription(s, config.secretBox);
           return [
             String(view.id),
             String(s.ownerKeyId),

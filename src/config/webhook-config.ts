@@ -2,8 +2,16 @@
  * The webhook settings (README, "Configuration"; docs/webhooks.md), read by `deliver`, `start`
  * and `serve` (which checks a new subscription's URL with the same address rule).
  */
+
+import { readFileSync } from "node:fs";
 import { DEFAULT_WEBHOOK_TIMEOUT_MS } from "../webhooks/post-webhook.js";
 import { DEFAULT_RETRY_POLICY } from "../webhooks/retry-schedule.js";
+import {
+  CLEAR_SECRET_BOX,
+  createSecretBox,
+  parseSecretsKey,
+  type SecretBox,
+} from "../webhooks/secret-box.js";
 import { ConfigError } from "./env.js";
 
 export interface WebhookConfig {
@@ -13,12 +21,18 @@ export interface WebhookConfig {
   readonly timeoutMs: number;
   /** WEBHOOK_RETRY_BASE_MS: the first retry's delay; each next one doubles (up to an hour). */
   readonly retryBaseMs: number;
+  /**
+   * WEBHOOK_SECRETS_KEY_FILE: subscriptions' URLs and signing secrets are stored encrypted with
+   * its key (secret-box.ts); unset, as they are.
+   */
+  readonly secretBox: SecretBox;
 }
 
 export const WEBHOOK_CONFIG_DEFAULTS = {
   allowPrivateAddresses: false,
   timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
   retryBaseMs: DEFAULT_RETRY_POLICY.baseMs,
+  secretBox: CLEAR_SECRET_BOX,
 } as const satisfies WebhookConfig;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -77,5 +91,30 @@ export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
       10,
       3_600_000,
     ),
+    secretBox: readSecretBox(env),
   });
+}
+
+/** The key of WEBHOOK_SECRETS_KEY_FILE (64 hex digits), or no encryption when it is unset. */
+function readSecretBox(env: Env): SecretBox {
+  const path = readSetting(env, "WEBHOOK_SECRETS_KEY_FILE");
+  const name = "WEBHOOK_SECRETS_KEY_FILE";
+  if (path === undefined) return CLEAR_SECRET_BOX;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      name,
+      `${name} names a file that cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): ${path}`,
+    );
+  }
+  const key = parseSecretsKey(text);
+  if (key === undefined) {
+    throw new ConfigError(
+      name,
+      `${name} must name a file holding 64 hex digits (a 32-byte key, e.g. from \`openssl rand -hex 32\`): ${path}`,
+    );
+  }
+  return createSecretBox(key);
 }

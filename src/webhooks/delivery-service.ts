@@ -46,6 +46,7 @@ export async function startDeliveryService(options: {
     timeoutMs: options.config.timeoutMs,
     retry: { ...DEFAULT_RETRY_POLICY, baseMs: options.config.retryBaseMs },
     allowPrivateAddresses: options.config.allowPrivateAddresses,
+    secretBox: options.config.secretBox,
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
   });
   const unsubscribe =

@@ -20,6 +20,7 @@ import type { WebhookStore } from "../store/webhook-store.js";
 import { type ChangeReader, fanOutOnce } from "./fan-out.js";
 import { type AttemptOutcome, DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook } from "./post-webhook.js";
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from "./retry-schedule.js";
+import { CLEAR_SECRET_BOX, type SecretBox } from "./secret-box.js";
 
 export interface DeliveryLogger {
   info(fields: object, message: string): void;
@@ -50,6 +51,8 @@ export interface DeliveryWorkerOptions {
   readonly now?: () => number;
   readonly random?: () => number;
   readonly readChanges?: ChangeReader;
+  /** Reads URLs and secrets stored encrypted (WEBHOOK_SECRETS_KEY_FILE); default in clear. */
+  readonly secretBox?: SecretBox;
   /** Sends one attempt; default postWebhook (tests count or fail sends). */
   readonly send?: typeof postWebhook;
 }
@@ -89,6 +92,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const pollMs = options.pollMs ?? 200;
   const concurrency = options.concurrency ?? 32;
   const slots = options.slots ?? DEFAULT_SLOT_LIMITS;
+  const secretBox = options.secretBox ?? CLEAR_SECRET_BOX;
   const batchSize = options.batchSize ?? 500;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
@@ -184,12 +188,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       });
   }
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const startedAt = now();
-    const outcome: AttemptOutcome = await send(
+  /** The attempt, or a failed outcome without sending when the URL or secret cannot be read. */
+  async function sendOne(delivery: ClaimedDelivery, startedAt: number): Promise<AttemptOutcome> {
+    let url: string;
+    let secret: string;
+    try {
+      url = secretBox.open("url", delivery.url);
+      secret = secretBox.open("secret", delivery.secret);
+    } catch (error) {
+      return {
+        ok: false,
+        status: undefined,
+        error: (error as Error).message,
+        responseBody: "",
+        durationMs: 0,
+      };
+    }
+    return send(
       {
-        url: delivery.url,
-        secret: delivery.secret,
+        url,
+        secret,
         eventId: delivery.eventId,
         eventType: delivery.eventType,
         body: delivery.body,
@@ -197,6 +215,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       },
       { timeoutMs, allowPrivateAddresses: options.allowPrivateAddresses ?? false },
     );
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const startedAt = now();
+    const outcome = await sendOne(delivery, startedAt);
     const disabledReason = await new Promise<string | undefined>((resolve, reject) => {
       finished.push({
         delivery,

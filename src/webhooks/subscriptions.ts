@@ -8,6 +8,7 @@ import type { WebhookRepository, WebhookSubscription } from "../store/webhook-re
 import { formatWebhookTime } from "../store/webhook-repository.js";
 import type { WebhookStore } from "../store/webhook-store.js";
 import { checkWebhookUrl, type ResolveHost } from "./outbound-address.js";
+import { CLEAR_SECRET_BOX, type SecretBox, SecretKeyMissingError } from "./secret-box.js";
 import { generateWebhookSecret } from "./signature.js";
 import { parseSubscriptionFilter } from "./subscription-filter.js";
 
@@ -33,10 +34,17 @@ export interface SubscriptionView {
   readonly createdAt: string;
 }
 
-export function viewSubscription(subscription: WebhookSubscription): SubscriptionView {
+/**
+ * The public view; `secretBox` reads a URL stored encrypted (WEBHOOK_SECRETS_KEY_FILE). One this
+ * process cannot read is shown as such, never as its ciphertext.
+ */
+export function viewSubscription(
+  subscription: WebhookSubscription,
+  secretBox: SecretBox = CLEAR_SECRET_BOX,
+): SubscriptionView {
   return {
     id: subscription.id,
-    url: redactWebhookUrl(subscription.url),
+    url: shownUrl(subscription.url, secretBox),
     filter: {
       addresses: [...subscription.filter.addresses],
       txHashes: [...subscription.filter.txHashes],
@@ -47,6 +55,16 @@ export function viewSubscription(subscription: WebhookSubscription): Subscriptio
       subscription.failingSince === null ? null : formatWebhookTime(subscription.failingSince),
     createdAt: subscription.createdAt,
   };
+}
+
+function shownUrl(stored: string, secretBox: SecretBox): string {
+  try {
+    return redactWebhookUrl(secretBox.open("url", stored));
+  } catch (error) {
+    return error instanceof SecretKeyMissingError
+      ? "(stored encrypted; this process has no WEBHOOK_SECRETS_KEY_FILE to show it)"
+      : "(stored encrypted with another key than WEBHOOK_SECRETS_KEY_FILE's)";
+  }
 }
 
 export interface CreateSubscriptionInput {
@@ -64,7 +82,13 @@ export interface CreateSubscriptionInput {
 export async function createSubscription(
   store: WebhookStore,
   input: CreateSubscriptionInput,
-  options: { allowPrivateAddresses: boolean; now: number; resolve?: ResolveHost },
+  options: {
+    allowPrivateAddresses: boolean;
+    now: number;
+    resolve?: ResolveHost;
+    /** Stores the URL and secret encrypted when it has a key (secret-box.ts). */
+    secretBox?: SecretBox;
+  },
 ): Promise<{ subscription: SubscriptionView; secret: string }> {
   const filter = parseSubscriptionFilter(input);
   const url = await checkWebhookUrl(input.url, {
@@ -72,6 +96,7 @@ export async function createSubscription(
     ...(options.resolve !== undefined ? { resolve: options.resolve } : {}),
   });
   const secret = generateWebhookSecret();
+  const secretBox = options.secretBox ?? CLEAR_SECRET_BOX;
   const stored = await store.transaction(async (webhooks: WebhookRepository) => {
     const owned = await webhooks.listSubscriptions(input.ownerKeyId);
     if (owned.length >= MAX_SUBSCRIPTIONS_PER_KEY) {
@@ -81,13 +106,13 @@ export async function createSubscription(
     }
     return webhooks.createSubscription({
       ownerKeyId: input.ownerKeyId,
-      url: url.toString(),
+      url: secretBox.seal("url", url.toString()),
       filter,
-      secret,
+      secret: secretBox.seal("secret", secret),
       createdAt: formatWebhookTime(options.now),
     });
   });
-  return { subscription: viewSubscription(stored), secret };
+  return { subscription: viewSubscription(stored, secretBox), secret };
 }
 
 /** One attempt as shown in `deliveries` (the response body's start, not all 1 KiB). */

@@ -92,7 +92,10 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         }, 10_000);
         const latest = Math.max(...fast.map((r) => r.at)) - started;
         // Well inside one attempt's time limit: nobody waited for the slow receiver's slots.
-        assert.ok(latest < TIMEOUT_MS / 2, `key 2's deliveries took ${latest} ms (limit ${TIMEOUT_MS} ms)`);
+        assert.ok(
+          latest < TIMEOUT_MS / 2,
+          `key 2's deliveries took ${latest} ms (limit ${TIMEOUT_MS} ms)`,
+        );
         const slow = receiver.requests.filter((r) => r.path === "/slow");
         assert.equal(slow.length, DEFAULT_SLOT_LIMITS.perSubscription, "slow attempts in flight");
 

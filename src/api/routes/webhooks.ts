@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
 import type { WebhookStore } from "../../store/webhook-store.js";
 import { type ResolveHost, WebhookUrlError } from "../../webhooks/outbound-address.js";
+import type { SecretBox } from "../../webhooks/secret-box.js";
 import { FilterError } from "../../webhooks/subscription-filter.js";
 import {
   createSubscription,
@@ -37,6 +38,8 @@ export interface WebhookRoutesDeps {
   readonly store: WebhookStore;
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: subscriptions may point at private addresses. */
   readonly allowPrivateAddresses: boolean;
+  /** Reads and writes URLs and secrets encrypted (WEBHOOK_SECRETS_KEY_FILE); default in clear. */
+  readonly secretBox?: SecretBox;
   readonly now?: () => number;
   readonly resolve?: ResolveHost;
 }
@@ -83,6 +86,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
           {
             allowPrivateAddresses: deps.allowPrivateAddresses,
             now: now(),
+            ...(deps.secretBox !== undefined ? { secretBox: deps.secretBox } : {}),
             ...(deps.resolve !== undefined ? { resolve: deps.resolve } : {}),
           },
         );
@@ -103,7 +107,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     schema: listWebhooksRouteSchema,
     config,
     handler: async (request) =>
-      ok((await store.webhooks.listSubscriptions(ownerOf(request))).map(viewSubscription)),
+      ok(
+        (await store.webhooks.listSubscriptions(ownerOf(request))).map((subscription) =>
+          viewSubscription(subscription, deps.secretBox),
+        ),
+      ),
   });
 
   app.get<{ Params: { id: string } }>(`${WEBHOOKS_PATH}/:id`, {
@@ -113,7 +121,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
       const id = Number(request.params.id);
       const subscription = await store.webhooks.getSubscription(id, ownerOf(request));
       if (subscription === undefined) throw notFound(id);
-      return ok(viewSubscription(subscription));
+      return ok(viewSubscription(subscription, deps.secretBox));
     },
   });
 
