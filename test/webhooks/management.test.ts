@@ -157,6 +157,10 @@ for (const backend of ["sqlite", "postgres"] as DatabaseBackend[]) {
         [{ url: "ftp://hooks.example/x" }, /http or https/],
         [{ url: "http://127.0.0.1:8080/x" }, /127\.0\.0\.1/],
         [{ url: "https://inside.example/x" }, /10\.0\.0\.1/],
+        // IPv6 forms carrying a loopback or metadata address (#41); the parser writes ::7f00:1.
+        [{ url: "http://[::127.0.0.1]:39443/" }, /::7f00:1/],
+        [{ url: "http://[64:ff9b::a9fe:a9fe]/" }, /64:ff9b::a9fe:a9fe/],
+        [{ url: "http://[::ffff:0:a9fe:a9fe]/" }, /::ffff:0:a9fe:a9fe/],
         [{ url: "https://hooks.example/x", addresses: ["nope nope"] }, /addresses/],
         [{ url: "https://hooks.example/x", extra: 1 }, /extra/],
         // Wrong types are refused, not coerced (["u"] -> "u", "a" -> ["a"], 123 -> "123").
