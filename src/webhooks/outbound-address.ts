@@ -92,25 +92,16 @@ function ipv4Of(high: number, low: number): string {
  * - `2001::/32` Teredo: the server (bits 32-63) and the client (the last 32 bits, inverted).
  */
 export function embeddedIpv4(groups: readonly number[]): string[] {
-  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const zeros = (n: number) => groups.slice(0, n).every((g) => g === 0);
-  if (zeros(6)) return [ipv4Of(g6, g7)];
-  if (zeros(5) && g5 === 0xffff) return [ipv4Of(g6, g7)];
-  if (zeros(4) && g4 === 0xffff && g5 === 0) return [ipv4Of(g6, g7)];
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
-    return [ipv4Of(g6, g7)];
-  }
-  if (g0 === 0x2002) return [ipv4Of(g1, g2)];
-  if (g0 === 0x2001 && g1 === 0) return [ipv4Of(g2, g3), ipv4Of(g6 ^ 0xffff, g7 ^ 0xffff)];
+  const g = (i: number) => groups[i] ?? 0;
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((x) => x === 0);
+  const last32 = ipv4Of(g(6), g(7));
+  if (zeros(0, 6)) return [last32]; // ::/96
+  if (zeros(0, 5) && g(5) === 0xffff) return [last32]; // ::ffff:0:0/96
+  if (zeros(0, 4) && g(4) === 0xffff && g(5) === 0) return [last32]; // ::ffff:0:0:0/96
+  if (g(0) === 0x64 && g(1) === 0xff9b && zeros(2, 6)) return [last32]; // 64:ff9b::/96
+  if (g(0) === 0x2002) return [ipv4Of(g(1), g(2))]; // 6to4
+  if (g(0) === 0x2001 && g(1) === 0)
+    return [ipv4Of(g(2), g(3)), ipv4Of(g(6) ^ 0xffff, g(7) ^ 0xffff)];
   return [];
 }
 
