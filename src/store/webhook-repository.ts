@@ -403,7 +403,7 @@ export function createWebhookRepository(sql: SqlExecutor, dialect: Dialect): Web
       const claimed = await sql.all<Row>(
         `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${due})` +
           " RETURNING id, subscription_id, event_id, event_type, body, attempts, first_attempt_at",
-        [leaseUntil, now, now, now, now, slots.perSubscription, slots.perKey, limit, limit],
+        [leaseUntil, now, now, now, now, slots.perSubscription, slots.perKey, limit],
       );
       if (claimed.length === 0) return [];
       const subscriptionIds = [...new Set(claimed.map((row) => num(row.subscription_id)))];

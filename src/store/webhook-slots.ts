@@ -3,9 +3,10 @@
  * is a claimed delivery whose lease still runs: an attempt in flight in some delivery process.
  * A slow or dead receiver holds its slots for up to the attempt's time limit, so each
  * subscription and each key may hold only a few at once; the rest of the delivery processes'
- * slots stay free for everyone else's receivers. The claim query (claimDueSql) counts the slots
- * held in the database, so the bound holds across processes (on PostgreSQL two claims in the
- * same instant may each take the remainder: at most twice the bound, briefly).
+ * slots stay free for everyone else's receivers. The claim query (DUE_WITHIN_SLOTS_SQL) counts
+ * the slots held in the database, so the bound holds across processes; on PostgreSQL, processes
+ * claiming in the same instant do not see each other's claims yet and may each take the free
+ * slots they see (briefly up to the bound per process).
  */
 import type { SqlExecutor } from "./backend.js";
 
@@ -33,9 +34,11 @@ const PENDING_DUE =
   " AND s.status = 'active'";
 
 /**
- * The ids of the due deliveries to claim, earliest first, at most `limit`, and with the slots
- * each subscription and key already holds counted against its bound. Parameters, in order:
- * now (busy), now, now (due), perSubscription, perKey, limit.
+ * The ids of the due deliveries that fit in their subscription's and key's free slots (the
+ * slots already held counted against the bound). Not limited here: the claim takes the earliest
+ * of them it can lock (on PostgreSQL, skipping those another process is claiming), and the
+ * slots bound this set to a few per key. Parameters, in order: now (busy), now, now (due),
+ * perSubscription, perKey.
  */
 export const DUE_WITHIN_SLOTS_SQL =
   "WITH busy AS (" +
@@ -53,7 +56,7 @@ export const DUE_WITHIN_SLOTS_SQL =
   " + COALESCE(k.n, 0) AS key_slot" +
   " FROM due LEFT JOIN busy_key k ON k.owner_key_id = due.owner_key_id" +
   " WHERE due.subscription_slot <= ?)" +
-  " SELECT id FROM fits WHERE key_slot <= ? ORDER BY next_attempt_at, id LIMIT ?";
+  " SELECT id FROM fits WHERE key_slot <= ?";
 
 const num = (value: unknown) => Number(value ?? 0);
 
