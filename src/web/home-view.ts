@@ -176,7 +176,12 @@ export function renderSummary(
       ` (${formatUtcTime(summary.since)}).`,
     ),
     counts,
-    el("div", { class: "stats-tables" }, routes, volumes),
+    el(
+      "div",
+      { class: "stats-tables" },
+      el("div", { class: "table-scroll" }, routes),
+      el("div", { class: "table-scroll" }, volumes),
+    ),
   );
 }
 

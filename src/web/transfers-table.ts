@@ -9,7 +9,7 @@ import type { BridgeTransaction } from "../store/types.js";
 import { amountNode } from "./amount-view.js";
 import { type ChainDirectory, EMPTY_DIRECTORY } from "./chain-directory.js";
 import { el } from "./dom.js";
-import { EMPTY_VALUE, protocolOf, statusBadgeClass } from "./format.js";
+import { EMPTY_VALUE, protocolOf, shortenHex, statusBadgeClass } from "./format.js";
 import type { ExplorerState, SortField } from "./url-state.js";
 import { chainNode, copyButton, protocolBadge, timeNode, tokenChip } from "./value-views.js";
 
@@ -39,7 +39,7 @@ function searchLink(
   handlers: TransfersTableHandlers,
 ): Node {
   if (value === "") return el("span", { class: "pending" }, EMPTY_VALUE);
-  const short = value.length > 13 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value;
+  const short = shortenHex(value);
   const link = el(
     "a",
     { class: `search-link ${kind}`, href: handlers.hrefFor(value), title: value },

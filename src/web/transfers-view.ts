@@ -232,7 +232,7 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     // A hash or message id of one transfer opens that transfer's page (Back returns here).
     const first = data[0];
     if (!silent && total === 1 && first !== undefined && searchKind(state.q) !== "address") {
-      win.location.assign(transferHref(first.message_id));
+      win.location.replace(transferHref(first.message_id));
       return;
     }
     pages = pageCount(total, state.size);
@@ -241,7 +241,11 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     empty.hidden = data.length > 0;
     setText(
       empty,
-      total === 0 ? `No transfers match ${state.q}.` : `Page ${state.page} is past the last page.`,
+      total > 0
+        ? `Page ${state.page} is past the last page.`
+        : /^0x[0-9a-f]*$/i.test(state.q)
+          ? `No transfers match ${state.q}. ${invalidSearchMessage(state.q)}`
+          : `No transfers match ${state.q}.`,
     );
     const note = amountSortNote(data, state.sort);
     setText(sortNote, note);

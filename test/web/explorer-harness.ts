@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { FastifyInstance } from "fastify";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { loadConfig } from "../../src/config/env.js";
@@ -221,4 +221,18 @@ export function storeIndexedEvents(
   } finally {
     db.close();
   }
+}
+
+/** The page's elements that reach past the viewport's right edge (what makes it scroll sideways). */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll("body *"))
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .filter((e) => e.closest("[hidden]") === null)
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)} px)`,
+      )
+      .slice(0, 10),
+  );
 }
