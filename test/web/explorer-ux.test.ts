@@ -420,7 +420,15 @@ describe("explorer UX (issue #40) in Chromium", () => {
           `${name}: ${width} px wide: ${(await overflowing(page)).join(", ")}`,
         );
         assert.deepEqual(await smallTargets(page), [], `${name}: controls under 24 px`);
-        if (name !== "transfer") {
+        if (name === "transfer") {
+          // No hover on a phone: a tap shows a time's exact UTC value, another the relative one.
+          const time = page.locator(".transfer-route time");
+          const relative = await time.textContent();
+          await time.click();
+          assert.match((await time.textContent()) ?? "", /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+          await time.click();
+          assert.equal(await time.textContent(), relative);
+        } else {
           // Compact cards: at least three transfers on a phone's screen.
           const card = await page.locator(`${ready}`).first().boundingBox();
           assert.ok((card?.height ?? 999) <= 140, `${name}: a card is ${card?.height} px tall`);
