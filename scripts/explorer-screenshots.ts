@@ -19,7 +19,7 @@ import { evmAddress, makeTransfer } from "../test/setup/transfer-fixtures.js";
 import {
   launchChromium,
   startExplorerApi,
-  storeIndexedEvents,
+  storeFailedAndRefunded,
 } from "../test/web/explorer-harness.js";
 
 const OUT = "docs/img";
@@ -75,7 +75,7 @@ function installStubWallet(account: string): void {
         case "eth_chainId":
           return chainId;
         case "wallet_switchEthereumChain":
-          chainId = (params?.[0] as { chainId: string }).chainId;
+          chainId = (params as [{ chainId: string }])[0].chainId;
           return null;
         case "eth_call":
           return word;
@@ -136,42 +136,15 @@ async function shoot(
 async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
   const api = await startExplorerApi(records, { blockExplorers: true, liveClock: true });
-  storeIndexedEvents(
-    api.databaseUrl,
-    [
-      [71001, "alpha"],
-      [71002, "beta"],
-    ],
-    [
-      {
-        transfer: failed,
-        name: "TransferSent",
-        chainId: 71001,
-        block: 140,
-        time: NOW - 200,
-        address: bridge("alpha"),
-        args: {},
-      },
-      {
-        transfer: failed,
-        name: "TransferFailed",
-        chainId: 71002,
-        block: 77,
-        time: NOW - 188,
-        address: bridge("beta"),
-        args: { reason: "slippage: would receive less than the minimum" },
-      },
-      {
-        transfer: failed,
-        name: "TransferRefunded",
-        chainId: 71001,
-        block: 151,
-        time: NOW - 170,
-        address: bridge("alpha"),
-        args: { token: failed.fee_address, amount: "1498500000" },
-      },
-    ],
-  );
+  storeFailedAndRefunded(api.databaseUrl, {
+    transfer: failed,
+    source: { chainId: 71001, name: "alpha", bridge: bridge("alpha") },
+    dest: { chainId: 71002, name: "beta", bridge: bridge("beta") },
+    blocks: [140, 77, 151],
+    times: [NOW - 200, NOW - 188, NOW - 170],
+    reason: "slippage: would receive less than the minimum",
+    refund: { token: failed.fee_address, amount: "1498500000" },
+  });
   const browser = await launchChromium();
   try {
     await browser.context.addInitScript(installStubWallet, ALICE);

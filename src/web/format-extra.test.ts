@@ -74,6 +74,6 @@ describe("explorer formatting: times, order, identity", () => {
   it("default: chain names for people and stable colours", () => {
     assert.equal(titleCase("alpha"), "Alpha");
     assert.equal(nameHue("alpha"), nameHue("ALPHA"));
-    assert.ok(nameHue("alpha") >= 0 && nameHue("alpha") < 360);
+    assert.ok(nameHue("alpha") >= 0 && nameHue("alpha") < 360, "a hue is 0-359");
   });
 });

@@ -236,3 +236,64 @@ export async function overflowing(page: Page): Promise<string[]> {
       .slice(0, 10),
   );
 }
+
+export interface FailedAndRefunded {
+  transfer: BridgeTransaction;
+  source: { chainId: number; name: string; bridge: string };
+  dest: { chainId: number; name: string; bridge: string };
+  /** Block numbers of the send, the failure and the refund. */
+  blocks: readonly [number, number, number];
+  /** Their block times (Unix seconds). */
+  times: readonly [number, number, number];
+  reason: string;
+  /** The refund's token (an address) and amount in its base units. */
+  refund: { token: string; amount: string };
+}
+
+/** The indexer's events of a transfer that was sent, failed on the destination and refunded. */
+export function storeFailedAndRefunded(databaseUrl: string, f: FailedAndRefunded): void {
+  const { transfer, source, dest, blocks, times } = f;
+  storeIndexedEvents(
+    databaseUrl,
+    [
+      [source.chainId, source.name],
+      [dest.chainId, dest.name],
+    ],
+    [
+      {
+        transfer,
+        name: "TransferSent",
+        chainId: source.chainId,
+        block: blocks[0],
+        time: times[0],
+        address: source.bridge,
+        args: {},
+      },
+      {
+        transfer,
+        name: "TransferFailed",
+        chainId: dest.chainId,
+        block: blocks[1],
+        time: times[1],
+        address: dest.bridge,
+        args: { reason: f.reason },
+      },
+      {
+        transfer,
+        name: "TransferRefunded",
+        chainId: source.chainId,
+        block: blocks[2],
+        time: times[2],
+        address: source.bridge,
+        args: f.refund,
+      },
+    ],
+  );
+}
+
+/** The message ids of the home feed's rows, top to bottom. */
+export async function feedIds(page: Page): Promise<string[]> {
+  return page
+    .locator("#feed tbody tr[data-message-id]")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-message-id") ?? ""));
+}

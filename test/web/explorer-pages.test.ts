@@ -22,11 +22,11 @@ import { assertNoSeriousAxeViolations } from "./axe.js";
 import {
   type Browser,
   type ExplorerHarness,
+  feedIds,
   launchChromium,
   overflowing,
-  type RawEventRow,
   startExplorerApi,
-  storeIndexedEvents,
+  storeFailedAndRefunded,
 } from "./explorer-harness.js";
 
 const RESULTS_DIR = "test-results";
@@ -61,38 +61,6 @@ const processing = makeProcessingTransfer({
 });
 const REFUND_REASON = "slippage: would receive less than the minimum";
 
-function storeEvents(databaseUrl: string): void {
-  const event = (
-    name: RawEventRow["name"],
-    chainId: number,
-    block: number,
-    time: number,
-    address: string,
-    args: object,
-  ): RawEventRow => ({ transfer: failed, name, chainId, block, time, address, args });
-  storeIndexedEvents(
-    databaseUrl,
-    [
-      [71001, "devnet-a"],
-      [71002, "devnet-b"],
-    ],
-    [
-      event("TransferSent", 71001, 140, NOW - 300, SOURCE_BRIDGE, {}),
-      event("TransferFailed", 71002, 77, NOW - 290, DEST_BRIDGE, { reason: REFUND_REASON }),
-      event("TransferRefunded", 71001, 151, NOW - 275, SOURCE_BRIDGE, {
-        token: failed.fee_address,
-        amount: "1498500000",
-      }),
-    ],
-  );
-}
-
-async function feedIds(page: Page): Promise<string[]> {
-  return page
-    .locator("#feed tbody tr")
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-message-id") ?? ""));
-}
-
 describe("explorer home and transfer pages in Chromium", () => {
   let api: ExplorerHarness;
   let browser: Browser;
@@ -102,7 +70,15 @@ describe("explorer home and transfer pages in Chromium", () => {
   before(async () => {
     await mkdir(RESULTS_DIR, { recursive: true });
     api = await startExplorerApi([delivered, failed, processing]);
-    storeEvents(api.databaseUrl);
+    storeFailedAndRefunded(api.databaseUrl, {
+      transfer: failed,
+      source: { chainId: 71001, name: "devnet-a", bridge: SOURCE_BRIDGE },
+      dest: { chainId: 71002, name: "devnet-b", bridge: DEST_BRIDGE },
+      blocks: [140, 77, 151],
+      times: [NOW - 300, NOW - 290, NOW - 275],
+      reason: REFUND_REASON,
+      refund: { token: failed.fee_address, amount: "1498500000" },
+    });
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error));

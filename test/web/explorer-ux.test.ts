@@ -17,10 +17,11 @@ import {
   type Browser,
   type ExplorerHarness,
   fakeBlockExplorer,
+  feedIds,
   launchChromium,
   overflowing,
   startExplorerApi,
-  storeIndexedEvents,
+  storeFailedAndRefunded,
 } from "./explorer-harness.js";
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -102,12 +103,6 @@ async function smallTargets(page: Page): Promise<string[]> {
   );
 }
 
-async function feedIds(page: Page): Promise<string[]> {
-  return page
-    .locator("#feed tbody tr[data-message-id]")
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-message-id") ?? ""));
-}
-
 describe("explorer UX (issue #40) in Chromium", () => {
   let api: ExplorerHarness;
   let browser: Browser;
@@ -116,40 +111,15 @@ describe("explorer UX (issue #40) in Chromium", () => {
 
   before(async () => {
     api = await startExplorerApi(RECORDS, { blockExplorers: true });
-    storeIndexedEvents(
-      api.databaseUrl,
-      [
-        [71001, "alpha"],
-        [71002, "beta"],
-      ],
-      [
-        {
-          name: "TransferSent",
-          chainId: 71001,
-          block: 40,
-          time: NOW - 200,
-          address: SOURCE_BRIDGE,
-        },
-        { name: "TransferFailed", chainId: 71002, block: 9, time: NOW - 190, address: DEST_BRIDGE },
-        {
-          name: "TransferRefunded",
-          chainId: 71001,
-          block: 44,
-          time: NOW - 180,
-          address: SOURCE_BRIDGE,
-        },
-      ].map((e) => ({
-        ...e,
-        transfer: refunded,
-        name: e.name as "TransferSent",
-        args:
-          e.name === "TransferRefunded"
-            ? { token: refunded.fee_address, amount: "39960000" }
-            : e.name === "TransferFailed"
-              ? { reason: "slippage" }
-              : {},
-      })),
-    );
+    storeFailedAndRefunded(api.databaseUrl, {
+      transfer: refunded,
+      source: { chainId: 71001, name: "alpha", bridge: SOURCE_BRIDGE },
+      dest: { chainId: 71002, name: "beta", bridge: DEST_BRIDGE },
+      blocks: [40, 9, 44],
+      times: [NOW - 200, NOW - 190, NOW - 180],
+      reason: "slippage",
+      refund: { token: refunded.fee_address, amount: "39960000" },
+    });
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error));
