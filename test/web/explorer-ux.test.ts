@@ -151,9 +151,9 @@ describe("explorer UX (issue #40) in Chromium", () => {
       [moving, refunded, large, small].map((t) => t.message_id),
     );
     // Idle: no change, no read (a poll would have read twice in these 7 s).
-    const before = latest.length;
+    const reads = latest.length;
     await page.waitForTimeout(7000);
-    assert.equal(latest.length, before, "no reads while nothing changes");
+    assert.equal(latest.length, reads, "no reads while nothing changes");
 
     // The sort and order selects reorder the feed: sent amount, ascending.
     await page.selectOption("#sort-select", "send_amount");
@@ -181,10 +181,22 @@ describe("explorer UX (issue #40) in Chromium", () => {
     await page.waitForTimeout(500);
     assert.ok(latest.includes("?limit=25"), latest.join(" "));
 
-    // A new transfer arrives by the stream, highlighted.
-    const arriving = makeTransfer({ ...onRoute, send_amount: "1", start_time: utcText(NOW - 5) });
+    // A new transfer arrives by the stream, highlighted; the columns keep their widths although
+    // its amount is far longer than any before.
+    const widths = () =>
+      page
+        .locator("#feed thead th")
+        .evaluateAll((cells) => cells.map((c) => c.getBoundingClientRect().width));
+    const before = await widths();
+    const arriving = makeTransfer({
+      ...onRoute,
+      send_amount: "123456789012.123456789012345678",
+      receive_amount: "123456789011.5",
+      start_time: utcText(NOW - 5),
+    });
     await api.store.transfers.upsertTransfers([arriving]);
     await page.locator(`#feed tr.row-new[data-message-id="${arriving.message_id}"]`).waitFor();
+    assert.deepEqual(await widths(), before, "column widths do not jump");
     page.off("request", count);
   });
 
