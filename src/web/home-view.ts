@@ -35,6 +35,8 @@ import { chainNode, timeNode } from "./value-views.js";
 export const FEED_INTERVAL_MS = 3000;
 export const FEED_COALESCE_MS = 1000;
 export const SUMMARY_INTERVAL_MS = 10_000;
+/** With nothing arriving, the summary's window still slides: re-read it this often. */
+export const SUMMARY_IDLE_MS = 60_000;
 export const LATEST_STREAM_PATH = "/api/oracle/bridge-transactions/latest/stream";
 
 export interface HomeViewDeps {
@@ -342,8 +344,8 @@ export function createHomeView(deps: HomeViewDeps): HomeView {
       // The window of the summary slides, and stats change without a feed change (a delivery
       // of an older transfer): re-read it now and then while on screen.
       win.setInterval(() => {
-        if (onScreen() && Date.now() - lastSummary >= SUMMARY_INTERVAL_MS) void refreshSummary();
-      }, SUMMARY_INTERVAL_MS);
+        if (onScreen() && Date.now() - lastSummary >= SUMMARY_IDLE_MS) void refreshSummary();
+      }, SUMMARY_IDLE_MS / 4);
     },
     setState(next) {
       const sizeChanged = next.size !== state.size;
