@@ -30,7 +30,7 @@ import {
   type ShownTransfer,
 } from "./transfers-table.js";
 import { DEFAULT_STATE, type ExplorerState, SORT_FIELDS } from "./url-state.js";
-import { chainNode, timeNode } from "./value-views.js";
+import { chainNode } from "./value-views.js";
 
 export const FEED_INTERVAL_MS = 3000;
 export const FEED_COALESCE_MS = 1000;
@@ -170,13 +170,7 @@ export function renderSummary(
   );
   target.removeAttribute("aria-busy");
   target.replaceChildren(
-    el(
-      "p",
-      { class: "summary" },
-      "Transfers sent since ",
-      timeNode(summary.since),
-      ` (${formatUtcTime(summary.since)}).`,
-    ),
+    el("p", { class: "summary" }, `By send time, since ${formatUtcTime(summary.since)}.`),
     counts,
     el(
       "div",
