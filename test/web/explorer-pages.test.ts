@@ -250,8 +250,8 @@ describe("explorer home and transfer pages in Chromium", () => {
   it("behavior: at phone width the home, search and transfer pages fit and pass axe-core (screenshots kept)", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [name, path, ready] of [
-      ["home", "/", "#feed tbody tr"],
-      ["search", `/?q=${failed.from_address}`, "#transfers tbody tr"],
+      ["home", "/", "#feed tbody tr[data-message-id]"],
+      ["search", `/?q=${failed.from_address}`, "#transfers tbody tr[data-message-id]"],
       ["transfer", `/transfer/${failed.message_id}`, '.step[data-step="refunded"]'],
     ] as const) {
       await page.goto(`${api.baseUrl}${path}`);
@@ -269,7 +269,7 @@ describe("explorer home and transfer pages in Chromium", () => {
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${api.baseUrl}/?q=${failed.from_address}`);
-    await page.locator("#transfers tbody tr").first().waitFor();
+    await page.locator("#transfers tbody tr[data-message-id]").first().waitFor();
     await assertNoSeriousAxeViolations(page, "the search page");
   });
 });

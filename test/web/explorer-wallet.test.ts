@@ -334,8 +334,12 @@ describe("bridging from a browser wallet on the devnet", () => {
       seed: 26,
     });
     await page.goto(`${baseUrl}/`);
-    await page.locator("#feed tbody tr").first().waitFor();
-    const first = await page.locator("#feed tbody tr").first().getAttribute("data-message-id");
+    // Rows with a message id: the placeholder rows shown while the feed loads have none.
+    await page.locator("#feed tbody tr[data-message-id]").first().waitFor();
+    const first = await page
+      .locator("#feed tbody tr[data-message-id]")
+      .first()
+      .getAttribute("data-message-id");
     traffic.start();
     try {
       await page.waitForFunction(
