@@ -15,6 +15,7 @@ import type { Store } from "../store/types.js";
 import { createClientErrorHandler } from "./client-error.js";
 import { createConnectionOrder } from "./connection-order.js";
 import { lazyChildLogger } from "./lazy-logger.js";
+import { registerCompression } from "./plugins/compression.js";
 import { registerErrorHandling, sendApiError, setEnvelopeErrorHandler } from "./plugins/errors.js";
 import { type MetricsOptions, registerMetrics } from "./plugins/metrics.js";
 import { registerOpenApi } from "./plugins/openapi.js";
@@ -184,6 +185,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // limit) let it through: @fastify/cors would answer it in its own hook, before the gate.
   if (config.corsOrigins !== undefined) answerPreflightsAfterTheGate(app);
 
+  // Before every route (it learns routes from onRoute), so every answer can be compressed.
+  await registerCompression(app);
   registerErrorHandling(app);
   registerSharedSchemas(app);
   for (const plugin of options.plugins ?? []) await plugin(app);

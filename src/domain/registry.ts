@@ -10,7 +10,8 @@
  *
  *     { "chains": [ { "chainId": 71001, "name": "alpha", "rpcUrl"?: "http://...",
  *                     "publicRpcUrl"?: "https://...", "deployBlock"?: 0, "nativeSymbol"?: "ETH",
- *                     "nativeName"?: "Ether",
+ *                     "nativeName"?: "Ether", "displayName"?: "Alpha",
+ *                     "blockExplorerUrl"?: "https://explorer.example.org",
  *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" },
  *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
  *                     "messagingEndpoint"?: "0x..",
@@ -22,6 +23,10 @@
  *
  * `rpcUrl` is what the server reads the chain through (it may carry credentials: never shown);
  * `publicRpcUrl` is the one the operator publishes to browser wallets (public-rpc-url.ts).
+ * `blockExplorerUrl` is the chain's block explorer (Etherscan or Blockscout style: the explorer
+ * page links `<url>/tx/<hash>`, `<url>/address/<address>`, `<url>/block/<number>`), published
+ * under the same rules; `displayName` is the chain's name for people ("alpha" -> "Alpha" when
+ * not given).
  *
  * A chain may omit bridge kinds it does not run (`bridges` / `bridgeChainIds` are partial). The
  * native coin (zero address, 18 decimals) is added to every chain as a token; it swaps as the
@@ -78,6 +83,10 @@ export interface RegistryChain {
   nativeToken: RegistryToken;
   /** The native coin's name for wallets (wallet_addEthereumChain); the symbol when not given. */
   nativeName: string;
+  /** The chain's name for people; `name` with its first letter capitalised when not given. */
+  displayName: string;
+  /** The chain's block explorer, no trailing slash; absent: none is published. */
+  blockExplorerUrl?: string;
 }
 
 export interface RegistryLink {
@@ -188,6 +197,10 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     c.nativeSymbol === undefined ? "ETH" : readString(c.nativeSymbol, `${where}.nativeSymbol`);
   const nativeName =
     c.nativeName === undefined ? nativeSymbol : readString(c.nativeName, `${where}.nativeName`);
+  const displayName =
+    c.displayName === undefined
+      ? name.charAt(0).toUpperCase() + name.slice(1)
+      : readString(c.displayName, `${where}.displayName`);
   const nativeToken: RegistryToken = {
     chainId,
     address: NATIVE_ADDRESS,
@@ -267,6 +280,15 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     ...(c.publicRpcUrl === undefined
       ? {}
       : { publicRpcUrl: readPublicRpcUrl(c.publicRpcUrl, `${where}.publicRpcUrl`) }),
+    ...(c.blockExplorerUrl === undefined
+      ? {}
+      : {
+          // Published to every browser like the public RPC URL, so under the same rules.
+          blockExplorerUrl: readPublicRpcUrl(
+            c.blockExplorerUrl,
+            `${where}.blockExplorerUrl`,
+          ).replace(/\/+$/, ""),
+        }),
     ...(c.deployBlock === undefined
       ? {}
       : {
@@ -291,6 +313,7 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     tokens,
     nativeToken,
     nativeName,
+    displayName,
   };
 }
 

@@ -24,6 +24,10 @@ export type QuoteRequest = RouterRequest;
 export interface ExplorerChain {
   chainId: number;
   name: string;
+  /** The chain's name for people (the server's displayName; older servers: the name). */
+  displayName: string;
+  /** The chain's block explorer (`<url>/tx/<hash>` ...); empty when none is published. */
+  blockExplorerUrls: string[];
   nativeName: string;
   nativeSymbol: string;
   nativeDecimals: number;
@@ -36,6 +40,8 @@ export interface ExplorerChain {
 interface DiscoveredChain {
   chainId: number;
   name: string;
+  displayName?: string;
+  blockExplorerUrls?: string[];
   nativeCurrency: { name: string; symbol: string; decimals: number };
   rpcUrls: string[];
 }
@@ -102,6 +108,37 @@ export function createApiClient(): ApiClient {
     };
   }
 
+  async function readChains(): Promise<ApiResult<ExplorerChain[]>> {
+    const [chains, tokens] = await Promise.all([
+      call<{ chains: DiscoveredChain[] }>(CHAINS_PATH, { headers: JSON_ACCEPT }),
+      call<{ tokens: { chainId: number; address: string; symbol: string; decimals: number }[] }>(
+        TOKENS_PATH,
+        { headers: JSON_ACCEPT },
+      ),
+    ]);
+    if (!chains.ok) return chains;
+    if (!tokens.ok) return tokens;
+    return {
+      ok: true,
+      data: chains.data.chains.map((chain) => ({
+        chainId: chain.chainId,
+        name: chain.name,
+        displayName: chain.displayName ?? chain.name,
+        blockExplorerUrls: chain.blockExplorerUrls ?? [],
+        nativeName: chain.nativeCurrency.name,
+        nativeSymbol: chain.nativeCurrency.symbol,
+        nativeDecimals: chain.nativeCurrency.decimals,
+        rpcUrls: chain.rpcUrls,
+        tokens: tokens.data.tokens
+          .filter((token) => token.chainId === chain.chainId)
+          .map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),
+      })),
+    };
+  }
+
+  /** The registry changes only when the server restarts: read once per page. */
+  let chainsOnce: Promise<ApiResult<ExplorerChain[]>> | undefined;
+
   return {
     listTransfers(query, signal) {
       const search = new URLSearchParams(query).toString();
@@ -123,30 +160,12 @@ export function createApiClient(): ApiClient {
         body: JSON.stringify(request),
       });
     },
-    async chains() {
-      const [chains, tokens] = await Promise.all([
-        call<{ chains: DiscoveredChain[] }>(CHAINS_PATH, { headers: JSON_ACCEPT }),
-        call<{ tokens: { chainId: number; address: string; symbol: string; decimals: number }[] }>(
-          TOKENS_PATH,
-          { headers: JSON_ACCEPT },
-        ),
-      ]);
-      if (!chains.ok) return chains;
-      if (!tokens.ok) return tokens;
-      return {
-        ok: true,
-        data: chains.data.chains.map((chain) => ({
-          chainId: chain.chainId,
-          name: chain.name,
-          nativeName: chain.nativeCurrency.name,
-          nativeSymbol: chain.nativeCurrency.symbol,
-          nativeDecimals: chain.nativeCurrency.decimals,
-          rpcUrls: chain.rpcUrls,
-          tokens: tokens.data.tokens
-            .filter((token) => token.chainId === chain.chainId)
-            .map(({ address, symbol, decimals }) => ({ address, symbol, decimals })),
-        })),
-      };
+    chains() {
+      chainsOnce ??= readChains().then((answer) => {
+        if (!answer.ok) chainsOnce = undefined; // a failure is asked again next time
+        return answer;
+      });
+      return chainsOnce;
     },
     latest(limit) {
       return call<{ data: BridgeTransaction[] }>(`${LATEST_PATH}?limit=${limit}`, {

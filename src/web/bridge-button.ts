@@ -6,7 +6,7 @@
  */
 import type { ExplorerChain } from "./api-client.js";
 import { el, showMessage } from "./dom.js";
-import { transferHref } from "./transfers-table.js";
+import { submittedHref } from "./transfer-page.js";
 import { bridgeWithWallet, discoverWallets, type ExecutableQuote } from "./wallet.js";
 import { walletErrorMessage } from "./wallet-errors.js";
 
@@ -49,7 +49,7 @@ export function bridgeAction(
         quote,
         chain: {
           chainId,
-          name: known?.name ?? `chain ${chainId}`,
+          name: known?.displayName ?? `chain ${chainId}`,
           ...(known === undefined
             ? {}
             : {
@@ -57,6 +57,7 @@ export function bridgeAction(
                 nativeSymbol: known.nativeSymbol,
                 nativeDecimals: known.nativeDecimals,
                 rpcUrls: known.rpcUrls,
+                blockExplorerUrls: known.blockExplorerUrls,
               }),
         },
         onStatus: (text) => {
@@ -64,7 +65,7 @@ export function bridgeAction(
         },
       });
       status.textContent = `Sent in ${hash}. Opening the transfer…`;
-      win.location.assign(transferHref(hash));
+      win.location.assign(submittedHref(hash, chainId));
     } catch (caught) {
       status.textContent = "";
       showMessage(error, walletErrorMessage(caught));

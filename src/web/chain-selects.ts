@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
 /**
- * When the server has a registry (GET /api/oracle/chains lists chains), the quote form's
- * chain and token text inputs become selects: chains by name and id, tokens by symbol (value:
- * the token address, which is what the router expects), the token list following the chosen
- * chain. Without a registry, or if the user already typed into a field, the text inputs stay.
+ * The quote form's chain and token fields. The page starts with selects saying "Loading
+ * chains…" (so nothing moves when the lists arrive): when the server has a registry (GET
+ * /api/oracle/chains lists chains) they are filled with chains by name and tokens by symbol
+ * (value: the token address, which is what the router expects), the token list following the
+ * chosen chain. Without a registry (or when it cannot be read) they become text inputs of the
+ * same size for chain ids and token addresses.
  */
 import type { ExplorerChain } from "./api-client.js";
 import { el } from "./dom.js";
@@ -13,6 +15,13 @@ const SIDES = [
   { chain: "sourceChain", token: "sourceToken", defaultIndex: 0 },
   { chain: "destChain", token: "destToken", defaultIndex: 1 },
 ] as const;
+
+const TEXT_INPUTS: Record<string, Record<string, string>> = {
+  sourceChain: { inputmode: "numeric", placeholder: "Chain id, e.g. 71001" },
+  destChain: { inputmode: "numeric", placeholder: "Chain id, e.g. 71002" },
+  sourceToken: { spellcheck: "false", placeholder: "0x… (0x000…0 = native coin)" },
+  destToken: { spellcheck: "false", placeholder: "0x…" },
+};
 
 function tokenOptions(chain: ExplorerChain | undefined): HTMLOptionElement[] {
   return (chain?.tokens ?? []).map((token) =>
@@ -24,40 +33,56 @@ function tokenOptions(chain: ExplorerChain | undefined): HTMLOptionElement[] {
   );
 }
 
-/** Returns whether the selects were installed. */
+function field(form: HTMLFormElement, name: string): HTMLSelectElement | HTMLInputElement | null {
+  const element = form.elements.namedItem(name);
+  return element instanceof HTMLSelectElement || element instanceof HTMLInputElement
+    ? element
+    : null;
+}
+
+/** Fills the selects from the registry's chains; returns whether it could (two chains or more). */
 export function installChainSelects(
   form: HTMLFormElement,
   chains: readonly ExplorerChain[],
 ): boolean {
-  if (chains.length < 2) return false;
-  const inputs = SIDES.map((side) => [
-    form.elements.namedItem(side.chain),
-    form.elements.namedItem(side.token),
-  ]);
-  const untouched = inputs
-    .flat()
-    .every((input) => input instanceof HTMLInputElement && input.value === "");
-  if (!untouched) return false;
-
-  SIDES.forEach((side, i) => {
-    const [chainInput, tokenInput] = inputs[i] as [HTMLInputElement, HTMLInputElement];
-    const chainSelect = el(
-      "select",
-      { name: side.chain, required: "" },
+  if (chains.length < 2) {
+    useTextInputs(form);
+    return false;
+  }
+  for (const side of SIDES) {
+    const chainSelect = field(form, side.chain);
+    const tokenSelect = field(form, side.token);
+    if (!(chainSelect instanceof HTMLSelectElement) || !(tokenSelect instanceof HTMLSelectElement))
+      continue;
+    chainSelect.replaceChildren(
       ...chains.map((chain) =>
-        el("option", { value: String(chain.chainId) }, `${chain.name} (${chain.chainId})`),
+        el("option", { value: String(chain.chainId) }, `${chain.displayName} (${chain.chainId})`),
       ),
     );
     chainSelect.value = String(chains[side.defaultIndex]?.chainId);
-    const tokenSelect = el("select", { name: side.token, required: "" });
     const fillTokens = () => {
       const chain = chains.find((c) => String(c.chainId) === chainSelect.value);
       tokenSelect.replaceChildren(...tokenOptions(chain));
     };
     fillTokens();
     chainSelect.addEventListener("change", fillTokens);
-    chainInput.replaceWith(chainSelect);
-    tokenInput.replaceWith(tokenSelect);
-  });
+    chainSelect.disabled = false;
+    tokenSelect.disabled = false;
+  }
   return true;
+}
+
+/** No registry: the chain and token fields are typed (chain ids, token addresses). */
+export function useTextInputs(form: HTMLFormElement): void {
+  for (const name of Object.keys(TEXT_INPUTS)) {
+    const current = field(form, name);
+    if (!(current instanceof HTMLSelectElement)) continue;
+    const input = el("input", {
+      name,
+      required: "",
+      autocomplete: "off",
+      ...(TEXT_INPUTS[name] ?? {}),
+    });
+    current.replaceWith(input);
+  }
 }

@@ -125,3 +125,99 @@ export function bridgeKindName(bridgeType: number): string {
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
+
+/** The API's "YYYY-MM-DD HH:MM:SS" (UTC) as epoch milliseconds; NaN when it is not one. */
+export function utcMillis(value: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+  if (!match) return Number.NaN;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
+  return Date.UTC(y as number, (mo as number) - 1, d, h, mi, s);
+}
+
+/**
+ * "just now", "45 s ago", "3 min ago", "2 h ago", "5 d ago" (and "in 2 min" for a time ahead of
+ * this clock, which a skewed client clock can give); "" for an empty or unreadable time.
+ */
+export function relativeTime(value: string, nowMs: number): string {
+  const at = utcMillis(value);
+  if (Number.isNaN(at)) return value === "" ? "" : value;
+  const seconds = Math.round((nowMs - at) / 1000);
+  const size = Math.abs(seconds);
+  const text =
+    size < 60
+      ? `${size} s`
+      : size < 3600
+        ? `${Math.floor(size / 60)} min`
+        : size < 86_400
+          ? `${Math.floor(size / 3600)} h`
+          : `${Math.floor(size / 86_400)} d`;
+  if (size < 5) return "just now";
+  return seconds >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/**
+ * Compares two decimal strings by value, exactly (no JS number): -1, 0 or 1. Non-decimals
+ * (an empty amount) sort before every number.
+ */
+export function compareDecimal(a: string, b: string): number {
+  const parse = (v: string) => /^(\d+)(?:\.(\d+))?$/.exec(v);
+  const x = parse(a);
+  const y = parse(b);
+  if (!x || !y) return x ? 1 : y ? -1 : 0;
+  const scale = Math.max((x[2] ?? "").length, (y[2] ?? "").length);
+  const big = (m: RegExpExecArray) => BigInt((m[1] ?? "0") + (m[2] ?? "").padEnd(scale, "0"));
+  const d = big(x) - big(y);
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+/** The record's `protocol` (absent on records of servers before it existed: "reference"). */
+export const PROTOCOL_LABELS: Readonly<Record<string, string>> = {
+  reference: "Reference",
+  "layerzero-oft": "LayerZero OFT",
+  cctp: "CCTP",
+  across: "Across",
+};
+
+export function protocolOf(record: { protocol?: string }): string {
+  return typeof record.protocol === "string" && record.protocol !== ""
+    ? record.protocol
+    : "reference";
+}
+
+export function protocolLabel(protocol: string): string {
+  return PROTOCOL_LABELS[protocol] ?? protocol;
+}
+
+/**
+ * A colour hue (0-359) for a chain or token name: the same name always gets the same colour,
+ * so a chain is recognised at a glance across rows and pages.
+ */
+export function nameHue(name: string): number {
+  let hash = 0;
+  for (const char of name.toLowerCase()) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) >>> 0;
+  return hash % 360;
+}
+
+/** A chain's name for people when the server gives none: "alpha" -> "Alpha". */
+export function titleCase(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+export type SearchKind = "address" | "hash" | "message id" | "invalid";
+
+/** What a search text is, by the list endpoint's rules (docs/http-api.md, addressOrTxHash). */
+export function searchKind(q: string): SearchKind {
+  if (/^0x[0-9a-fA-F]{40}$/.test(q)) return "address";
+  if (/^0x[0-9a-fA-F]{64}$/.test(q)) return "hash";
+  if (/^[A-Za-z0-9:_-]{1,128}$/.test(q)) return "message id";
+  return "invalid";
+}
+
+/** What the page says for a search text the API would refuse (no parameter names or rules). */
+export function invalidSearchMessage(q: string): string {
+  const shown = q.length > 24 ? `${q.slice(0, 24)}…` : q;
+  if (/^0x[0-9a-fA-F]*$/i.test(q)) {
+    return `“${shown}” is not a complete address or hash: an address has 40 characters after 0x, a transaction hash or message id 64.`;
+  }
+  return `“${shown}” is not something we can search for. Paste an address (0x…, 42 characters), a transaction hash or a message id.`;
+}

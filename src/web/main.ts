@@ -7,11 +7,13 @@
  */
 import { installExactCopy } from "./amount-view.js";
 import { createApiClient } from "./api-client.js";
+import { createChainDirectory, EMPTY_DIRECTORY } from "./chain-directory.js";
 import { byId } from "./dom.js";
 import { createHomeView } from "./home-view.js";
 import { createQuoteForm } from "./quote-form.js";
 import { createTransferPage, transferIdFromPath } from "./transfer-page.js";
 import { createTransfersView } from "./transfers-view.js";
+import { installTimes } from "./value-views.js";
 
 function localStorageOrUndefined(): Storage | undefined {
   try {
@@ -23,6 +25,12 @@ function localStorageOrUndefined(): Storage | undefined {
 
 const client = createApiClient();
 installExactCopy(document);
+installTimes(document);
+// Chains' names for people, block explorers and token symbols: one read, shared by every view.
+const chains = client
+  .chains()
+  .then((answer) => (answer.ok ? createChainDirectory(answer.data) : EMPTY_DIRECTORY))
+  .catch(() => EMPTY_DIRECTORY);
 const transferId = transferIdFromPath(window.location.pathname);
 if (transferId !== "") {
   // One transfer: the search box leads back to the search view; the rest stays hidden.
@@ -42,17 +50,21 @@ if (transferId !== "") {
     section: byId("transfer-page", HTMLElement),
     content: byId("transfer-content", HTMLElement),
     error: byId("transfer-error", HTMLElement),
+    chains,
   }).start();
 } else {
-  createTransfersView({ client, window }).start();
-  createHomeView({
+  const home = createHomeView({
     client,
     window,
     home: byId("intro", HTMLElement),
     feedBody: byId("feed", HTMLTableElement).tBodies[0] as HTMLTableSectionElement,
     feedStatus: byId("feed-status", HTMLElement),
+    feedNote: byId("feed-note", HTMLElement),
     stats: byId("stats", HTMLElement),
-  }).start();
+    chains,
+  });
+  createTransfersView({ client, window, home, chains }).start();
+  home.start();
   createQuoteForm({
     form: byId("quote-form", HTMLFormElement),
     result: byId("quote-result", HTMLElement),

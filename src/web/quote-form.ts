@@ -8,9 +8,9 @@ import type { RouteQuoteData } from "../router/quote-response.js";
 import { amountNode } from "./amount-view.js";
 import type { ApiClient, ExplorerChain, QuoteRequest } from "./api-client.js";
 import { bridgeAction } from "./bridge-button.js";
-import { installChainSelects } from "./chain-selects.js";
+import { installChainSelects, useTextInputs } from "./chain-selects.js";
 import { el, showMessage } from "./dom.js";
-import { bridgeKindName } from "./format.js";
+import { bridgeKindName, formatDuration, formatUtcTime, utcMillis } from "./format.js";
 import { executableQuote } from "./wallet.js";
 
 export const API_KEY_STORAGE_KEY = "bridge-oracle:api-key";
@@ -54,18 +54,41 @@ function row(label: string, value: string | Node, className = ""): HTMLElement[]
   return [el("dt", {}, label), el("dd", className === "" ? {} : { class: className }, value)];
 }
 
-function paramsTable(encoded: string): HTMLElement {
+/** `signData.params` for developers: collapsed, names unbroken, values wrapping anywhere. */
+function paramsDetails(encoded: string): HTMLElement {
   const decoded = decodeParams(encoded);
-  if (decoded === undefined) return el("pre", { class: "params-raw" }, encoded);
-  const body = el("tbody");
-  for (const [key, value] of Object.entries(decoded)) {
-    body.append(el("tr", {}, el("th", { scope: "row" }, key), el("td", {}, String(value))));
-  }
-  return el("table", { class: "params" }, body);
+  const body =
+    decoded === undefined
+      ? el("pre", { class: "params-raw" }, encoded)
+      : el(
+          "table",
+          { class: "params" },
+          el(
+            "tbody",
+            {},
+            ...Object.entries(decoded).map(([key, value]) =>
+              el("tr", {}, el("th", { scope: "row" }, key), el("td", {}, String(value))),
+            ),
+          ),
+        );
+  return el(
+    "details",
+    { class: "developer-details" },
+    el("summary", {}, "Developer details: the bridge call (signData.params)"),
+    el(
+      "p",
+      { class: "summary" },
+      "Chain ids here are the bridge's own ids (destChainId), not EVM chain ids.",
+    ),
+    body,
+  );
 }
 
 /** Token symbols of a quote's amounts; "" where unknown (no registry): the number stands alone. */
 export interface QuoteSymbols {
+  /** The chains' names for people (without a registry: "chain <id>"). */
+  sourceChain?: string;
+  destChain?: string;
   /** signData.amount: the source token. */
   amount: string;
   /** fee: the source bridge token (params.sourceBridgeToken). */
@@ -100,12 +123,34 @@ export function quoteSymbols(
     return token?.symbol ?? "";
   };
   const params = decodeParams(quote.signData.params);
+  const nameOf = (chainId: string) =>
+    chains.find((c) => String(c.chainId) === chainId)?.displayName ?? `chain ${chainId}`;
   return {
+    sourceChain: nameOf(request.sourceChain),
+    destChain: nameOf(request.destChain),
     amount: symbolOf(request.sourceChain, request.sourceToken),
     fee: symbolOf(request.sourceChain, params?.["sourceBridgeToken"]),
     received: symbolOf(request.destChain, request.destToken),
   };
 }
+
+/** "about 45 s (9 in 10 within 2 min, from 12 transfers)"; no estimate: says so. */
+export function etaText(quote: RouteQuoteData): string {
+  const eta = quote.estimatedDuration;
+  if (eta === undefined) return "";
+  if (eta === null) return "No estimate yet: too few transfers on this route";
+  return `About ${formatDuration(eta.p50Seconds)} (9 in 10 within ${formatDuration(eta.p90Seconds)}; from ${eta.samples} transfers)`;
+}
+
+/** "Valid for 27 s" / "Expired: get a new quote" at `nowMs`. */
+export function expiryText(expiresAt: string, nowMs: number): string {
+  const left = Math.floor((utcMillis(expiresAt) - nowMs) / 1000);
+  if (Number.isNaN(left)) return "";
+  return left > 0 ? `Valid for ${formatDuration(left)}` : "Expired: get a new quote";
+}
+
+/** The interval of the shown quote's countdown (one quote is shown at a time). */
+let countdown: ReturnType<typeof setInterval> | undefined;
 
 export function renderQuote(
   target: HTMLElement,
@@ -114,26 +159,52 @@ export function renderQuote(
   action: HTMLElement | null = null,
 ): void {
   const sign = quote.signData;
+  const eta = etaText(quote);
+  const feeInOtherToken = symbols.fee !== "" && symbols.fee !== symbols.amount;
+  const expiry =
+    quote.expiresAt === undefined
+      ? null
+      : el("span", { class: "quote-expiry", title: formatUtcTime(quote.expiresAt) });
+  const tick = () => {
+    if (expiry === null || quote.expiresAt === undefined) return;
+    const text = expiryText(quote.expiresAt, Date.now());
+    if (expiry.textContent !== text) expiry.textContent = text;
+    expiry.classList.toggle("expired", text.startsWith("Expired"));
+  };
+  if (countdown !== undefined) clearInterval(countdown);
+  countdown = expiry === null ? undefined : setInterval(tick, 1000);
+  tick();
   const children: Node[] = [
     el("h3", {}, "Best route"),
     el(
       "dl",
       { class: "quote-summary" },
-      ...row("Bridge", bridgeKindName(sign.bridgeType), "quote-kind"),
-      ...row("Bridge contract", sign.bridge, "quote-bridge hex"),
-      ...row("Source chain", sign.chainName, "quote-chain"),
-      ...row("Amount sent", amountNode(sign.amount, symbols.amount), "quote-amount"),
-      ...row(
-        symbols.fee === "" ? "Fee (source bridge token)" : "Fee",
-        amountNode(quote.fee, symbols.fee),
-        "quote-fee",
-      ),
+      ...row("You send", amountNode(sign.amount, symbols.amount), "quote-amount"),
+      ...row("From", symbols.sourceChain ?? sign.chainName, "quote-chain"),
+      ...row("To", symbols.destChain ?? "", "quote-dest-chain"),
       ...row("Minimum received", amountNode(quote.destMinAmount, symbols.received), "quote-min"),
       ...row("Maximum received", amountNode(quote.destMaxAmount, symbols.received), "quote-max"),
+      ...row(
+        "Fee",
+        el(
+          "span",
+          {},
+          amountNode(quote.fee, symbols.fee),
+          symbols.fee === ""
+            ? " (in the source bridge token)"
+            : feeInOtherToken
+              ? ` (in ${symbols.fee}, the bridge's token: the ${symbols.amount} sent is swapped into it first)`
+              : "",
+        ),
+        "quote-fee",
+      ),
+      ...(eta === "" ? [] : row("Estimated time", eta, "quote-eta")),
+      ...(expiry === null ? [] : row("Quote", expiry, "quote-expires")),
+      ...row("Bridge", bridgeKindName(sign.bridgeType), "quote-kind"),
+      ...row("Bridge contract", sign.bridge, "quote-bridge hex"),
     ),
     ...(action === null ? [] : [action]),
-    el("h4", {}, "Bridge call parameters (signData.params)"),
-    paramsTable(sign.params),
+    paramsDetails(sign.params),
   ];
   target.replaceChildren(...children);
   target.hidden = false;
@@ -193,12 +264,18 @@ export function createQuoteForm(deps: QuoteFormDeps): { start(): void } {
         showMessage(error, "");
         result.hidden = true;
       });
-      // Progressive: the form works with text inputs until (and unless) the registry arrives.
-      void client.chains().then((answer) => {
-        if (!answer.ok) return;
-        chains = answer.data;
-        installChainSelects(form, chains);
-      });
+      // The selects say "Loading chains…" until the registry arrives; none: text inputs.
+      void client.chains().then(
+        (answer) => {
+          if (!answer.ok) {
+            useTextInputs(form);
+            return;
+          }
+          chains = answer.data;
+          installChainSelects(form, chains);
+        },
+        () => useTextInputs(form),
+      );
     },
   };
 }

@@ -17,9 +17,17 @@
  *   without a request per step); an unchanged URL is replaced, not pushed, in the history.
  */
 import type { ApiClient } from "./api-client.js";
+import { type ChainDirectory, EMPTY_DIRECTORY } from "./chain-directory.js";
 import { byId, showMessage } from "./dom.js";
-import { pageCount } from "./format.js";
-import { renderSortHeaders, renderTransferRows } from "./transfers-table.js";
+import { invalidSearchMessage, pageCount, searchKind } from "./format.js";
+import type { HomeView } from "./home-view.js";
+import {
+  amountSortNote,
+  renderSkeletonRows,
+  renderSortHeaders,
+  renderTransferRows,
+  transferHref,
+} from "./transfers-table.js";
 import {
   type ExplorerState,
   isSortField,
@@ -37,10 +45,25 @@ export const POLL_INTERVAL_MS = 3000;
 export interface TransfersViewDeps {
   client: ApiClient;
   window: Window;
+  /** The home page's feed, which follows the same sort, order and size. */
+  home?: HomeView;
+  chains?: Promise<ChainDirectory>;
+}
+
+/** What the page says for an API refusal of a search (no parameter names or format rules). */
+export function searchErrorMessage(q: string, code: number | undefined, msg: string): string {
+  if (code === 40001) return invalidSearchMessage(q);
+  if (code === 42901)
+    return "Too many requests from this address for now: wait a minute and search again.";
+  if (code === 50301)
+    return "The service cannot read its database right now: try again in a moment.";
+  return `The search failed: ${msg}.`;
 }
 
 export function createTransfersView(deps: TransfersViewDeps): { start(): void } {
-  const { client, window: win } = deps;
+  const { client, window: win, home } = deps;
+  let chains: ChainDirectory = EMPTY_DIRECTORY;
+  const sortNote = byId("sort-note", HTMLElement);
 
   const searchForm = byId("search-form", HTMLFormElement);
   const searchInput = byId("search-input", HTMLInputElement);
@@ -95,7 +118,10 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
       active instanceof HTMLElement && tableBody.contains(active)
         ? { className: active.className, title: active.title }
         : undefined;
-    renderTransferRows(tableBody, data as Parameters<typeof renderTransferRows>[1], handlers);
+    renderTransferRows(tableBody, data as Parameters<typeof renderTransferRows>[1], handlers, {
+      chains,
+      ...(searchKind(state.q) === "address" ? { perspective: state.q } : {}),
+    });
     if (focused === undefined) return;
     for (const candidate of Array.from(tableBody.querySelectorAll<HTMLElement>("a, button"))) {
       if (candidate.className === focused.className && candidate.title === focused.title) {
@@ -120,6 +146,7 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     orderSelect.value = state.order;
     sizeSelect.value = String(state.size);
     renderSortHeaders(tableHead, state);
+    home?.setState(state);
   }
 
   function navigate(next: ExplorerState): void {
@@ -151,14 +178,33 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     inFlight?.abort();
     if (state.q === "") {
       intro.hidden = false;
+      home?.setShown(true);
       results.hidden = true;
       showMessage(listError, "");
       return;
     }
     intro.hidden = true;
+    home?.setShown(false);
+    if (searchKind(state.q) === "invalid") {
+      // Said at once, in words: the API's answer would name parameters and format rules.
+      results.hidden = true;
+      showMessage(listError, invalidSearchMessage(state.q));
+      return;
+    }
     const controller = new AbortController();
     inFlight = controller;
-    if (!silent) results.setAttribute("aria-busy", "true");
+    if (!silent) {
+      results.setAttribute("aria-busy", "true");
+      if (renderedRows === undefined) {
+        // The first answer: placeholder rows of the table's shape instead of a bare header.
+        results.hidden = false;
+        table.hidden = false;
+        empty.hidden = true;
+        showMessage(listError, "");
+        setText(summary, "Searching…");
+        renderSkeletonRows(tableBody, 3);
+      }
+    }
     let answer: Awaited<ReturnType<ApiClient["listTransfers"]>>;
     try {
       answer = await client.listTransfers(listQuery(state), controller.signal);
@@ -176,20 +222,34 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
     }
     if (!answer.ok) {
       results.hidden = true;
-      showMessage(listError, answer.msg);
+      renderedRows = undefined;
+      showMessage(listError, searchErrorMessage(state.q, answer.code, answer.msg));
       return;
     }
     showMessage(listError, "");
     results.hidden = false;
     const { data, total } = answer.data;
+    // A hash or message id of one transfer opens that transfer's page (Back returns here).
+    const first = data[0];
+    if (!silent && total === 1 && first !== undefined && searchKind(state.q) !== "address") {
+      win.location.replace(transferHref(first.message_id));
+      return;
+    }
     pages = pageCount(total, state.size);
     renderRows(data);
     table.hidden = data.length === 0;
     empty.hidden = data.length > 0;
     setText(
       empty,
-      total === 0 ? `No transfers match ${state.q}.` : `Page ${state.page} is past the last page.`,
+      total > 0
+        ? `Page ${state.page} is past the last page.`
+        : /^0x[0-9a-f]*$/i.test(state.q)
+          ? `No transfers match ${state.q}. ${invalidSearchMessage(state.q)}`
+          : `No transfers match ${state.q}.`,
     );
+    const note = amountSortNote(data, state.sort);
+    setText(sortNote, note);
+    sortNote.hidden = note === "";
     summaryText = `${total} transfer${total === 1 ? "" : "s"}`;
     setText(summary, summaryText);
     setText(pageLabel, `Page ${state.page} of ${pages}`);
@@ -206,6 +266,13 @@ export function createTransfersView(deps: TransfersViewDeps): { start(): void } 
 
   return {
     start() {
+      void deps.chains?.then((directory) => {
+        chains = directory;
+        if (renderedRows === undefined) return;
+        const rows = JSON.parse(renderedRows) as unknown[];
+        renderedRows = undefined;
+        renderRows(rows);
+      });
       syncControls();
       searchForm.addEventListener("submit", (event) => {
         event.preventDefault();

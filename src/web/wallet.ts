@@ -98,6 +98,8 @@ export interface BridgeChain {
   nativeDecimals?: number;
   /** Public RPC URLs for wallet_addEthereumChain (the server's `rpcUrls`); none: no adding. */
   rpcUrls?: readonly string[];
+  /** The chain's block explorer for wallet_addEthereumChain (the server's `blockExplorerUrls`). */
+  blockExplorerUrls?: readonly string[];
 }
 
 export interface BridgeFlowDeps {
@@ -225,6 +227,9 @@ async function addChain(
           decimals: chain.nativeDecimals ?? 18,
         },
         rpcUrls: [...rpcUrls],
+        ...(chain.blockExplorerUrls?.length
+          ? { blockExplorerUrls: [...chain.blockExplorerUrls] }
+          : {}),
       },
     ],
   });

@@ -21,7 +21,7 @@ import {
   type RouterRouteDeps,
   routerReadinessCheck,
 } from "../../src/api/routes/router-quote.js";
-import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
+import { LATEST_STREAM_PATH, TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { ErrorCode } from "../../src/errors.js";
 import { formatUtc } from "../../src/indexer/derive-transfer.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
@@ -82,6 +82,8 @@ const NOT_PRODUCED: Record<string, string> = {
   "get /api/oracle/tokens 503": "only while the server shuts down (server.test.ts)",
   "get /api/oracle/connections 503": "only while the server shuts down (server.test.ts)",
   "get /api/oracle/bridge-transactions/stream 200":
+    "an event stream that never ends, which inject cannot wait for (transfer-stream.test.ts)",
+  "get /api/oracle/bridge-transactions/latest/stream 200":
     "an event stream that never ends, which inject cannot wait for (transfer-stream.test.ts)",
 };
 
@@ -411,6 +413,18 @@ describe("OpenAPI conformance: every response matches the served document", () =
     );
     await expectDocumented("GET", timelinePath, timeline(ALICE), 400, 40001);
     await expectDocumented("GET", timelinePath, timeline(`0x${"0".repeat(64)}`), 404, 40401);
+    // The feed answers a conditional request for an unchanged page with 304 and no body.
+    const latest = `${LIST_TRANSFERS_PATH}/latest`;
+    const first = await expectDocumented("GET", latest, { url: latest }, 200, 0);
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^W\/"/);
+    const unchanged = await expectDocumented(
+      "GET",
+      latest,
+      { url: latest, headers: { "if-none-match": etag } },
+      304,
+    );
+    assert.equal(unchanged.body, "");
   });
 
   it("stream: 400, 401, 429, 500 and 503 in the envelope before the stream starts", async () => {
@@ -464,6 +478,26 @@ describe("OpenAPI conformance: every response matches the served document", () =
         50301,
       );
       assert.equal(unavailable.headers["retry-after"], "1");
+    } finally {
+      faults.changes = undefined;
+    }
+  });
+
+  it("latest stream: 400, 401, 429, 500 and 503 in the envelope before the stream starts", async () => {
+    const path = LATEST_STREAM_PATH;
+    await expectDocumented("GET", path, { url: `${path}?since=x` }, 400, 40001);
+    const badKey = { url: path, headers: { authorization: "Bearer not-a-key" } };
+    await expectDocumented("GET", path, badKey, 401, 40102);
+    const limited = { url: `${path}?since=x`, remoteAddress: "10.98.0.10" };
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) {
+      await expectDocumented("GET", path, limited, 400);
+    }
+    await expectDocumented("GET", path, { ...limited, url: path }, 429, 42901);
+    try {
+      faults.changes = new Error("boom: a bug below the route");
+      await expectDocumented("GET", path, { url: path }, 500, 50001);
+      faults.changes = new NoAnswerError("the database", 5000);
+      await expectDocumented("GET", path, { url: path }, 503, 50301);
     } finally {
       faults.changes = undefined;
     }

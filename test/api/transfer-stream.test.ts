@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/api/app.js";
-import { TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
+import { LATEST_STREAM_PATH, TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
 import { loadConfig } from "../../src/config/env.js";
 import { createStore } from "../../src/store/index.js";
 import type { BridgeTransaction, Store } from "../../src/store/types.js";
@@ -108,6 +108,26 @@ for (const backend of ["sqlite", "postgres"] as const) {
       await closeApp(app);
       if (store !== undefined) await within(SSE_WAIT_MS, "store.close()", store.close());
       if (db !== undefined) await within(SSE_WAIT_MS, "dropping the schema", db.cleanup());
+    });
+
+    it("behavior: the latest stream carries every transfer's changes, uncompressed", async () => {
+      const stream = await connect(`${base}${LATEST_STREAM_PATH}`, {
+        "accept-encoding": "br, gzip",
+      });
+      assert.equal(stream.status, 200);
+      assert.equal(stream.headers["content-encoding"], undefined, "events are never held back");
+      await stream.waitFor((e) => e.event === "ready");
+      const [one, two] = [makeTransfer(), makeProcessingTransfer()];
+      await write(store, [one, two]);
+      await stream.waitFor(
+        (e) => e.event === "transfer" && JSON.parse(e.data).message_id === two.message_id,
+      );
+      assert.deepEqual(
+        stream.events
+          .filter((e) => e.event === "transfer")
+          .map((e) => JSON.parse(e.data).message_id),
+        [one.message_id, two.message_id],
+      );
     });
 
     it("default: a wallet follows its transfer from send to Success", async () => {

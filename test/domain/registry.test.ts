@@ -110,6 +110,25 @@ describe("parseRegistry", () => {
     );
   });
 
+  it("behavior: displayName defaults to the name capitalised; blockExplorerUrl is optional and checked", () => {
+    const j = json();
+    j.chains[0].displayName = "Alpha Devnet";
+    j.chains[1].blockExplorerUrl = "https://scan.example.org//";
+    const registry = parseRegistry(j);
+    assert.equal(registry.chain(71001)?.displayName, "Alpha Devnet");
+    assert.equal(registry.chain(71002)?.displayName, "Beta");
+    assert.equal(registry.chain(71002)?.blockExplorerUrl, "https://scan.example.org");
+    assert.equal(registry.chain(71003)?.blockExplorerUrl, undefined);
+    rejects(
+      (j) => (j.chains[1].blockExplorerUrl = "ftp://scan.example.org"),
+      /chains\[1\] \(beta\)\.blockExplorerUrl must be an http:\/\/ or https:\/\/ URL/,
+    );
+    rejects(
+      (j) => (j.chains[1].blockExplorerUrl = "https://user:pw@scan.example.org"),
+      /blockExplorerUrl must not carry credentials/,
+    );
+  });
+
   it("behavior: token and pair lookups are case-insensitive and chain-scoped", () => {
     const registry = parseRegistry(json());
     const usdc = registry.chain(71001)!.tokens.find((t) => t.symbol === "USDC")!;

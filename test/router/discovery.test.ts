@@ -56,8 +56,10 @@ describe("discovery endpoints", () => {
       f.registry.chains.map((c) => ({
         chainId: c.chainId,
         name: c.name,
+        displayName: c.name.charAt(0).toUpperCase() + c.name.slice(1),
         nativeCurrency: { name: c.nativeToken.symbol, symbol: c.nativeToken.symbol, decimals: 18 },
         rpcUrls: [],
+        blockExplorerUrls: [],
         bridgeChainIds: Object.fromEntries(
           Object.entries(c.bridgeChainIds).map(([k, v]) => [k, v]),
         ),
@@ -87,6 +89,8 @@ describe("discovery endpoints", () => {
     const json = structuredClone(f.registryJson) as { chains: Record<string, unknown>[] };
     for (const chain of json.chains) chain.rpcUrl = "https://reader:s3cret@node.internal/v3/k";
     json.chains[0]!.publicRpcUrl = "https://rpc.example.org/alpha";
+    json.chains[1]!.blockExplorerUrl = "https://explorer.example.org/beta/";
+    json.chains[1]!.displayName = "Beta Testnet";
     const published = await buildRouterTestApp({
       router: createRouter({ registry: parseRegistry(json) }),
       snapshot: f.snapshot,
@@ -102,6 +106,12 @@ describe("discovery endpoints", () => {
           [71002, []],
           [71003, []],
         ],
+      );
+      const beta = chains[1] as unknown as { displayName: string; blockExplorerUrls: string[] };
+      assert.deepEqual(
+        [beta.displayName, beta.blockExplorerUrls],
+        ["Beta Testnet", ["https://explorer.example.org/beta"]],
+        "the block explorer is published without its trailing slash",
       );
       assert.ok(
         !response.body.includes("node.internal"),

@@ -103,6 +103,39 @@ describe("/docs (Swagger UI): Authorize and Try it out", () => {
     }
   });
 
+  it("default: our name, favicon and a link back to the explorer instead of Fastify's branding", async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${api.baseUrl}/docs`);
+      const back = page.locator("#swagger-ui .topbar a.back-to-explorer");
+      await back.waitFor();
+      assert.equal(await page.title(), "bridge-oracle API");
+      assert.equal(await back.getAttribute("href"), "/");
+      assert.equal(await back.textContent(), "← Explorer");
+      const logo = page.locator("#swagger-ui .topbar a.link img");
+      await logo.waitFor();
+      const src = (await logo.getAttribute("src")) ?? "";
+      const svg = Buffer.from(
+        src.replace(/^data:image\/svg\+xml;base64,/, ""),
+        "base64",
+      ).toString();
+      assert.match(svg, /bridge-oracle API/);
+      assert.doesNotMatch(svg, /fastify/i);
+      assert.equal(
+        await page
+          .locator('link[rel="icon"]')
+          .evaluateAll((links) => links.map((l) => l.getAttribute("href")?.split("/").pop()))
+          .then((names) => names.join(",")),
+        "favicon.svg",
+      );
+      await back.click();
+      await page.waitForURL(`${api.baseUrl}/`);
+      await page.locator("#feed").waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+
   it("default: the schemas of params' decoded object and of /readyz's data render", async () => {
     const page = await browser.context.newPage();
     const problems: string[] = [];

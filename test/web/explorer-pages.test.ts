@@ -9,11 +9,8 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import Database from "better-sqlite3";
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { utcText } from "../../src/api/transfer-summary.js";
-import { sqlitePath } from "../../src/store/database-url.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import { formatAmount } from "../../src/web/format.js";
 import {
   evmAddress,
@@ -25,8 +22,11 @@ import { assertNoSeriousAxeViolations } from "./axe.js";
 import {
   type Browser,
   type ExplorerHarness,
+  feedIds,
   launchChromium,
+  overflowing,
   startExplorerApi,
+  storeFailedAndRefunded,
 } from "./explorer-harness.js";
 
 const RESULTS_DIR = "test-results";
@@ -61,64 +61,6 @@ const processing = makeProcessingTransfer({
 });
 const REFUND_REASON = "slippage: would receive less than the minimum";
 
-function rawEvent(
-  transfer: BridgeTransaction,
-  name: string,
-  chainId: number,
-  block: number,
-  time: number,
-  address: string,
-  args: object,
-): unknown[] {
-  return [
-    chainId,
-    hexHash(`${transfer.message_id}-${name}`),
-    0,
-    block,
-    hexHash(`block-${chainId}-${block}`),
-    time,
-    address,
-    0,
-    name,
-    transfer.message_id,
-    JSON.stringify(args),
-  ];
-}
-
-function storeIndexedEvents(databaseUrl: string): void {
-  const db = new Database(sqlitePath(databaseUrl));
-  try {
-    const insertChain = db.prepare(
-      "INSERT INTO indexer_chains (chain_id, name, start_block, cursor_block, cursor_hash, head_block, target_block, state, error, updated_at) VALUES (?, ?, 0, 0, '', 0, 0, 'following', '', '')",
-    );
-    insertChain.run(71001, "devnet-a");
-    insertChain.run(71002, "devnet-b");
-    const insert = db.prepare(
-      "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    for (const row of [
-      rawEvent(failed, "TransferSent", 71001, 140, NOW - 300, SOURCE_BRIDGE, {}),
-      rawEvent(failed, "TransferFailed", 71002, 77, NOW - 290, DEST_BRIDGE, {
-        reason: REFUND_REASON,
-      }),
-      rawEvent(failed, "TransferRefunded", 71001, 151, NOW - 275, SOURCE_BRIDGE, {
-        token: failed.fee_address,
-        amount: "1498500000",
-      }),
-    ]) {
-      insert.run(...row);
-    }
-  } finally {
-    db.close();
-  }
-}
-
-async function feedIds(page: Page): Promise<string[]> {
-  return page
-    .locator("#feed tbody tr")
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-message-id") ?? ""));
-}
-
 describe("explorer home and transfer pages in Chromium", () => {
   let api: ExplorerHarness;
   let browser: Browser;
@@ -128,7 +70,15 @@ describe("explorer home and transfer pages in Chromium", () => {
   before(async () => {
     await mkdir(RESULTS_DIR, { recursive: true });
     api = await startExplorerApi([delivered, failed, processing]);
-    storeIndexedEvents(api.databaseUrl);
+    storeFailedAndRefunded(api.databaseUrl, {
+      transfer: failed,
+      source: { chainId: 71001, name: "devnet-a", bridge: SOURCE_BRIDGE },
+      dest: { chainId: 71002, name: "devnet-b", bridge: DEST_BRIDGE },
+      blocks: [140, 77, 151],
+      times: [NOW - 300, NOW - 290, NOW - 275],
+      reason: REFUND_REASON,
+      refund: { token: failed.fee_address, amount: "1498500000" },
+    });
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error));
@@ -205,19 +155,24 @@ describe("explorer home and transfer pages in Chromium", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL(`**/transfer/${failed.message_id}`);
     await page.locator('.step[data-step="refunded"]').waitFor();
-    assert.equal(await page.locator("#transfer-status").textContent(), "Failed");
+    // The badge shows the stage: failed, then refunded.
+    assert.equal(await page.locator("#transfer-status").textContent(), "Refunded");
+    assert.match(
+      (await page.locator("#transfer-status").getAttribute("class")) ?? "",
+      /badge-refunded/,
+    );
     const steps = await page
       .locator(".timeline .step")
       .evaluateAll((items) => items.map((item) => item.getAttribute("data-step")));
     assert.deepEqual(steps, ["sent", "failed", "refunded"]);
     assert.match(
       (await page.locator('.step[data-step="sent"] .step-when').textContent()) ?? "",
-      /devnet-a · block 140/,
+      /Devnet-a · block 140$/,
     );
     const failedStep = page.locator('.step[data-step="failed"]');
     assert.match(
       (await failedStep.locator(".step-when").textContent()) ?? "",
-      /block 77 · 10 s after sending$/,
+      /10 s after sending · Devnet-b · block 77$/,
     );
     assert.equal(
       await failedStep.locator(".step-reason").textContent(),
@@ -225,9 +180,15 @@ describe("explorer home and transfer pages in Chromium", () => {
     );
     const refunded = page.locator('.step[data-step="refunded"]');
     assert.equal(await refunded.locator(".amount").textContent(), "1,498.5 USDC");
-    assert.match((await refunded.locator(".step-when").textContent()) ?? "", /25 s after sending$/);
+    assert.match(
+      (await refunded.locator(".step-when").textContent()) ?? "",
+      /25 s after sending · Devnet-a · block 151$/,
+    );
     assert.equal(await page.locator(".amount-sent").textContent(), "1,500.25 USDC");
-    assert.equal(await page.locator(".amount-received").textContent(), "0 USDC");
+    assert.equal(
+      await page.locator(".amount-received").textContent(),
+      "— (nothing was delivered; see the refund above)",
+    );
     assert.equal(await page.locator(".fee-bridge").textContent(), formatAmount("1.5", "USDC"));
     assert.equal(await page.locator(".fee-messaging").textContent(), "0.25 USDC");
     assert.equal(await page.locator(".details .source-tx").textContent(), failed.source_tx_hash);
@@ -264,17 +225,33 @@ describe("explorer home and transfer pages in Chromium", () => {
     assert.equal(await page.locator('.step[data-step="pending"]').count(), 0);
   });
 
-  it("error: an unknown hash says so on the transfer page", async () => {
-    await page.goto(`${api.baseUrl}/transfer/not*valid`);
-    await page.locator("#transfer-error").waitFor();
-    assert.match((await page.locator("#transfer-error").textContent()) ?? "", /^id must be/);
+  it("error: an id that is no transfer's is said at once on the transfer page", async () => {
+    for (const [id, words, asks] of [
+      ["not*valid", /^“not\*valid” is not a transfer id\. A transfer is found by/, 0],
+      ["nonsense", /^No transfer has the id nonsense\.$/, 1],
+      [failed.from_address, /is an address, not a transfer: search it/, 0],
+    ] as const) {
+      const timelines: string[] = [];
+      const onRequest = (request: Request) => {
+        if (request.url().endsWith("/timeline")) timelines.push(request.url());
+      };
+      page.on("request", onRequest);
+      const started = Date.now();
+      await page.goto(`${api.baseUrl}/transfer/${id}`);
+      await page.locator("#transfer-error").waitFor();
+      assert.match((await page.locator("#transfer-error").textContent()) ?? "", words);
+      assert.ok(Date.now() - started < 3000, `${id}: said within 3 s`);
+      await page.waitForTimeout(2500); // a retry would come after 2 s
+      page.off("request", onRequest);
+      assert.equal(timelines.length, asks, `${id}: asked ${timelines.length} times`);
+    }
   });
 
   it("behavior: at phone width the home, search and transfer pages fit and pass axe-core (screenshots kept)", async () => {
-    await page.setViewportSize({ width: 375, height: 812 });
+    await page.setViewportSize({ width: 390, height: 844 });
     for (const [name, path, ready] of [
-      ["home", "/", "#feed tbody tr"],
-      ["search", `/?q=${failed.from_address}`, "#transfers tbody tr"],
+      ["home", "/", "#feed tbody tr[data-message-id]"],
+      ["search", `/?q=${failed.from_address}`, "#transfers tbody tr[data-message-id]"],
       ["transfer", `/transfer/${failed.message_id}`, '.step[data-step="refunded"]'],
     ] as const) {
       await page.goto(`${api.baseUrl}${path}`);
@@ -283,13 +260,16 @@ describe("explorer home and transfer pages in Chromium", () => {
         scroll: document.documentElement.scrollWidth,
         inner: window.innerWidth,
       }));
-      assert.ok(width.scroll <= width.inner, `${name}: ${width.scroll}px wide in ${width.inner}px`);
-      await assertNoSeriousAxeViolations(page, `the ${name} page at 375 px`);
+      assert.ok(
+        width.scroll <= width.inner,
+        `${name}: ${width.scroll}px wide in ${width.inner}px: ${(await overflowing(page)).join(", ")}`,
+      );
+      await assertNoSeriousAxeViolations(page, `the ${name} page at 390 px`);
       await page.screenshot({ path: `${RESULTS_DIR}/explorer-${name}-phone.png`, fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${api.baseUrl}/?q=${failed.from_address}`);
-    await page.locator("#transfers tbody tr").first().waitFor();
+    await page.locator("#transfers tbody tr[data-message-id]").first().waitFor();
     await assertNoSeriousAxeViolations(page, "the search page");
   });
 });

@@ -221,8 +221,33 @@ describe("bridging from a browser wallet on the devnet", () => {
     await assertNoSeriousAxeViolations(page, "a quote with its bridge button");
     await page.screenshot({ path: `${RESULTS_DIR}/explorer-quote-wallet.png`, fullPage: true });
     walletCalls.length = 0;
+    // The indexer has not seen the transaction yet when the page opens: held back here until
+    // the page has shown what a user who just sent funds must see.
+    let indexed = false;
+    await page.route(/\/timeline$/, (route) =>
+      indexed
+        ? route.continue()
+        : route.fulfill({
+            status: 404,
+            json: { code: 40401, msg: "no transfer has it yet", data: null },
+          }),
+    );
     await page.click("#quote-result .bridge-button");
-    await page.waitForURL("**/transfer/0x*", { timeout: 30_000 });
+    await page.waitForURL(/\/transfer\/0x[0-9a-f]{64}\?submitted=\d+$/, { timeout: 30_000 });
+    const submitted = page.locator('.step[data-step="submitted"]');
+    await submitted.waitFor();
+    assert.equal(
+      await submitted.locator("h3").textContent(),
+      "Submitted, waiting for the source chain",
+    );
+    assert.equal(await page.locator("#transfer-status").textContent(), "Submitted");
+    assert.equal(await page.locator("#transfer-error").isHidden(), true, "no error shown");
+    const sentHash = new URL(page.url()).pathname.split("/").pop();
+    assert.equal(await submitted.locator(".copy-button").getAttribute("data-copy"), sentHash);
+    assert.match((await submitted.locator(".step-tx").textContent()) ?? "", / on Alpha$/);
+    await assertNoSeriousAxeViolations(page, "the submitted transfer");
+    await page.screenshot({ path: `${RESULTS_DIR}/explorer-wallet-submitted.png` });
+    indexed = true;
     // alpha unknown (4902), added with the devnet's URL, switched to; then the approval and the
     // bridge transaction, sent through the URL the wallet was given.
     const changes = walletCalls.filter(
@@ -239,7 +264,7 @@ describe("bridging from a browser wallet on the devnet", () => {
       [
         {
           chainId: `0x${alpha.chain.chainId.toString(16)}`,
-          chainName: "alpha",
+          chainName: "Alpha",
           nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
           rpcUrls: [alpha.chain.rpcUrl],
         },
@@ -285,6 +310,7 @@ describe("bridging from a browser wallet on the devnet", () => {
       .locator(".timeline .step")
       .evaluateAll((items) => items.map((item) => item.getAttribute("data-step")));
     assert.deepEqual(steps, ["sent", "delivered"]);
+    await page.unroute(/\/timeline$/);
     await page.screenshot({ path: `${RESULTS_DIR}/explorer-wallet-transfer.png`, fullPage: true });
   });
 
@@ -308,8 +334,12 @@ describe("bridging from a browser wallet on the devnet", () => {
       seed: 26,
     });
     await page.goto(`${baseUrl}/`);
-    await page.locator("#feed tbody tr").first().waitFor();
-    const first = await page.locator("#feed tbody tr").first().getAttribute("data-message-id");
+    // Rows with a message id: the placeholder rows shown while the feed loads have none.
+    await page.locator("#feed tbody tr[data-message-id]").first().waitFor();
+    const first = await page
+      .locator("#feed tbody tr[data-message-id]")
+      .first()
+      .getAttribute("data-message-id");
     traffic.start();
     try {
       await page.waitForFunction(

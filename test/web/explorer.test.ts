@@ -147,26 +147,42 @@ describe("explorer page in Chromium", () => {
     assert.equal(new URL(page.url()).searchParams.get("q"), ALICE.toLowerCase());
 
     const first = page.locator("#transfers tbody tr").first();
-    assert.equal(await first.locator(".badge").textContent(), "Processing");
-    assert.match((await first.locator(".badge").getAttribute("class")) ?? "", /badge-processing/);
-    assert.equal(await first.locator(".col-sent").textContent(), "42 WETH");
-    assert.equal(await first.locator(".col-received").textContent(), "—");
-    assert.equal(await first.locator(".col-route").textContent(), "devnet-a → devnet-b");
-    assert.equal(await first.locator(".col-time").textContent(), `${processing.start_time} UTC`);
+    const status = first.locator(".col-status .badge").first();
+    assert.equal(await status.textContent(), "Processing");
+    assert.match((await status.getAttribute("class")) ?? "", /badge-processing/);
+    // No protocol field on these records: the reference bridge.
+    assert.equal(await first.locator(".badge-protocol").textContent(), "Reference");
+    assert.equal(await first.locator(".col-sent .amount").textContent(), "42 WETH");
+    assert.equal(await first.locator(".col-received .amount").textContent(), "—");
+    // Chains by their names for people (none listed by the server: capitalised), with a dot.
+    assert.equal(await first.locator(".col-route").textContent(), "Devnet-a → Devnet-b");
+    assert.equal(await first.locator(".col-route .dot").count(), 2);
+    // Relative time, the exact UTC time on hover.
+    const time = first.locator(".col-time time");
+    assert.match((await time.textContent()) ?? "", / ago$| d ago$/);
+    assert.equal(await time.getAttribute("title"), `${processing.start_time} UTC`);
+    // In / Out relative to the searched address.
+    assert.equal(await first.locator(".dir").textContent(), "Out");
+    const received = page.locator(
+      `#transfers tr[data-message-id="${bobOnly.message_id}"], #transfers .dir-in`,
+    );
+    assert.equal(await received.count(), 0, "Alice received none of these");
     const sourceLink = first.locator(".col-source-tx a");
     assert.equal(await sourceLink.getAttribute("title"), processing.source_tx_hash);
     const shown = (await sourceLink.textContent()) ?? "";
     assert.ok(shown.length < 16 && shown.startsWith(processing.source_tx_hash.slice(0, 8)), shown);
 
-    const failed = page.locator(
-      `#transfers tr[data-message-id="${aliceTransfers[7]!.message_id}"] .badge`,
+    const failedRow = page.locator(
+      `#transfers tr[data-message-id="${aliceTransfers[7]!.message_id}"]`,
     );
-    assert.equal(await failed.textContent(), "Failed");
+    assert.equal(await failedRow.locator(".badge").first().textContent(), "Failed");
+    // A failed transfer received nothing: "—", not "0 USDC".
+    assert.equal(await failedRow.locator(".col-received .amount").textContent(), "—");
     const big = page.locator(
-      `#transfers tr[data-message-id="${aliceTransfers[5]!.message_id}"] .col-sent`,
+      `#transfers tr[data-message-id="${aliceTransfers[5]!.message_id}"] .col-sent .amount`,
     );
     assert.equal(await big.textContent(), "1,000,000.12 USDC");
-    assert.equal(await big.locator(".amount").getAttribute("title"), "1000000.123456 USDC");
+    assert.equal(await big.getAttribute("title"), "1000000.123456 USDC");
   });
 
   it("behavior: next / prev change the rows, the page label and the URL; the page size select applies", async () => {
@@ -213,35 +229,41 @@ describe("explorer page in Chromium", () => {
     assert.deepEqual(await rowIds(page), [...ascending].reverse().slice(0, 10));
     assert.equal(await page.locator("#order-select").inputValue(), "desc");
     assert.equal(new URL(page.url()).searchParams.get("sort"), "send_amount");
+    // USDC and WETH on one page: the order is said to be by number alone.
+    assert.equal(
+      await page.locator("#sort-note").textContent(),
+      "Ordered by the number alone: amounts of different tokens (USDC, WETH) are not converted to a common value.",
+    );
   });
 
-  it("behavior: clicking a source hash searches it, the destination hash links back to the same transfer, Back returns", async () => {
+  it("behavior: a hash or message id of one transfer opens its page; Back returns to the list", async () => {
     const target = aliceTransfers[3]!;
     await page.goto(`${api.baseUrl}/?q=${ALICE}&size=25`);
     await waitForRows(page, 13);
     await page.click(`#transfers tr[data-message-id="${target.message_id}"] .col-source-tx a`);
-    await waitForRows(page, 1);
-    assert.deepEqual(await rowIds(page), [target.message_id]);
-    assert.equal(await page.inputValue("#search-input"), target.source_tx_hash);
-
-    await page.click(`#transfers tr[data-message-id="${target.message_id}"] .col-dest-tx a`);
-    await page.waitForFunction(
-      (h) => new URL(location.href).searchParams.get("q") === h,
-      target.dest_tx_hash,
-    );
-    await waitForRows(page, 1);
-    assert.deepEqual(await rowIds(page), [target.message_id]);
-
-    await page.goBack();
+    await page.waitForURL(`**/transfer/${target.message_id}`);
+    await page.locator("#transfer-status").waitFor();
+    assert.equal(await page.locator(".parties .source-tx").textContent(), target.source_tx_hash);
     await page.goBack();
     await waitForRows(page, 13);
     assert.equal(await page.inputValue("#search-input"), ALICE);
+
+    // Typed into the search box: a destination hash, then a message id.
+    for (const q of [target.dest_tx_hash, target.message_id]) {
+      await page.goto(`${api.baseUrl}/`);
+      await page.fill("#search-input", q);
+      await page.press("#search-input", "Enter");
+      await page.waitForURL(`**/transfer/${target.message_id}`);
+      await page.locator("#transfer-status").waitFor();
+    }
   });
 
   it("behavior: a Processing transfer turns Success in place when the store updates it (no reload)", async () => {
     await page.goto(`${api.baseUrl}/?q=${ALICE}`);
     await waitForRows(page, 10);
-    const badge = page.locator(`#transfers tr[data-message-id="${processing.message_id}"] .badge`);
+    const badge = page
+      .locator(`#transfers tr[data-message-id="${processing.message_id}"] .badge`)
+      .first();
     assert.equal(await badge.textContent(), "Processing");
     await page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
@@ -280,7 +302,7 @@ describe("explorer page in Chromium", () => {
     );
     assert.equal(await activeTitle(), focusedTitle, "focus kept across the re-render");
     const row = page.locator(`#transfers tr[data-message-id="${processing.message_id}"]`);
-    assert.equal(await row.locator(".col-received").textContent(), "41.9 USDC");
+    assert.equal(await row.locator(".col-received .amount").textContent(), "41.9 USDC");
     assert.equal(
       await row.locator(".col-dest-tx a").getAttribute("title"),
       hexHash("explorer-processing-delivered"),
@@ -300,7 +322,7 @@ describe("explorer page in Chromium", () => {
 
     await page.goto(`${api.baseUrl}/#quote`);
     // With a registry the chain and token fields are selects; tokens follow the chosen chain.
-    await page.locator("#quote-form select[name=destToken]").waitFor();
+    await page.locator("#quote-form select[name=destToken]:enabled").waitFor();
     const sourceTokens = await page
       .locator("#quote-form select[name=sourceToken] option")
       .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
@@ -324,7 +346,7 @@ describe("explorer page in Chromium", () => {
     );
     assert.ok(feeToken, "feeToken");
     assert.equal(
-      await page.locator(".quote-fee").textContent(),
+      await page.locator(".quote-fee .amount").textContent(),
       formatAmount(expected.fee, feeToken.symbol),
     );
     assert.equal(await page.locator(".quote-amount").textContent(), "250 USDC");
@@ -337,7 +359,21 @@ describe("explorer page in Chromium", () => {
       formatAmount(expected.destMaxAmount, "DAI"),
     );
     assert.equal(await page.locator(".quote-bridge").textContent(), expected.signData.bridge);
-    assert.equal(await page.locator(".quote-chain").textContent(), "alpha");
+    assert.equal(await page.locator(".quote-chain").textContent(), "Alpha");
+    assert.equal(await page.locator(".quote-dest-chain").textContent(), "Beta");
+    // The fixture's router has no durations: the ETA row says so. Its clock stopped at 0, so
+    // the quote expired long ago (src/web/quote-form.test.ts counts down a live one).
+    assert.equal(
+      await page.locator(".quote-eta").textContent(),
+      "No estimate yet: too few transfers on this route",
+    );
+    assert.equal(await page.locator(".quote-expiry").textContent(), "Expired: get a new quote");
+    // The developer's view of the call is folded away, out of the main flow.
+    assert.equal(await page.locator("#quote-result details.developer-details").count(), 1);
+    assert.equal(
+      await page.locator("#quote-result details.developer-details").getAttribute("open"),
+      null,
+    );
     assert.match(
       (await page.locator(".quote-kind").textContent()) ?? "",
       new RegExp(`\\(kind ${expected.signData.bridgeType}\\)$`),
@@ -394,11 +430,27 @@ describe("explorer page in Chromium", () => {
     );
   });
 
-  it("error: an invalid search shows the list endpoint's msg", async () => {
+  it("error: an invalid search is said in words at once, without asking the API", async () => {
+    const asked: string[] = [];
+    const onRequest = (request: Request) => {
+      if (new URL(request.url()).pathname === LIST_TRANSFERS_PATH) asked.push(request.url());
+    };
+    page.on("request", onRequest);
     await page.goto(`${api.baseUrl}/?q=${encodeURIComponent("not an address!")}`);
     await page.locator("#list-error").waitFor();
-    assert.match((await page.locator("#list-error").textContent()) ?? "", /addressOrTxHash/);
+    const text = (await page.locator("#list-error").textContent()) ?? "";
+    assert.match(text, /^“not an address!” is not something we can search for\./);
+    assert.doesNotMatch(text, /addressOrTxHash|must be/);
     assert.equal(await page.locator("#results").isHidden(), true);
+    page.off("request", onRequest);
+    assert.deepEqual(asked, []);
+    // A short hex string could be an imported message id: searched, and the hint given.
+    await page.goto(`${api.baseUrl}/?q=0x1234`);
+    await page.locator("#no-results").waitFor();
+    assert.match(
+      (await page.locator("#no-results").textContent()) ?? "",
+      /^No transfers match 0x1234\. “0x1234” is not a complete address or hash/,
+    );
   });
 
   it("behavior: at phone width the table becomes cards without horizontal scrolling (screenshots kept)", async () => {
@@ -415,7 +467,7 @@ describe("explorer page in Chromium", () => {
     );
     await page.screenshot({ path: `${RESULTS_DIR}/explorer-desktop.png`, fullPage: true });
 
-    await page.setViewportSize({ width: 375, height: 812 });
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${api.baseUrl}/?q=${ALICE}`);
     await waitForRows(page, 10);
     const layout = await page.evaluate(() => ({
@@ -426,7 +478,7 @@ describe("explorer page in Chromium", () => {
         .display,
     }));
     assert.equal(layout.theadDisplay, "none");
-    assert.equal(layout.rowDisplay, "block");
+    assert.equal(layout.rowDisplay, "grid");
     assert.ok(
       layout.scrollWidth <= layout.innerWidth,
       `page is ${layout.scrollWidth}px wide in a ${layout.innerWidth}px viewport`,

@@ -33,6 +33,7 @@ import { ErrorCode, type ErrorKind } from "../../errors.js";
 import { REQUEST_ID_HEADER } from "../request-id.js";
 import { errorEnvelopeRef } from "../schemas/envelope.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
+import { DOCS_LOGO, DOCS_THEME } from "./docs-theme.js";
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 
 export const OPENAPI_PATH = "/openapi.json";
@@ -329,6 +330,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     routePrefix: DOCS_PATH,
     // validatorUrl null: the UI would otherwise send the document to validator.swagger.io.
     uiConfig: { deepLinking: true, validatorUrl: null },
+    // Our name and a link back to the explorer instead of the Fastify branding (docs-theme.ts).
+    theme: DOCS_THEME,
+    logo: DOCS_LOGO,
     // The package's own policy (staticCSP: true) without `upgrade-insecure-requests`, which
     // would send the assets' requests to https:// on a server reached over plain http
     // (localhost, a LAN host), and with inline styles, which the UI sets. No framing at all,

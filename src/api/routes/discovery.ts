@@ -64,12 +64,15 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
             return {
               chainId: chain.chainId,
               name: chain.name,
+              displayName: chain.displayName,
               nativeCurrency: {
                 name: chain.nativeName,
                 symbol: chain.nativeToken.symbol,
                 decimals: chain.nativeToken.decimals,
               },
               rpcUrls: chain.publicRpcUrl === undefined ? [] : [chain.publicRpcUrl],
+              blockExplorerUrls:
+                chain.blockExplorerUrl === undefined ? [] : [chain.blockExplorerUrl],
               bridgeChainIds: chain.bridgeChainIds,
               indexer:
                 indexed === undefined

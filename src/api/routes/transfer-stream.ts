@@ -6,10 +6,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, invalidParameter } from "../../errors.js";
-import type { Store } from "../../store/types.js";
+import type { Store, TransferMatch } from "../../store/types.js";
 import { clientAddress, clientBucket } from "../plugins/rate-limit.js";
 import { parseAddressOrTxHash, shown, single } from "../schemas/list-transfers-query.js";
-import { transferStreamRouteSchema } from "../schemas/transfer-stream.js";
+import { latestStreamRouteSchema, transferStreamRouteSchema } from "../schemas/transfer-stream.js";
 import type { ChangeFeed } from "../stream/change-feed.js";
 import type { StreamRegistry } from "../stream/stream-registry.js";
 import {
@@ -20,6 +20,8 @@ import {
 import { storeFailure } from "./list-transfers.js";
 
 export const TRANSFER_STREAM_PATH = "/api/oracle/bridge-transactions/stream";
+/** Every transfer's changes: what the explorer's live feed of the latest transfers follows. */
+export const LATEST_STREAM_PATH = "/api/oracle/bridge-transactions/latest/stream";
 
 /** Retry-After of a 429 for too many open streams: a slot frees when a stream ends. */
 const STREAM_LIMIT_RETRY_SECONDS = 5;
@@ -70,12 +72,21 @@ export function registerTransferStreamRoute(
     schema: transferStreamRouteSchema,
     // The schema documents; the parsers below validate with the list endpoint's messages.
     validatorCompiler: () => (value) => ({ value }),
-    handler: (request, reply) => openStream(request, reply),
+    handler: (request, reply) =>
+      openStream(request, reply, parseAddressOrTxHash(request.query as Record<string, unknown>)),
+  });
+  app.get(LATEST_STREAM_PATH, {
+    schema: latestStreamRouteSchema,
+    validatorCompiler: () => (value) => ({ value }),
+    handler: (request, reply) => openStream(request, reply, undefined),
   });
 
-  async function openStream(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  async function openStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    match: TransferMatch | undefined,
+  ): Promise<unknown> {
     const query = request.query as Record<string, unknown>;
-    const match = parseAddressOrTxHash(query);
     const resumeAfter = parseResumePoint(request.headers["last-event-id"], query);
     if (registry.closing()) throw shuttingDown();
     const key = request.apiKey;

@@ -42,11 +42,26 @@ const bridgeChainIdsSchema = {
 
 export const discoveryChainSchema = {
   type: "object",
-  required: ["chainId", "name", "nativeCurrency", "rpcUrls", "bridgeChainIds", "indexer"],
+  required: [
+    "chainId",
+    "name",
+    "displayName",
+    "nativeCurrency",
+    "rpcUrls",
+    "blockExplorerUrls",
+    "bridgeChainIds",
+    "indexer",
+  ],
   additionalProperties: false,
   properties: {
     chainId: { type: "integer", description: "EVM chain id", examples: [71001] },
     name: { type: "string", description: "Chain name (signData.chainName, records' chain names)" },
+    displayName: {
+      type: "string",
+      description:
+        "The chain's name for people: the registry's `displayName`, else `name` with its first letter capitalised",
+      examples: ["Alpha"],
+    },
     nativeCurrency: {
       type: "object",
       description:
@@ -68,6 +83,12 @@ export const discoveryChainSchema = {
       description:
         "Public JSON-RPC URLs of this chain that the operator publishes (the registry's `publicRpcUrl`), for a wallet's wallet_addEthereumChain; empty when none is published. Never the URL the server itself reads the chain through.",
       items: { type: "string", pattern: "^https?://", examples: ["http://127.0.0.1:8545"] },
+    },
+    blockExplorerUrls: {
+      type: "array",
+      description:
+        "The chain's block explorer (the registry's `blockExplorerUrl`, no trailing slash; empty when none is published), as wallet_addEthereumChain takes it. Links are `<url>/tx/<hash>`, `<url>/address/<address>` and `<url>/block/<number>` (Etherscan and Blockscout paths).",
+      items: { type: "string", pattern: "^https?://", examples: ["https://explorer.example.org"] },
     },
     bridgeChainIds: bridgeChainIdsSchema,
     indexer: {

@@ -41,6 +41,11 @@ export const latestTransfersRouteSchema = {
       additionalProperties: false,
       properties: { data: { type: "array", items: bridgeTransactionRef } },
     }),
+    304: {
+      description:
+        "Not modified: the answer is the one whose (weak) ETag was sent in If-None-Match. Every 200 carries an ETag and `Cache-Control: no-cache`, so a polling client revalidates instead of downloading the same records.",
+      type: "null",
+    },
     ...standardErrorResponses,
   },
 } as const;

@@ -69,3 +69,21 @@ export const transferStreamRouteSchema = {
     ...standardErrorResponses,
   },
 } as const;
+
+/** `GET /api/oracle/bridge-transactions/latest/stream`: the same events for every transfer. */
+export const latestStreamRouteSchema = {
+  summary: "Stream every bridge transaction's changes",
+  description:
+    "The changes of every bridge transaction of the service, as server-sent events: what the " +
+    "explorer's live feed of the latest transfers follows instead of polling. The events, " +
+    "resuming (`Last-Event-ID` or `since`), limits and rate limiting are those of " +
+    "`/api/oracle/bridge-transactions/stream`.",
+  tags: ["bridge transactions"],
+  querystring: {
+    title: "LatestBridgeTransactionStreamQuery",
+    type: "object",
+    properties: { since: transferStreamQuerystringSchema.properties.since },
+  },
+  headers: transferStreamRouteSchema.headers,
+  response: transferStreamRouteSchema.response,
+} as const;

@@ -32,7 +32,8 @@ export interface TransferStreamDeps {
 }
 
 export interface TransferStreamRequest {
-  match: TransferMatch;
+  /** The transfers to follow; undefined: every transfer (the latest feed's stream). */
+  match: TransferMatch | undefined;
   /** Last-Event-ID / `since`: resume after this seq; undefined to start at the head. */
   resumeAfter: number | undefined;
   /** Called once when the stream ends, whichever way (the concurrency slot). */
@@ -104,7 +105,7 @@ export async function prepareTransferStream(
   function send(change: TransferChange): void {
     if (change.seq <= cursor) return;
     cursor = change.seq;
-    if (!transferMatches(change.record, match)) return;
+    if (match !== undefined && !transferMatches(change.record, match)) return;
     lastWrittenId = change.seq;
     write(frameOf(change));
   }
@@ -170,7 +171,10 @@ export async function prepareTransferStream(
   async function catchUp(): Promise<void> {
     let after = cursor;
     while (after < position && state === "catching up") {
-      const page = await changes.changesSince(after, { match, limit: CATCH_UP_BATCH });
+      const page = await changes.changesSince(after, {
+        ...(match === undefined ? {} : { match }),
+        limit: CATCH_UP_BATCH,
+      });
       for (const change of page.changes) {
         if (change.seq > position) break;
         if (state !== "catching up") return;
