@@ -183,7 +183,11 @@ export async function startApiService(
       },
       // /chains and /metrics report the indexer's progress per chain from the same database.
       indexerStatus: () => store.indexerStatus.getIndexerStatus(),
-      metrics: { collectIndexerStatus: indexerProgressFrom(store.indexerStatus) },
+      metrics: {
+        collectIndexerStatus: indexerProgressFrom(store.indexerStatus),
+        // Webhook health from the same database, written by the delivery processes.
+        webhooks: { collect: (now, liveSince) => store.webhookHealth.read(now, liveSince) },
+      },
       readinessChecks: [
         ...(routerService.readiness !== undefined ? [routerService.readiness] : []),
         // The chains' indexing status once an indexer has written to this database.

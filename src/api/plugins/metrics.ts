@@ -12,6 +12,8 @@
  *   indexer;
  * - quotes served by bridge kind, counted by the router route through `app.metrics.recordQuote`;
  * - how old the router's state of each chain is (a callback buildApp derives from its router);
+ * - webhook health (backlog, delivery processes, attempts, latency), read from the database on
+ *   each scrape (webhook-metrics.ts);
  * - prom-client's process and Node.js runtime metrics (process_*, nodejs_*).
  *
  * /metrics is exempt from rate limits and ignores the Authorization header (a scraper's
@@ -23,6 +25,8 @@ import type { IndexerChainStatus } from "../../store/indexer-repository.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { createRequestStats } from "./request-stats.js";
+import { registerWebhookMetrics, type WebhookMetricsOptions } from "./webhook-metrics.js";
+import { withTimeout } from "./with-timeout.js";
 
 export const METRICS_PATH = "/metrics";
 
@@ -121,6 +125,11 @@ export interface MetricsOptions {
    * shows it coming. A chain never read has no series (/readyz names it).
    */
   readonly collectRouterStateAges?: () => readonly RouterChainStateAge[];
+  /**
+   * Reads the webhook health on each scrape (webhook-metrics.ts); the webhook series are absent
+   * without it.
+   */
+  readonly webhooks?: WebhookMetricsOptions;
   /** prom-client's process_* / nodejs_* metrics; default true. */
   readonly defaultMetrics?: boolean;
 }
@@ -278,6 +287,11 @@ export function createApiMetrics(
     };
   }
 
+  const refreshWebhooks =
+    options.webhooks === undefined
+      ? async () => {}
+      : registerWebhookMetrics(registry, options.webhooks, log);
+
   return {
     registry,
     recordQuote(bridgeType) {
@@ -286,18 +300,10 @@ export function createApiMetrics(
     },
     observeRequest: requestStats.observe,
     async render() {
-      await refreshIndexer();
+      await Promise.all([refreshIndexer(), refreshWebhooks()]);
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export const metricsRouteSchema = {
@@ -305,7 +311,8 @@ export const metricsRouteSchema = {
   description:
     "Prometheus text exposition: HTTP requests and latency by route, method and status code; " +
     "indexer progress and lag per chain; quotes by bridge kind; the router's chain-state age " +
-    "per chain; process and Node.js runtime " +
+    "per chain; webhook delivery health (backlog, delivery processes, attempts, latency); " +
+    "process and Node.js runtime " +
     "metrics. No API key; not rate limited.",
   tags: ["operations"],
   response: {
