@@ -14,7 +14,6 @@ import {
   DELIVERY_PROCESS_STALE_MS,
   LATENCY_BUCKETS,
 } from "../../webhooks/delivery-health.js";
-import type { CollectedMetric } from "./request-stats.js";
 import { withTimeout } from "./with-timeout.js";
 
 export const WEBHOOK_METRIC_NAMES = {
@@ -49,76 +48,88 @@ export function registerWebhookMetrics(
   let health: WebhookHealth | undefined;
   let at = 0;
 
-  const gauge = (name: string, help: string, value: (h: WebhookHealth) => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        if (health !== undefined) this.set(value(health));
-      },
-    });
-  gauge(
+  const series = (
+    name: string,
+    help: string,
+    type: "gauge" | "counter" | "histogram",
+    values: (h: WebhookHealth) => MetricValue[],
+  ) =>
+    registry.registerMetric(
+      collected(name, help, type, () =>
+        health === undefined ? [] : values(health),
+      ) as unknown as Parameters<Registry["registerMetric"]>[0],
+    );
+  const one = (value: number): MetricValue[] => [{ value, labels: {} }];
+  series(
     WEBHOOK_METRIC_NAMES.pending,
     "Webhook deliveries not yet delivered or failed (due now or waiting for a retry)",
-    (h) => h.pending,
+    "gauge",
+    (h) => one(h.pending),
   );
-  gauge(
+  series(
     WEBHOOK_METRIC_NAMES.due,
     "Webhook deliveries due now, waiting for a delivery process (not for their retry time)",
-    (h) => h.due,
+    "gauge",
+    (h) => one(h.due),
   );
-  gauge(
+  series(
     WEBHOOK_METRIC_NAMES.fanOutBacklog,
     "Changes committed but not yet made into webhook deliveries (0 while no subscription is active)",
-    (h) => h.fanOutBacklog,
+    "gauge",
+    (h) => one(h.fanOutBacklog),
   );
-  gauge(
+  series(
     WEBHOOK_METRIC_NAMES.oldestPendingAge,
     "Seconds the oldest waiting webhook work has waited: a pending delivery since it was made, or a change not yet fanned out since its commit (0 when none)",
-    (h) => (h.oldestPendingAt === undefined ? 0 : Math.max(0, (at - h.oldestPendingAt) / 1000)),
+    "gauge",
+    (h) => one(h.oldestPendingAt === undefined ? 0 : Math.max(0, (at - h.oldestPendingAt) / 1000)),
   );
-  gauge(
+  series(
     WEBHOOK_METRIC_NAMES.processes,
     `Webhook delivery processes alive (a heartbeat within the last ${DELIVERY_PROCESS_STALE_MS / 1000} s)`,
-    (h) => h.liveProcesses,
+    "gauge",
+    (h) => one(h.liveProcesses),
   );
-  new Gauge({
-    name: WEBHOOK_METRIC_NAMES.subscriptions,
-    help: "Webhook subscriptions by status (active, disabled)",
-    labelNames: ["status"],
-    registers: [registry],
-    collect() {
-      this.reset();
-      if (health === undefined) return;
-      this.set({ status: "active" }, health.activeSubscriptions);
-      this.set({ status: "disabled" }, health.disabledSubscriptions);
-    },
-  });
-  new Gauge({
-    name: WEBHOOK_METRIC_NAMES.failing,
-    help: "Seconds since every attempt of the active subscription (label subscription, its id) began failing; only failing ones",
-    labelNames: ["subscription"],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const f of health?.failing ?? []) {
-        this.set(
-          { subscription: String(f.subscriptionId) },
-          Math.max(0, (at - f.failingSince) / 1000),
-        );
-      }
-    },
-  });
+  series(
+    WEBHOOK_METRIC_NAMES.subscriptions,
+    "Webhook subscriptions by status (active, disabled)",
+    "gauge",
+    (h) => [
+      { value: h.activeSubscriptions, labels: { status: "active" } },
+      { value: h.disabledSubscriptions, labels: { status: "disabled" } },
+    ],
+  );
+  series(
+    WEBHOOK_METRIC_NAMES.failing,
+    "Seconds since every attempt of the active subscription (label subscription, its id) began failing; only failing ones",
+    "gauge",
+    (h) =>
+      h.failing.map((f) => ({
+        value: Math.max(0, (at - f.failingSince) / 1000),
+        labels: { subscription: String(f.subscriptionId) },
+      })),
+  );
+  series(
+    WEBHOOK_METRIC_NAMES.attempts,
+    "Webhook delivery attempts by outcome: delivered (2xx in time), rejected (another status), error (no answer)",
+    "counter",
+    (h) =>
+      ATTEMPT_OUTCOMES.map((outcome) => ({
+        value: h.counts.get(COUNT_NAMES.attempts(outcome)) ?? 0,
+        labels: { outcome },
+      })),
+  );
+  series(
+    WEBHOOK_METRIC_NAMES.latency,
+    "Seconds from a change's commit to its webhook's 2xx, retries included",
+    "histogram",
+    (h) => latencyValues(WEBHOOK_METRIC_NAMES.latency, h),
+  );
   const up = new Gauge({
     name: WEBHOOK_METRIC_NAMES.up,
     help: "1 when this scrape could read the webhook health from the database, 0 when it could not",
     registers: [registry],
   });
-  for (const metric of [attemptsCounter(() => health), latencyHistogram(() => health)]) {
-    registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0]);
-  }
 
   return async () => {
     at = now();
@@ -133,61 +144,49 @@ export function registerWebhookMetrics(
   };
 }
 
-function attemptsCounter(current: () => WebhookHealth | undefined): CollectedMetric {
+interface MetricValue {
+  value: number;
+  labels: Record<string, string | number>;
+  metricName?: string;
+}
+
+/** A metric whose values are computed at scrape time (the shape Registry.registerMetric takes). */
+function collected(
+  name: string,
+  help: string,
+  type: "gauge" | "counter" | "histogram",
+  values: () => MetricValue[],
+) {
   return {
-    name: WEBHOOK_METRIC_NAMES.attempts,
-    help: "Webhook delivery attempts by outcome: delivered (2xx in time), rejected (another status), error (no answer)",
-    type: "counter",
-    aggregator: "sum",
+    name,
+    help,
+    type,
+    aggregator: "sum" as const,
     async get() {
-      const health = current();
-      const values =
-        health === undefined
-          ? []
-          : ATTEMPT_OUTCOMES.map((outcome) => ({
-              value: health.counts.get(COUNT_NAMES.attempts(outcome)) ?? 0,
-              labels: { outcome },
-            }));
-      return { name: this.name, help: this.help, type: this.type, aggregator: "sum", values };
+      return { name, help, type, aggregator: "sum" as const, values: values() };
     },
     reset() {},
   };
 }
 
-function latencyHistogram(current: () => WebhookHealth | undefined): CollectedMetric {
-  return {
-    name: WEBHOOK_METRIC_NAMES.latency,
-    help: "Seconds from a change's commit to its webhook's 2xx, retries included",
-    type: "histogram",
-    aggregator: "sum",
-    async get() {
-      const health = current();
-      const name = this.name;
-      const values: {
-        value: number;
-        labels: Record<string, string | number>;
-        metricName: string;
-      }[] = [];
-      if (health !== undefined) {
-        let cumulative = 0;
-        for (let i = 0; i <= LATENCY_BUCKETS.length; i++) {
-          cumulative += health.counts.get(COUNT_NAMES.latencyBucket(i)) ?? 0;
-          const le = i < LATENCY_BUCKETS.length ? (LATENCY_BUCKETS[i] as number) : "+Inf";
-          values.push({ value: cumulative, labels: { le }, metricName: `${name}_bucket` });
-        }
-        values.push({
-          value: (health.counts.get(COUNT_NAMES.latencySumMs) ?? 0) / 1000,
-          labels: {},
-          metricName: `${name}_sum`,
-        });
-        values.push({
-          value: health.counts.get(COUNT_NAMES.latencyCount) ?? 0,
-          labels: {},
-          metricName: `${name}_count`,
-        });
-      }
-      return { name, help: this.help, type: this.type, aggregator: "sum", values };
-    },
-    reset() {},
-  };
+/** The latency histogram's samples from the running totals (buckets stored not cumulative). */
+function latencyValues(name: string, health: WebhookHealth): MetricValue[] {
+  const values: MetricValue[] = [];
+  let cumulative = 0;
+  for (let i = 0; i <= LATENCY_BUCKETS.length; i++) {
+    cumulative += health.counts.get(COUNT_NAMES.latencyBucket(i)) ?? 0;
+    const le = i < LATENCY_BUCKETS.length ? (LATENCY_BUCKETS[i] as number) : "+Inf";
+    values.push({ value: cumulative, labels: { le }, metricName: `${name}_bucket` });
+  }
+  values.push({
+    value: (health.counts.get(COUNT_NAMES.latencySumMs) ?? 0) / 1000,
+    labels: {},
+    metricName: `${name}_sum`,
+  });
+  values.push({
+    value: health.counts.get(COUNT_NAMES.latencyCount) ?? 0,
+    labels: {},
+    metricName: `${name}_count`,
+  });
+  return values;
 }
