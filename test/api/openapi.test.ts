@@ -136,6 +136,7 @@ describe("OpenAPI document", () => {
       "get /api/oracle/bridge-transactions",
       "get /healthz",
       "get /readyz",
+      "get /readyz/router",
       "get /metrics",
       `post ${ROUTER_QUOTE_PATH}`,
     ]) {
@@ -314,7 +315,7 @@ describe("OpenAPI document", () => {
   });
 
   it("behavior: probes and /metrics are not rate limited; /metrics takes no key", () => {
-    for (const path of ["/healthz", "/readyz", "/metrics"]) {
+    for (const path of ["/healthz", "/readyz", "/readyz/router", "/metrics"]) {
       const responses = doc.paths[path]?.get?.responses ?? {};
       assert.ok(!("429" in responses), path);
     }

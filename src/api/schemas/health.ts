@@ -171,6 +171,34 @@ export const readyzRouteSchema = {
   },
 } as const;
 
+/**
+ * /readyz/router: for a load balancer in front of quote traffic. /readyz stays 200 on an API
+ * without a router registry (a list-only API is a deployment of its own), so quotes need a probe
+ * that fails where they would: no registry (ROUTER_CONFIG), or no chain state fresh enough.
+ */
+export const readyzRouterRouteSchema = {
+  summary: "Readiness probe for quotes",
+  description:
+    "200 when this process can quote: a router registry is configured (ROUTER_CONFIG) and at least one chain's state is fresher than ROUTER_MAX_STATE_AGE_MS; `data.router` lists each chain's state as /readyz does. Otherwise 503 with code 50301 and a msg saying why (no registry, or the chains' state ages). Point a load balancer that sends POST /api/oracle/router traffic here; /readyz, which does not require a router, stays the probe for everything else.",
+  tags: ["health"],
+  response: {
+    200: successEnvelopeSchema("ReadyzRouterResponse", {
+      type: "object",
+      required: ["status", "router"],
+      additionalProperties: false,
+      properties: {
+        status: { type: "string", enum: ["ok"] },
+        router: {
+          type: "array",
+          description: "Each chain's state as the router reads it (at least one is fresh)",
+          items: routerChainSchema,
+        },
+      },
+    }),
+    ...standardErrorResponses,
+  },
+} as const;
+
 /** The keys a readiness check may report under (routes/health.ts refuses any other name). */
 export const READYZ_CHECK_NAMES: readonly string[] = Object.keys(
   readyzDataSchema.properties,
