@@ -7,12 +7,12 @@
  * structure Prometheus loads, with a runbook section for each alert.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { Gauge } from "prom-client";
 import { parse as parseYaml } from "yaml";
-import { execFileSync } from "node:child_process";
 import { createApiMetrics, METRIC_NAMES } from "../../src/api/plugins/metrics.js";
 import { WEBHOOK_METRIC_NAMES } from "../../src/api/plugins/webhook-metrics.js";
 

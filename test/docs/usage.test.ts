@@ -56,7 +56,10 @@ describe("usage text in the docs", () => {
     const names = new Set(
       [...source.matchAll(/"([A-Z][A-Z0-9]*_[A-Z0-9_]+|PORT|HOST)"/g)].map((m) => m[1] as string),
     );
-    assert.ok(names.has("STREAM_MAX_PER_KEY") && names.size >= 15, `found ${[...names].join(", ")}`);
+    assert.ok(
+      names.has("STREAM_MAX_PER_KEY") && names.size >= 15,
+      `found ${[...names].join(", ")}`,
+    );
     const missing = [...names].filter((name) => !printed.includes(name));
     assert.deepEqual(missing, [], "serve --help lacks them");
     const { CONFIG_DEFAULTS } = await import("../../src/config/env.js");
