@@ -308,6 +308,7 @@ export function createApiMetrics(
 
 export const metricsRouteSchema = {
   summary: "Prometheus metrics",
+  operationId: "metrics",
   description:
     "Prometheus text exposition: HTTP requests and latency by route, method and status code; " +
     "indexer progress and lag per chain; quotes by bridge kind; the router's chain-state age " +
