@@ -12,7 +12,6 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +21,7 @@ import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { createStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/types.js";
 import { createSubscription } from "../../src/webhooks/subscriptions.js";
-import { connectAdmin, postgresTestUrl } from "../setup/database.js";
+import { createOwnPostgresDatabase, type OwnPostgresDatabase } from "../setup/database.js";
 import { waitForValue } from "../setup/eventually.js";
 import { freePort } from "../setup/free-port.js";
 import { makeProcessingTransfer } from "../setup/transfer-fixtures.js";
@@ -65,49 +64,7 @@ async function stop(running: Child): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A database of its own, so its xact_commit counts only what the processes under test do. */
-async function createOwnDatabase(): Promise<{
-  url: string;
-  committed(): Promise<number>;
-  drop(): Promise<void>;
-}> {
-  const base = postgresTestUrl();
-  const name = `idle_${randomBytes(5).toString("hex")}`;
-  const admin = await connectAdmin(base);
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    // Read from the base database: the reading is no transaction of the one measured.
-    async committed() {
-      const client = await connectAdmin(base);
-      try {
-        const { rows } = await client.query<{ n: string }>(
-          "SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1",
-          [name],
-        );
-        return Number(rows[0]?.n ?? 0);
-      } finally {
-        await client.end();
-      }
-    },
-    async drop() {
-      const client = await connectAdmin(base);
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
-type OwnDatabase = Awaited<ReturnType<typeof createOwnDatabase>>;
+type OwnDatabase = OwnPostgresDatabase;
 
 /**
  * The counts reach pg_stat_database when each backend reports them (at the latest when it
@@ -189,7 +146,7 @@ describe("idle processes on PostgreSQL", () => {
   it("behavior: idle deliver and serve use next to no CPU and few transactions; a change is delivered within 1 s", {
     timeout: 120_000,
   }, async () => {
-    const database = await createOwnDatabase();
+    const database = await createOwnPostgresDatabase();
     const env = { DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true" };
     let store: Store | undefined;
     const processes: Child[] = [];
@@ -236,7 +193,7 @@ describe("idle processes on PostgreSQL", () => {
   it("behavior: an idle start --traffic 0 stays cheap; a change is delivered within 1 s", {
     timeout: 240_000,
   }, async () => {
-    const database = await createOwnDatabase();
+    const database = await createOwnPostgresDatabase();
     const dir = await mkdtemp(join(tmpdir(), "bridge-oracle-idle-"));
     let store: Store | undefined;
     const processes: Child[] = [];
