@@ -10,6 +10,11 @@
  * arrival time - the moment the writer's upsert resolved (after COMMIT), both read from this
  * process's clock. Writing starts once a first change has arrived (the delivery process is up),
  * and the first `warmupSeconds` of changes are not counted.
+ *
+ * Then the idle cost: with nothing written for `idleSeconds`, the delivery process's CPU time
+ * (/proc) and the database's commits per second: PostgreSQL's xact_commit of a database of the
+ * benchmark's own (every connection's, the delivery process's listener and claims included);
+ * SQLite's commits that changed the file, seen by polling PRAGMA data_version every 5 ms.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,12 +26,14 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { createStore } from "../src/store/index.js";
 import type { BridgeTransaction } from "../src/store/types.js";
 import { webhookStoreOf } from "../src/store/webhook-store.js";
 import { createSubscription } from "../src/webhooks/subscriptions.js";
 import { writeResultsSection } from "./list-report.js";
+import { readProcessCpu } from "./process-cpu.js";
 import type { PushScenarioContext, PushScenarioResult } from "./push.js";
 
 const MAIN = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
@@ -42,6 +49,8 @@ export interface WebhookLatencyOptions {
   readonly warmupSeconds?: number;
   /** How long to wait for the last deliveries after the writer stops (default 10 s). */
   readonly drainSeconds?: number;
+  /** The idle window after the deliveries (default 10 s). */
+  readonly idleSeconds?: number;
 }
 
 export interface WebhookLatencyResult {
@@ -57,6 +66,10 @@ export interface WebhookLatencyResult {
   readonly maxMs: number;
   /** What the writer achieved (it sleeps to hold `rate`, and falls behind if commits are slow). */
   readonly achievedRate: number;
+  /** The idle delivery process's CPU, % of one core (NaN where /proc cannot tell). */
+  readonly idleCpuPercent: number;
+  /** The database's commits per second while idle. */
+  readonly idleCommitsPerSecond: number;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -107,26 +120,78 @@ function transfer(): BridgeTransaction {
   };
 }
 
-async function isolatedDatabase(options: WebhookLatencyOptions) {
+interface BenchDatabase {
+  readonly url: string;
+  /** Counts the database's commits until the returned function is called. */
+  countCommits(): Promise<() => Promise<number>>;
+  drop(): Promise<void>;
+}
+
+async function isolatedDatabase(options: WebhookLatencyOptions): Promise<BenchDatabase> {
   if (options.store === "sqlite") {
     const dir = await mkdtemp(join(tmpdir(), "bench-push-webhooks-"));
-    return { url: join(dir, "bench.db"), drop: () => rm(dir, { recursive: true, force: true }) };
+    const url = join(dir, "bench.db");
+    return {
+      url,
+      async countCommits() {
+        // data_version moves when another connection committed a change to the file.
+        const watcher = new Database(url, { readonly: true });
+        const version = watcher.prepare("PRAGMA data_version").pluck();
+        let last = version.get();
+        let commits = 0;
+        const poll = setInterval(() => {
+          const now = version.get();
+          if (now !== last) commits++;
+          last = now;
+        }, 5);
+        return async () => {
+          clearInterval(poll);
+          watcher.close();
+          return commits;
+        };
+      },
+      drop: () => rm(dir, { recursive: true, force: true }),
+    };
   }
+  // A database of its own: its xact_commit counts only the benchmark's connections. Read from
+  // the server's base database, so the reading is not counted.
   const base = options.databaseUrl ?? "postgres://postgres@127.0.0.1:5432/test";
-  const schema = `bench_push_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
+  const name = `bench_push_${randomBytes(4).toString("hex")}`;
+  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(base);
-  url.searchParams.set("options", `-c search_path=${schema}`);
+  url.pathname = `/${name}`;
+  const committed = () =>
+    admin(async (client) => {
+      const { rows } = await client.query<{ n: string }>(
+        "SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1",
+        [name],
+      );
+      return Number(rows[0]?.n ?? 0);
+    });
   return {
     url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
+    async countCommits() {
+      // A backend that goes idle reports its counts up to 10 s later (PostgreSQL's
+      // PGSTAT_IDLE_INTERVAL): wait that out at both ends, so that the busy phase's counts are
+      // all in before the window and the window's own are in at its end.
+      await sleep(11_000);
+      const before = await committed();
+      return async () => {
+        await sleep(11_000);
+        return (await committed()) - before;
+      };
+    },
+    async drop() {
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
 }
@@ -224,6 +289,16 @@ export async function measureWebhookLatency(
     while (performance.now() < drainUntil && [...counted].some((key) => !arrived.has(key))) {
       await sleep(50);
     }
+    // Idle: nothing written; what does the delivery process cost?
+    const idleSeconds = options.idleSeconds ?? 10;
+    const stopCounting = await database.countCommits();
+    const pid = deliver.pid as number;
+    const cpuBefore = readProcessCpu(pid)?.ms ?? Number.NaN;
+    const idleStart = performance.now();
+    await sleep(idleSeconds * 1000);
+    const idleMs = performance.now() - idleStart;
+    const idleCpuPercent = (((readProcessCpu(pid)?.ms ?? Number.NaN) - cpuBefore) / idleMs) * 100;
+    const idleCommitsPerSecond = (await stopCounting()) / (idleMs / 1000);
     const latencies = [...counted]
       .filter((key) => arrived.has(key))
       .map((key) => (arrived.get(key) as number) - (committed.get(key) as number))
@@ -238,6 +313,8 @@ export async function measureWebhookLatency(
       p99Ms: quantile(latencies, 0.99),
       maxMs: latencies[latencies.length - 1] ?? Number.NaN,
       achievedRate,
+      idleCpuPercent,
+      idleCommitsPerSecond,
     };
   } finally {
     if (deliver !== undefined && deliver.exitCode === null) {
@@ -264,11 +341,11 @@ function verdict(r: WebhookLatencyResult): string {
 export function formatWebhookLatency(results: readonly WebhookLatencyResult[]): string[] {
   const ms = (v: number) => (Number.isNaN(v) ? "-" : `${Math.round(v)} ms`);
   return [
-    "| store | changes/s (achieved) | changes counted | delivered | p50 | p90 | p99 | max | p99 <= 1 s |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| store | changes/s (achieved) | changes counted | delivered | p50 | p90 | p99 | max | p99 <= 1 s | idle: deliver CPU | idle: commits/s |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
     ...results.map(
       (r) =>
-        `| ${r.store === "sqlite" ? "SQLite" : "PostgreSQL"} | ${r.rate} (${r.achievedRate.toFixed(1)}) | ${r.changes} | ${r.delivered} | ${ms(r.p50Ms)} | ${ms(r.p90Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} | ${verdict(r)} |`,
+        `| ${r.store === "sqlite" ? "SQLite" : "PostgreSQL"} | ${r.rate} (${r.achievedRate.toFixed(1)}) | ${r.changes} | ${r.delivered} | ${ms(r.p50Ms)} | ${ms(r.p90Ms)} | ${ms(r.p99Ms)} | ${ms(r.maxMs)} | ${verdict(r)} | ${Number.isNaN(r.idleCpuPercent) ? "-" : `${r.idleCpuPercent.toFixed(2)} %`} | ${r.idleCommitsPerSecond.toFixed(1)} |`,
     ),
   ];
 }
@@ -285,6 +362,7 @@ export async function runWebhooksScenario(
   const result = await measureWebhookLatency({
     store: options.store,
     seconds: options.durationSeconds,
+    idleSeconds: Math.min(10, options.durationSeconds),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
   });
   return {
@@ -302,7 +380,7 @@ export async function runWebhooksScenario(
 }
 
 const WHAT =
-  "From the commit of a change (the writer's upsert resolved) to its webhook's arrival at a receiver on loopback answering 200; 100 changes/s in one transaction each (half creations, half settlements), 3 s of warm-up not counted; `bridge-oracle deliver` in its own process on the same database (default settings: SQLite polls every 200 ms, PostgreSQL is woken by NOTIFY), the writer and the receiver in the benchmark's process. Target: p99 <= 1 s.";
+  "From the commit of a change (the writer's upsert resolved) to its webhook's arrival at a receiver on loopback answering 200; 100 changes/s in one transaction each (half creations, half settlements), 3 s of warm-up not counted; `bridge-oracle deliver` in its own process on the same database (default settings: woken by the change log's sequence on SQLite, polled every 50 ms, and by NOTIFY on PostgreSQL), the writer and the receiver in the benchmark's process. Target: p99 <= 1 s. Then 10 s idle (the measured seconds, when fewer): the delivery process's CPU in % of one core, and the database's commits per second (PostgreSQL: xact_commit of the benchmark's own database, every connection; SQLite: commits that changed the file, PRAGMA data_version polled every 5 ms).";
 
 /**
  * Run directly (`node --import tsx bench/push-webhooks.ts [--store sqlite|postgres|both]

@@ -40,7 +40,11 @@ Runs the HTTP API. Settings come from the environment:
   ROUTER_SLIPPAGE_BPS (50), ROUTER_MAX_STATE_AGE_MS (15000), QUOTE_TTL_SECONDS (30),
   LIST_CACHE_MB (64; 0 turns the list endpoint's response cache off),
   CORS_ORIGINS (unset: no CORS headers; * or https://app.example,... for browser dApps),
+  CHANGE_LOG_RETENTION_HOURS (168; how long streams can resume and a stopped deliver catch up),
+  STREAM_HEARTBEAT_SECONDS (15), STREAM_MAX_PER_CLIENT (10), STREAM_MAX_PER_KEY (100; 0 = no limit),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES (false; webhook URLs may reach private addresses)
+Probes: GET /healthz, GET /readyz, and GET /readyz/router for quote traffic (503 without a
+router registry). Webhooks are sent by \`bridge-oracle deliver\`, not by serve.
 `;
 
 export interface ServeDeps {
@@ -192,6 +196,8 @@ export async function startApiService(
         // The delivery processes' slots, as their claims stand in the same database.
         collectWebhookSlots: () =>
           readSlotUsage(webhookStoreOf(store).sql, Date.now(), DEFAULT_SLOT_LIMITS),
+        // Webhook health from the same database, written by the delivery processes.
+        webhooks: { collect: (now, liveSince) => store.webhookHealth.read(now, liveSince) },
       },
       readinessChecks: [
         ...(routerService.readiness !== undefined ? [routerService.readiness] : []),

@@ -23,6 +23,10 @@ import {
 } from "./transfer-change-repository.js";
 import { createTransferRepository } from "./transfer-repository.js";
 import type { TransferMaintenanceRepository } from "./types.js";
+import {
+  createWebhookHealthRepository,
+  type WebhookHealthRepository,
+} from "./webhook-health-repository.js";
 import { createWebhookRepository, type WebhookRepository } from "./webhook-repository.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -78,6 +82,8 @@ export interface Repositories {
    * cursor) are taken inside `transaction()`.
    */
   readonly webhooks: WebhookRepository;
+  /** Delivery heartbeats and running totals (migration 0010), for /metrics. */
+  readonly webhookHealth: WebhookHealthRepository;
 }
 
 export function createRepositories(executors: RepositoryExecutors): Repositories {
@@ -97,6 +103,7 @@ export function createRepositories(executors: RepositoryExecutors): Repositories
     indexerStatus: createIndexerStatusRepository(executors.requests, executors.kind),
     indexedData: createIndexedDataRepository(executors.background),
     webhooks: createWebhookRepository(writesReturningAtomically(executors), executors.kind),
+    webhookHealth: createWebhookHealthRepository(executors.requests),
   };
 }
 

@@ -182,9 +182,9 @@ export interface Store {
    */
   ping(options?: { timeoutMs?: number }): Promise<void>;
   /**
-   * A number that changes whenever data this store's reads can see may have changed, for caches
-   * of read results (the list endpoint's response cache). Commits through this store move it at
-   * once; commits by other connections and processes within `changeVisibilityMs` (SQLite) or one
+   * A number that changes whenever transfers this store's reads can see may have changed, for
+   * caches of read results (the list endpoint's response cache). Commits through this store move
+   * it at once (SQLite: those that changed transfers; PostgreSQL: every transaction); commits by other connections and processes within `changeVisibilityMs` (SQLite) or one
    * NOTIFY round trip (PostgreSQL; at most the listener's heartbeat interval plus its timeout,
    * 5 s, when the listening connection dies silently). Returns undefined while the store cannot
    * tell (PostgreSQL before its LISTEN connection is up or after it was lost), and is absent
@@ -199,10 +199,13 @@ export interface Store {
   readonly changeVisibilityMs?: number;
   /**
    * Calls `listener` (never synchronously) after a commit that may have changed transfers, by
-   * this store or by any other connection or process: SQLite within `changeVisibilityMs` (its
-   * data_version poll; any commit counts), PostgreSQL on the NOTIFY of migration 0004, and after
+   * this store or by any other connection or process, and not after other commits (webhook
+   * bookkeeping, the indexer's cursor): SQLite when the change log's sequence moved (at once for
+   * this store's commits, within `changeVisibilityMs` for others': its data_version poll),
+   * PostgreSQL on the NOTIFY of migration 0004 (this process's own commits included), and after
    * each (re)connection of the listening connection (a notification may have been missed while
-   * it was down). Returns the unsubscribe function. The stream's change feed
+   * it was down). The delivery loop subscribes: a call after its own commits would keep it
+   * from ever resting. Returns the unsubscribe function. The stream's change feed
    * (src/api/stream/change-feed.ts) reads the change log on each call. Absent on a
    * transaction-scoped store.
    */

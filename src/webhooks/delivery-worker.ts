@@ -1,7 +1,11 @@
 /**
  * The delivery loop (docs/webhooks.md, "Delivery"): fan out new changes into deliveries, claim
  * the due ones, send each (post-webhook.ts), record the outcome; again when woken (a change was
- * committed, PostgreSQL NOTIFY) or after `pollMs`.
+ * committed: the store's change subscription) or after `pollMs`.
+ *
+ * Idle cost: with `wokenByChanges` the fan-out (a transaction) runs only after a wake, so an idle
+ * round is one claim statement per `pollMs`; the loop's own commits never wake it (the store
+ * tells only of commits that changed transfers, Store.subscribeChanges).
  *
  * At least once: a claim is a lease (claimed_until), not a lock held across the send. A process
  * that dies mid-send leaves the claim to expire, and the delivery is sent again, with the same
@@ -17,6 +21,7 @@ import type { ClaimedDelivery, WebhookRepository } from "../store/webhook-reposi
 import { formatWebhookTime } from "../store/webhook-repository.js";
 import type { SlotLimits } from "../store/webhook-slots.js";
 import type { WebhookStore } from "../store/webhook-store.js";
+import { recordAttemptCounts } from "./delivery-health.js";
 import { type ChangeReader, fanOutOnce } from "./fan-out.js";
 import { type AttemptOutcome, DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook } from "./post-webhook.js";
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from "./retry-schedule.js";
@@ -37,8 +42,17 @@ export interface DeliveryWorkerOptions {
   /** Disable a subscription whose deliveries failed this long without a success. Default 24 h. */
   readonly disableAfterMs?: number;
   readonly allowPrivateAddresses?: boolean;
-  /** Longest pause between two rounds when nothing wakes the loop. Default 200 ms. */
+  /**
+   * Longest pause between two rounds when nothing wakes the loop: deliveries that become due (a
+   * retry, a redeliver, another process's fan-out) are claimed within it. Default 1000 ms.
+   */
   readonly pollMs?: number;
+  /**
+   * The caller calls wake() after every commit that may have changed transfers (the store's
+   * change subscription): the fan-out then runs only after a wake (and in the first round);
+   * otherwise in every round. Default false.
+   */
+  readonly wokenByChanges?: boolean;
   /** Attempts in flight at once. Default 32. */
   readonly concurrency?: number;
   /**
@@ -80,6 +94,7 @@ interface Finished {
  * per key leave at least 24 of the 32 slots to other keys' receivers whatever one key's do.
  */
 export const DEFAULT_SLOT_LIMITS: SlotLimits = { perSubscription: 4, perKey: 8 };
+export const DEFAULT_DELIVERY_POLL_MS = 1000;
 
 /** How long a claim lasts beyond the attempt's own time limit. */
 const LEASE_MARGIN_MS = 1000;
@@ -89,7 +104,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const retry = options.retry ?? DEFAULT_RETRY_POLICY;
   const disableAfterMs = options.disableAfterMs ?? retry.windowMs;
-  const pollMs = options.pollMs ?? 200;
+  const pollMs = options.pollMs ?? DEFAULT_DELIVERY_POLL_MS;
   const concurrency = options.concurrency ?? 32;
   const slots = options.slots ?? DEFAULT_SLOT_LIMITS;
   const secretBox = options.secretBox ?? CLEAR_SECRET_BOX;
@@ -102,6 +117,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const inFlight = new Set<Promise<void>>();
   let wakeUp: (() => void) | undefined;
   let woken = false;
+  /** A change may wait in the log (always true without `wokenByChanges`). */
+  let changesPending = true;
 
   async function fanOut(): Promise<number> {
     let total = 0;
@@ -169,9 +186,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     flushing = true;
     const batch = finished.splice(0);
     store
-      .transaction(async (webhooks) => {
+      .transaction(async (webhooks, sql) => {
         const reasons: (string | undefined)[] = [];
         for (const item of batch) reasons.push(await recordOutcome(webhooks, item));
+        await recordAttemptCounts(sql, batch);
         return reasons;
       })
       .then(
@@ -258,7 +276,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       })
       .finally(() => {
         inFlight.delete(running);
-        wake();
+        startRound(); // a slot is free: claim what is due
       });
     inFlight.add(running);
   }
@@ -272,9 +290,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return claimed.length;
   }
 
-  function wake(): void {
+  function startRound(): void {
     woken = true;
     wakeUp?.();
+  }
+
+  function wake(): void {
+    changesPending = true;
+    startRound();
   }
 
   function pause(signal: AbortSignal): Promise<void> {
@@ -298,12 +321,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       let failing = false;
       while (!signal.aborted) {
         woken = false;
+        const fanOutNow = changesPending;
+        if (options.wokenByChanges === true) changesPending = false;
         try {
-          await fanOut();
+          if (fanOutNow) await fanOut();
           await claimAndSend();
           if (failing) logger?.info({}, "webhook delivery: the database answers again");
           failing = false;
         } catch (error) {
+          if (fanOutNow) changesPending = true; // the fan-out may not have run
           if (!failing) {
             logger?.warn({ err: String(error) }, "webhook delivery round failed; retrying");
           }

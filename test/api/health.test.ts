@@ -266,4 +266,48 @@ describe("GET /healthz and /readyz", () => {
       await primary.cleanup();
     }
   });
+
+  it("behavior: /readyz/router is 200 with the router's chains while it can quote, 503 otherwise", async () => {
+    const router = [
+      { chainId: 71001, name: "devnet-a", blockNumber: "122", ageMs: 180, fresh: true },
+    ];
+    let stale = false;
+    const quoting = await buildTestApp(createFakeStore(), {
+      readinessChecks: [
+        {
+          name: "router",
+          check: async () => {
+            if (stale)
+              throw new ApiError("serviceUnavailable", "not ready: devnet-a read 20 s ago");
+            return router;
+          },
+        },
+      ],
+    });
+    try {
+      const ready = await quoting.app.inject({ method: "GET", url: "/readyz/router" });
+      assert.equal(ready.statusCode, 200);
+      assert.deepEqual(ready.json(), { code: 0, msg: "success", data: { status: "ok", router } });
+      stale = true;
+      const notReady = await quoting.app.inject({ method: "GET", url: "/readyz/router" });
+      assert.equal(notReady.statusCode, 503);
+      assert.equal(notReady.json().msg, "not ready: devnet-a read 20 s ago");
+    } finally {
+      await quoting.app.close();
+    }
+    // No router registry: /readyz is ready (lists work), quotes' probe is not.
+    const listOnly = await buildTestApp(createFakeStore());
+    try {
+      assert.equal((await listOnly.app.inject({ url: "/readyz" })).statusCode, 200);
+      const response = await listOnly.app.inject({ url: "/readyz/router" });
+      assert.equal(response.statusCode, 503);
+      assert.deepEqual(response.json(), {
+        code: 50301,
+        msg: "not ready to quote: no chains configured for routing on this process (set ROUTER_CONFIG)",
+        data: null,
+      });
+    } finally {
+      await listOnly.app.close();
+    }
+  });
 });

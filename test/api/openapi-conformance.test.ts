@@ -72,6 +72,7 @@ const faults = {
 const NOT_PRODUCED: Record<string, string> = {
   "get /healthz 500": "the catch-all of every operation; the handler cannot fail",
   "get /readyz 500": "the catch-all; a failing check is a 503",
+  "get /readyz/router 500": "the catch-all; a failing check is a 503",
   "get /metrics 500": "the catch-all; a failing indexer status still answers 200",
   "get /healthz 503": "only while the server shuts down (server.test.ts)",
   "get /metrics 503": "only while the server shuts down (server.test.ts)",
@@ -778,9 +779,11 @@ describe("OpenAPI conformance: every response matches the served document", () =
       tx.indexer.updateProgress(71001, { ...stopped, state: "following", error: "" }),
     );
     await expectDocumented("GET", "/readyz", {}, 200, 0);
+    await expectDocumented("GET", "/readyz/router", {}, 200, 0);
     try {
       clock = NOW + 60_000;
       const routerDown = await expectDocumented("GET", "/readyz", {}, 503, 50301);
+      await expectDocumented("GET", "/readyz/router", {}, 503, 50301);
       assert.match(
         routerDown.body,
         /not ready: no chain state fresher than 15000 ms for the router \(alpha read 59 s ago, beta read 59 s ago, gamma not read yet\)/,

@@ -136,6 +136,7 @@ describe("OpenAPI document", () => {
       "get /api/oracle/bridge-transactions",
       "get /healthz",
       "get /readyz",
+      "get /readyz/router",
       "get /metrics",
       `post ${ROUTER_QUOTE_PATH}`,
     ]) {
@@ -314,14 +315,14 @@ describe("OpenAPI document", () => {
   });
 
   it("behavior: probes and /metrics are not rate limited; /metrics takes no key", () => {
-    for (const path of ["/healthz", "/readyz", "/metrics"]) {
+    for (const path of ["/healthz", "/readyz", "/readyz/router", "/metrics"]) {
       const responses = doc.paths[path]?.get?.responses ?? {};
       assert.ok(!("429" in responses), path);
     }
     const metrics = doc.paths["/metrics"]?.get;
     assert.ok(metrics !== undefined, "metrics !== undefined");
     assert.ok(!("401" in metrics.responses), '!("401" in metrics.responses)');
-    assert.equal(metrics.security, undefined);
+    assert.deepEqual(metrics.security, [], "said outright: no key");
     assert.ok(
       metrics.responses["200"]?.content?.["text/plain"] !== undefined,
       'metrics.responses["200"]?.content?.["text/plain"] !== undefined',
@@ -384,14 +385,14 @@ describe("OpenAPI document of the router", () => {
     }
   });
 
-  it("behavior: without auth installed, no 401 and no security is documented", async () => {
+  it("behavior: without auth installed, no 401, and security says no key", async () => {
     const { app } = await buildTestApp(createFakeStore(), { logLevel: "warn" });
     try {
       const doc = await fetchDocument(app);
       const list = doc.paths["/api/oracle/bridge-transactions"]?.get;
       assert.ok(list !== undefined, "list !== undefined");
       assert.ok(!("401" in list.responses), '!("401" in list.responses)');
-      assert.equal(list.security, undefined);
+      assert.deepEqual(list.security, [], "no key needed");
     } finally {
       await app.close();
     }

@@ -7,12 +7,14 @@
  * structure Prometheus loads, with a runbook section for each alert.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { Gauge } from "prom-client";
 import { parse as parseYaml } from "yaml";
 import { createApiMetrics, METRIC_NAMES } from "../../src/api/plugins/metrics.js";
+import { WEBHOOK_METRIC_NAMES } from "../../src/api/plugins/webhook-metrics.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const operations = readFileSync(join(root, "docs/operations.md"), "utf8");
@@ -52,6 +54,19 @@ async function exposedFamilies(): Promise<Map<string, Family>> {
       maxPerKey: 3,
       heldBack: 7,
     }),
+    webhooks: {
+      collect: async (now) => ({
+        pending: 2,
+        due: 1,
+        fanOutBacklog: 3,
+        oldestPendingAt: now - 5000,
+        liveProcesses: 1,
+        activeSubscriptions: 2,
+        disabledSubscriptions: 0,
+        failing: [{ subscriptionId: 7, failingSince: now - 60_000 }],
+        counts: new Map([["attempts:delivered", 4]]),
+      }),
+    },
   });
   // Registered by the rate-limit plugin when REDIS_URL is set (rate-limit.ts).
   new Gauge({
@@ -150,9 +165,7 @@ describe("metrics in the docs", () => {
     assert.deepEqual([...documented.keys()].sort(), [...bridgeOracle.keys()].sort());
     assert.deepEqual(
       [...bridgeOracle.keys()].sort(),
-      Object.values(METRIC_NAMES)
-        .map((name) => name)
-        .sort(),
+      [...Object.values(METRIC_NAMES), ...Object.values(WEBHOOK_METRIC_NAMES)].sort(),
     );
     for (const [name, family] of documented) {
       const served = bridgeOracle.get(name) as Family;
@@ -255,5 +268,23 @@ describe("metrics in the docs", () => {
     const section = operations.split(/^## Alerts$/m)[1]?.split(/^## /m)[0] ?? "";
     const sections = [...section.matchAll(/^### (\w+)$/gm)].map((m) => m[1]);
     assert.deepEqual(sections.sort(), [...names].sort());
+  });
+
+  it("prometheus-alerts.yml: promtool (Debian's prometheus package) checks the rules", () => {
+    let output: string;
+    try {
+      output = execFileSync("promtool", ["check", "rules", "docs/prometheus-alerts.yml"], {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (error) {
+      const failure = error as NodeJS.ErrnoException & { stdout?: string; stderr?: string };
+      if (failure.code === "ENOENT") {
+        throw new Error("promtool is not installed: `apt-get install prometheus` (.ci/run does)");
+      }
+      throw new Error(`promtool refuses the rules:\n${failure.stdout}${failure.stderr}`);
+    }
+    assert.match(output, /SUCCESS: \d+ rules found/);
   });
 });

@@ -48,4 +48,28 @@ describe("usage text in the docs", () => {
       );
     }
   });
+
+  it("serve --help names every setting the API's configuration reads, with its default", async () => {
+    const { run } = await import("../../src/cli/serve.js");
+    const printed = await help(run);
+    const source = readFileSync(join(root, "src/config/env.ts"), "utf8");
+    const names = new Set(
+      [...source.matchAll(/"([A-Z][A-Z0-9]*_[A-Z0-9_]+|PORT|HOST)"/g)].map((m) => m[1] as string),
+    );
+    assert.ok(
+      names.has("STREAM_MAX_PER_KEY") && names.size >= 15,
+      `found ${[...names].join(", ")}`,
+    );
+    const missing = [...names].filter((name) => !printed.includes(name));
+    assert.deepEqual(missing, [], "serve --help lacks them");
+    const { CONFIG_DEFAULTS } = await import("../../src/config/env.js");
+    for (const [name, value] of [
+      ["CHANGE_LOG_RETENTION_HOURS", CONFIG_DEFAULTS.changeLogRetentionHours],
+      ["STREAM_HEARTBEAT_SECONDS", CONFIG_DEFAULTS.streamHeartbeatSeconds],
+      ["STREAM_MAX_PER_CLIENT", CONFIG_DEFAULTS.streamMaxPerClient],
+      ["STREAM_MAX_PER_KEY", CONFIG_DEFAULTS.streamMaxPerKey],
+    ] as const) {
+      assert.ok(printed.includes(`${name} (${value}`), `serve --help: ${name} (${value}`);
+    }
+  });
 });

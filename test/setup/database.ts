@@ -80,3 +80,52 @@ export async function setupIsolatedDatabase(backend: DatabaseBackend): Promise<I
     },
   };
 }
+
+export interface OwnPostgresDatabase {
+  readonly url: string;
+  /** pg_stat_database.xact_commit of the database (as reported so far). */
+  committed(): Promise<number>;
+  drop(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL database of its own on the DATABASE_URL server (not a schema in the shared one):
+ * its xact_commit counts only what the test's connections do, and NOTIFY, which is per
+ * database, carries only their changes. drop() removes it (connections included).
+ */
+export async function createOwnPostgresDatabase(): Promise<OwnPostgresDatabase> {
+  const base = postgresTestUrl();
+  const name = `test_own_${randomBytes(5).toString("hex")}`;
+  const admin = await connectAdmin(base);
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    // Read from the base database: the reading is no transaction of this one.
+    async committed() {
+      const client = await connectAdmin(base);
+      try {
+        const { rows } = await client.query<{ n: string }>(
+          "SELECT xact_commit AS n FROM pg_stat_database WHERE datname = $1",
+          [name],
+        );
+        return Number(rows[0]?.n ?? 0);
+      } finally {
+        await client.end();
+      }
+    },
+    async drop() {
+      const client = await connectAdmin(base);
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

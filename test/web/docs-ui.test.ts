@@ -65,7 +65,7 @@ describe("/docs (Swagger UI): Authorize and Try it out", () => {
     amount: "10",
     to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
   });
-  const router = (page: Page) => page.locator("#operations-router-post_api_oracle_router");
+  const router = (page: Page) => page.locator("#operations-router-getQuote");
   const fillQuote = (operation: Locator) =>
     operation.locator("textarea.body-param__text").fill(JSON.stringify(quoteBody()));
 
@@ -87,9 +87,7 @@ describe("/docs (Swagger UI): Authorize and Try it out", () => {
       assert.equal(quote.status, 200, JSON.stringify(quote.body));
       assert.equal(quote.body.code, 0);
 
-      const list = page.locator(
-        "#operations-bridge_transactions-get_api_oracle_bridge_transactions",
-      );
+      const list = page.locator("#operations-bridge_transactions-listTransfers");
       const listed = await tryItOut(page, list, async (operation) => {
         await operation.locator('tr[data-param-name="addressOrTxHash"] input').fill(ALICE);
         await operation.locator('tr[data-param-name="pageNo"] input').fill("1");
@@ -153,7 +151,7 @@ describe("/docs (Swagger UI): Authorize and Try it out", () => {
       await model.locator("tr.property-row").first().waitFor();
       assert.deepEqual(await propertyNames(model), PARAMS_FIELDS);
       // /readyz's 200 schema: data with the router's and the indexer's keys.
-      const readyz = page.locator("#operations-health-get_readyz");
+      const readyz = page.locator("#operations-health-readyz");
       await readyz.locator(".opblock-summary").click();
       const success = readyz.locator('tr.response[data-code="200"]');
       await success.getByRole("tab", { name: "Schema" }).click();

@@ -13,6 +13,8 @@
  * - quotes served by bridge kind, counted by the router route through `app.metrics.recordQuote`;
  * - how old the router's state of each chain is (a callback buildApp derives from its router);
  * - the webhook delivery slots in use and the deliveries waiting for one (webhook-slot-metrics.ts);
+ * - webhook health (backlog, delivery processes, attempts, latency), read from the database on
+ *   each scrape (webhook-metrics.ts);
  * - prom-client's process and Node.js runtime metrics (process_*, nodejs_*).
  *
  * /metrics is exempt from rate limits and ignores the Authorization header (a scraper's
@@ -25,7 +27,9 @@ import type { SlotUsage } from "../../store/webhook-slots.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { createRequestStats } from "./request-stats.js";
+import { registerWebhookMetrics, type WebhookMetricsOptions } from "./webhook-metrics.js";
 import { registerWebhookSlotMetrics, WEBHOOK_SLOT_METRIC_NAMES } from "./webhook-slot-metrics.js";
+import { withTimeout } from "./with-timeout.js";
 
 export const METRICS_PATH = "/metrics";
 
@@ -125,6 +129,11 @@ export interface MetricsOptions {
    * shows it coming. A chain never read has no series (/readyz names it).
    */
   readonly collectRouterStateAges?: () => readonly RouterChainStateAge[];
+  /**
+   * Reads the webhook health on each scrape (webhook-metrics.ts); the webhook series are absent
+   * without it.
+   */
+  readonly webhooks?: WebhookMetricsOptions;
   /** prom-client's process_* / nodejs_* metrics; default true. */
   readonly defaultMetrics?: boolean;
   /**
@@ -291,6 +300,11 @@ export function createApiMetrics(
     };
   }
 
+  const refreshWebhooks =
+    options.webhooks === undefined
+      ? async () => {}
+      : registerWebhookMetrics(registry, options.webhooks, log);
+
   return {
     registry,
     recordQuote(bridgeType) {
@@ -299,26 +313,20 @@ export function createApiMetrics(
     },
     observeRequest: requestStats.observe,
     async render() {
-      await refreshIndexer();
+      await Promise.all([refreshIndexer(), refreshWebhooks()]);
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 export const metricsRouteSchema = {
   summary: "Prometheus metrics",
+  operationId: "metrics",
   description:
     "Prometheus text exposition: HTTP requests and latency by route, method and status code; " +
     "indexer progress and lag per chain; quotes by bridge kind; the router's chain-state age " +
-    "per chain; process and Node.js runtime " +
+    "per chain; webhook delivery health (backlog, delivery processes, attempts, latency); " +
+    "process and Node.js runtime " +
     "metrics. No API key; not rate limited.",
   tags: ["operations"],
   response: {

@@ -217,12 +217,16 @@ function documentedSchema(
     const { status } = ErrorCode[kind];
     byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
   }
-  // A refusal before the route runs joins the route's own entry of its status (40003 with the
-  // 400s); the others are the `default` below.
+  // A refusal before the route runs joins the route's own entry of its status; 40003 makes a
+  // 400 entry where the route has none (so every operation lists a 4xx, as Redocly's
+  // recommended rules ask); the others are the `default` below.
   const beforeRoute = BEFORE_ROUTE_KINDS.filter((kind) => {
-    const kinds = byStatus.get(ErrorCode[kind].status);
-    kinds?.push(kind);
-    return kinds === undefined;
+    const { status } = ErrorCode[kind];
+    const kinds = byStatus.get(status);
+    if (kinds !== undefined) kinds.push(kind);
+    else if (status === 400) byStatus.set(status, [kind]);
+    else return true;
+    return false;
   });
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const kinds = (byStatus.get(status) ?? []).sort(
@@ -245,11 +249,12 @@ function documentedSchema(
   };
 
   // A required key is the scheme; elsewhere a key is optional ({} = none) where it raises the
-  // rate limit, and not advertised on exempt routes (probes, metrics) where it changes nothing.
-  let security: Record<string, string[]>[] | undefined;
+  // rate limit, and none (`[]`, said outright) on exempt routes (probes, metrics) where it
+  // changes nothing.
+  let security: Record<string, string[]>[] = [];
   if (authInstalled && config.apiKey === "required") security = [{ [API_KEY_SCHEME]: [] }];
   else if (authInstalled && rateLimited) security = [{}, { [API_KEY_SCHEME]: [] }];
-  return { ...schema, response, ...(security !== undefined ? { security } : {}) };
+  return { ...schema, response, security };
 }
 
 type OpenApiPaths = {
@@ -275,12 +280,41 @@ function markRequestIdRequired<T extends OpenApiPaths>(document: T): T {
   return document;
 }
 
+/** An operation's `callbacks` as a route schema writes them (name -> expression -> method). */
+type Callbacks = Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+
+const CALLBACK_FIELDS = ["summary", "operationId", "description", "security"] as const;
+
+/** Puts the fields @fastify/swagger drops back on each callback operation of `document`. */
+function restoreCallbackFields<T extends OpenApiPaths>(document: T, sources: Callbacks[]): T {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item) as { callbacks?: Callbacks }[]) {
+      for (const [name, expressions] of Object.entries(operation.callbacks ?? {})) {
+        for (const [expression, methods] of Object.entries(expressions)) {
+          for (const [method, documented] of Object.entries(methods)) {
+            const source = sources.find((s) => s[name]?.[expression]?.[method] !== undefined)?.[
+              name
+            ]?.[expression]?.[method];
+            for (const field of CALLBACK_FIELDS) {
+              if (source?.[field] !== undefined && documented[field] === undefined) {
+                documented[field] = source[field];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return document;
+}
+
 /**
  * Registers @fastify/swagger (the generator), @fastify/swagger-ui at /docs and GET /openapi.json.
  * Call on the root instance before any route is registered: the generator learns routes from
  * the onRoute hook.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  const callbacks: Callbacks[] = [];
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.0.3",
@@ -288,8 +322,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: "bridge-oracle",
         version: readPackageVersion(),
         description: API_DESCRIPTION,
-        license: { name: "MIT" },
+        license: { name: "MIT", url: "https://spdx.org/licenses/MIT.html" },
       },
+      // Relative: every path is on the server that serves this document.
+      servers: [{ url: "/", description: "The server that serves this document" }],
       components: {
         securitySchemes: {
           [API_KEY_SCHEME]: {
@@ -309,18 +345,25 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         typeof json.$id === "string" ? json.$id : `def-${i}`,
     },
     // Read when the document is built (first request), after every plugin and route is in.
-    transform: (input) => ({
-      schema: documentedSchema(
-        input as unknown as TransformInput,
-        app.hasRequestDecorator("apiKey"),
-      ) as never,
-      url: input.url,
-    }),
-    // The generator has no place for a header's `required`: set it on the request id here.
+    transform: (input) => {
+      const schema = input.schema as { callbacks?: Callbacks } | undefined;
+      if (schema?.callbacks !== undefined) callbacks.push(schema.callbacks);
+      return {
+        schema: documentedSchema(
+          input as unknown as TransformInput,
+          app.hasRequestDecorator("apiKey"),
+        ) as never,
+        url: input.url,
+      };
+    },
+    // The generator has no place for a header's `required`: set it on the request id here. Nor
+    // does it keep a callback operation's summary, operationId, description and security:
+    // they come back from the route schemas.
     transformObject: (document) =>
       "openapiObject" in document
-        ? (markRequestIdRequired(
-            document.openapiObject as OpenApiPaths,
+        ? (restoreCallbackFields(
+            markRequestIdRequired(document.openapiObject as OpenApiPaths),
+            callbacks,
           ) as typeof document.openapiObject)
         : document.swaggerObject,
   });

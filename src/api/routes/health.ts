@@ -10,7 +10,12 @@ import { NoAnswerError } from "../../store/store-unavailable.js";
 import type { Store } from "../../store/types.js";
 import type {} from "../plugins/auth.js"; // FastifyContextConfig.apiKeyIgnored
 import type {} from "../plugins/rate-limit.js"; // FastifyContextConfig.rateLimitExempt
-import { healthzRouteSchema, READYZ_CHECK_NAMES, readyzRouteSchema } from "../schemas/health.js";
+import {
+  healthzRouteSchema,
+  READYZ_CHECK_NAMES,
+  readyzRouterRouteSchema,
+  readyzRouteSchema,
+} from "../schemas/health.js";
 
 export interface ReadinessCheck {
   /**
@@ -82,6 +87,22 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
       data[c.name] = results[i];
     });
     return { code: 0, msg: "success", data };
+  });
+
+  // Quotes' own probe: the router check alone, and a 503 where no router is configured.
+  const router = checks.find((c) => c.name === "router");
+  app.get("/readyz/router", { ...probe, schema: readyzRouterRouteSchema }, async () => {
+    if (router === undefined) {
+      throw new ApiError(
+        "serviceUnavailable",
+        "not ready to quote: no chains configured for routing on this process (set ROUTER_CONFIG)",
+      );
+    }
+    return {
+      code: 0,
+      msg: "success",
+      data: { status: "ok", router: await runCheck(router, timeoutMs) },
+    };
   });
 }
 

@@ -113,6 +113,7 @@ export const discoveryChainSchema = {
 
 export const chainsRouteSchema = {
   summary: "Chains the router quotes between",
+  operationId: "chains",
   description:
     "Every chain of the registry: EVM id, name, native coin, the public RPC URLs the operator publishes, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.",
   tags: ["discovery"],
@@ -158,6 +159,7 @@ export const tokensQuerystringSchema = {
 
 export const tokensRouteSchema = {
   summary: "Tokens the router knows",
+  operationId: "tokens",
   description:
     "The registry's tokens of one chain (or of all), native coin first. No key needed. Errors: 40001 when chainId is not a numeric string or not a chain of the registry.",
   tags: ["discovery"],
@@ -278,6 +280,7 @@ export const connectionsQuerystringSchema = {
 
 export const connectionsRouteSchema = {
   summary: "Chain pairs the router quotes, with their bridges, limits and fees",
+  operationId: "connections",
   description:
     "Every ordered pair of registry chains that some bridge connects, optionally filtered by sourceChain and destChain. Every connection listed can be quoted and every quotable pair is listed. No key needed. Errors: 40001 when a parameter is not a numeric string or not a chain of the registry.",
   tags: ["discovery"],

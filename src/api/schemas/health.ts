@@ -9,6 +9,7 @@ import { standardErrorResponses, successEnvelopeSchema } from "./envelope.js";
 
 export const healthzRouteSchema = {
   summary: "Liveness probe",
+  operationId: "healthz",
   description: "Answers while the process is alive; touches nothing else.",
   tags: ["health"],
   response: {
@@ -162,11 +163,41 @@ export const readyzDataSchema = {
 
 export const readyzRouteSchema = {
   summary: "Readiness probe",
+  operationId: "readyz",
   description:
     "200 when the database answers and every other readiness check passes (the router's chain state, the indexer's chains, when configured); `data` has one key per check. Otherwise 503 with code 50301, `data` null and a msg naming what is not ready.",
   tags: ["health"],
   response: {
     200: successEnvelopeSchema("ReadyzResponse", readyzDataSchema),
+    ...standardErrorResponses,
+  },
+} as const;
+
+/**
+ * /readyz/router: for a load balancer in front of quote traffic. /readyz stays 200 on an API
+ * without a router registry (a list-only API is a deployment of its own), so quotes need a probe
+ * that fails where they would: no registry (ROUTER_CONFIG), or no chain state fresh enough.
+ */
+export const readyzRouterRouteSchema = {
+  summary: "Readiness probe for quotes",
+  operationId: "readyzRouter",
+  description:
+    "200 when this process can quote: a router registry is configured (ROUTER_CONFIG) and at least one chain's state is fresher than ROUTER_MAX_STATE_AGE_MS; `data.router` lists each chain's state as /readyz does. Otherwise 503 with code 50301 and a msg saying why (no registry, or the chains' state ages). Point a load balancer that sends POST /api/oracle/router traffic here; /readyz, which does not require a router, stays the probe for everything else.",
+  tags: ["health"],
+  response: {
+    200: successEnvelopeSchema("ReadyzRouterResponse", {
+      type: "object",
+      required: ["status", "router"],
+      additionalProperties: false,
+      properties: {
+        status: { type: "string", enum: ["ok"] },
+        router: {
+          type: "array",
+          description: "Each chain's state as the router reads it (at least one is fresh)",
+          items: routerChainSchema,
+        },
+      },
+    }),
     ...standardErrorResponses,
   },
 } as const;

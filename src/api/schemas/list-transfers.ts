@@ -75,6 +75,7 @@ export const listTransfersDataSchema = {
 
 export const listTransfersRouteSchema = {
   summary: "List bridge transactions",
+  operationId: "listTransfers",
   description:
     "Bridge transactions whose sender or recipient address, transaction hash or message id " +
     "matches `addressOrTxHash`, page by page. No API key needed.",

@@ -267,6 +267,7 @@ export const routeQuoteSpecDataSchema = {
 
 export const routerQuoteRouteSchema = {
   summary: "Get a cross-chain route quote",
+  operationId: "getQuote",
   description:
     "Prices every route between the two chains from current chain state and returns the best one with the bridge call to execute. Needs `Authorization: <API key>` (or `Bearer <key>`). Errors: 40001 bad field, 40002 body not a JSON object or a member given twice, 40101/40102 missing/unknown key, 413 body over 16 KiB, 415 not application/json, 42201 no route, 42202 amount outside the route's limits, 42901 rate limited, 50301 chain state unavailable or stale.",
   tags: ["router"],

@@ -19,6 +19,7 @@ const utc = (description: string) =>
 
 export const latestTransfersRouteSchema = {
   summary: "Latest bridge transactions",
+  operationId: "latestTransfers",
   description:
     "The newest bridge transactions across the whole service, by start_time (the send's block " +
     "time), newest first; ties by the order the service stored them. No API key needed.",
@@ -52,6 +53,7 @@ export const latestTransfersRouteSchema = {
 
 export const transferSummaryRouteSchema = {
   summary: "Summary of the last 24 hours",
+  operationId: "transferSummary",
   description:
     "Bridge transactions whose start_time lies in the last 24 hours: counts by status, the " +
     "success rate (Success / (Success + Failed)), per route (source -> destination chain) the " +
@@ -165,6 +167,7 @@ const timelineStepSchema = {
 
 export const transferTimelineRouteSchema = {
   summary: "One bridge transaction's timeline",
+  operationId: "transferTimeline",
   description:
     "The record and its steps: sent, then delivered or failed, then refunded, each with its " +
     "chain, block, block time, transaction and the seconds since the send; a failure's reason " +

@@ -42,6 +42,7 @@ const EVENTS_DESCRIPTION = [
 
 export const transferStreamRouteSchema = {
   summary: "Stream bridge transaction changes",
+  operationId: "streamTransfers",
   description:
     "Every change of the bridge transactions that `addressOrTxHash` matches (the list " +
     "endpoint's rule), as it happens, as server-sent events. Send `Last-Event-ID` (or " +

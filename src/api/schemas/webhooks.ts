@@ -148,6 +148,7 @@ const filterValues = (description: string) =>
 
 export const createWebhookRouteSchema = {
   summary: "Subscribe to transfer changes by webhook",
+  operationId: "createWebhook",
   description:
     "Creates a subscription owned by the calling API key. Every change of a matching transfer is POSTed to `url` as a WebhookEvent, signed with the secret returned here (shown only in this answer). A 2xx within 10 s delivers; anything else is retried with exponential backoff for 24 hours. The URL must be http(s) and resolve to a public address.",
   tags: ["webhooks"],
@@ -186,6 +187,10 @@ export const createWebhookRouteSchema = {
       "{$request.body#/url}": {
         post: {
           summary: "A transfer changed",
+          operationId: "transferEvent",
+          description:
+            "Sent by the service's delivery process to the subscription's URL; signed (see WebhookEvent), not authenticated with an API key.",
+          security: [],
           requestBody: {
             required: true,
             content: {
@@ -194,6 +199,7 @@ export const createWebhookRouteSchema = {
           },
           responses: {
             "2XX": { description: "Delivered (within 10 s)" },
+            "4XX": { description: "Refused by the receiver: retried with backoff for 24 hours" },
             default: { description: "Anything else: retried with backoff for 24 hours" },
           },
         },
@@ -204,6 +210,7 @@ export const createWebhookRouteSchema = {
 
 export const listWebhooksRouteSchema = {
   summary: "This API key's webhook subscriptions",
+  operationId: "listWebhooks",
   tags: ["webhooks"],
   response: {
     200: successEnvelopeSchema("WebhookListResponse", { type: "array", items: subscriptionSchema }),
@@ -213,6 +220,7 @@ export const listWebhooksRouteSchema = {
 
 export const getWebhookRouteSchema = {
   summary: "One of this API key's webhook subscriptions",
+  operationId: "getWebhook",
   description: "Another key's subscription is answered 404, as one that does not exist.",
   tags: ["webhooks"],
   params: idParams,
@@ -225,6 +233,7 @@ export const getWebhookRouteSchema = {
 
 export const deleteWebhookRouteSchema = {
   summary: "Delete a webhook subscription and its deliveries",
+  operationId: "deleteWebhook",
   description: "Another key's subscription is answered 404 and stays.",
   tags: ["webhooks"],
   params: idParams,
@@ -242,6 +251,7 @@ export const deleteWebhookRouteSchema = {
 
 export const listDeliveriesRouteSchema = {
   summary: "A subscription's latest deliveries and their attempts",
+  operationId: "listWebhookDeliveries",
   tags: ["webhooks"],
   params: idParams,
   querystring: {
@@ -268,6 +278,7 @@ export const listDeliveriesRouteSchema = {
 
 export const redeliverRouteSchema = {
   summary: "Send a delivery again",
+  operationId: "redeliverWebhookDelivery",
   description:
     "Makes the delivery pending and due now; it is sent with the same event id and body, and retried for 24 hours again if it fails.",
   tags: ["webhooks"],

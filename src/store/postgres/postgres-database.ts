@@ -226,8 +226,11 @@ export async function openPostgresDatabase(
       };
       return runInScope({ kind: "postgres", connection, depth: 1, ping }, work);
     });
+    // The counter moves at once (this process reads its own writes through the cache). The
+    // subscribers are not called here: they hear of transfer changes, this process's included,
+    // by the NOTIFY alone. Calling them after every transaction woke the delivery loop after
+    // its own bookkeeping, which then never rested (~1,100 rounds/s; issue #42).
     listener.bump();
-    if (subscribers.size > 0) setImmediate(notify);
     return result;
   }
 

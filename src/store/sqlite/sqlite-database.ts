@@ -122,9 +122,14 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
   const queue = createSerialQueue();
   let closed = false;
 
-  // changeCounter: commits through this store's writer bump it at once; commits by any other
-  // connection show in the reader's PRAGMA data_version, polled every changePollMs (one cheap
-  // read of the WAL index, off the request path).
+  // changeCounter and subscribeChanges tell of commits that changed transfers, and only of
+  // those: every change of a transfer appends to the change log (migration 0007), whose
+  // AUTOINCREMENT sequence (sqlite_sequence) then moves; other writes (webhook bookkeeping, API
+  // keys, the indexer's cursor) leave it, and so neither flush the list cache nor wake the
+  // delivery loop, which would otherwise wake itself with each of its own commits. Commits
+  // through this store's writer are seen at once; commits by any other connection show first in
+  // the reader's PRAGMA data_version, polled every changePollMs (one cheap read of the WAL index,
+  // off the request path), and only then is the sequence read.
   const changePollMs = options.changePollMs ?? DEFAULT_CHANGE_POLL_MS;
   let changes = 0;
   const subscribers = new Set<() => void>();
@@ -134,6 +139,22 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
       for (const listener of subscribers) listener();
     });
   };
+  const changeLogSeq = (connection: Database.Database) => {
+    const statement = connection
+      .prepare("SELECT seq FROM sqlite_sequence WHERE name = 'transfer_changes'")
+      .pluck();
+    return () => Number(statement.get() ?? 0);
+  };
+  const writerChangeLogSeq = changeLogSeq(writer);
+  const readerChangeLogSeq = reader === writer ? writerChangeLogSeq : changeLogSeq(reader);
+  let lastChangeLogSeq = writerChangeLogSeq();
+  /** Moves the counter and tells the subscribers when the change log grew since last seen. */
+  const noteChangeLog = (seq: number) => {
+    if (seq <= lastChangeLogSeq) return;
+    lastChangeLogSeq = seq;
+    changes++;
+    notify();
+  };
   const dataVersion = reader.prepare("PRAGMA data_version").pluck();
   let lastDataVersion = dataVersion.get() as number;
   const changePoll = setInterval(() => {
@@ -141,8 +162,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
     const now = dataVersion.get() as number;
     if (now !== lastDataVersion) {
       lastDataVersion = now;
-      changes++;
-      notify();
+      noteChangeLog(readerChangeLogSeq());
     }
   }, changePollMs);
   changePoll.unref();
@@ -175,8 +195,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
           runInScope({ kind: "sqlite", connection, depth: 1, ping }, work),
         );
         writer.exec("COMMIT");
-        changes++;
-        notify();
+        noteChangeLog(writerChangeLogSeq());
         return result;
       } catch (error) {
         if (writer.inTransaction) writer.exec("ROLLBACK");
@@ -200,7 +219,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
       return queue(async () => {
         if (closed) throw new Error("database is closed");
         const changed = await writerRoot.run(sql, params);
-        changes++;
+        noteChangeLog(writerChangeLogSeq());
         return changed;
       });
     },

@@ -13,65 +13,9 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Prometheus text exposition: HTTP requests and latency by route, method and status code; indexer progress and lag per chain; quotes by bridge kind; the router's chain-state age per chain; process and Node.js runtime metrics. No API key; not rate limited.
+         * @description Prometheus text exposition: HTTP requests and latency by route, method and status code; indexer progress and lag per chain; quotes by bridge kind; the router's chain-state age per chain; webhook delivery health (backlog, delivery processes, attempts, latency); process and Node.js runtime metrics. No API key; not rate limited.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Metrics in the Prometheus text format (version 0.0.4) */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": string;
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -91,75 +35,7 @@ export interface paths {
          * Liveness probe
          * @description Answers while the process is alive; touches nothing else.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /** @enum {string} */
-                                status: "ok";
-                            };
-                        };
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["healthz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -179,165 +55,27 @@ export interface paths {
          * Readiness probe
          * @description 200 when the database answers and every other readiness check passes (the router's chain state, the indexer's chains, when configured); `data` has one key per check. Otherwise 503 with code 50301, `data` null and a msg naming what is not ready.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /** @enum {string} */
-                                status: "ok";
-                                /**
-                                 * @description The database answered a ping (and the read replica, with DATABASE_READ_URL, at the service's schema version)
-                                 * @enum {string}
-                                 */
-                                database: "ok";
-                                /** @description Present when a router registry is configured: each chain's state as the router reads it. Not ready (503) when no chain is fresh; one stale chain leaves quotes between the others working */
-                                router?: {
-                                    /**
-                                     * @description EVM chain id
-                                     * @example 71001
-                                     */
-                                    chainId: number;
-                                    /**
-                                     * @description Chain name in the router registry
-                                     * @example alpha
-                                     */
-                                    name: string;
-                                    /**
-                                     * @description Block of the state the router quotes from, a decimal string; null before the first successful read
-                                     * @example 1234
-                                     */
-                                    blockNumber: string | null;
-                                    /**
-                                     * @description Milliseconds since that state was read (or confirmed unchanged); null before the first successful read
-                                     * @example 180
-                                     */
-                                    ageMs: number | null;
-                                    /** @description Whether quotes may use it: ageMs within ROUTER_MAX_STATE_AGE_MS. /readyz answers 503 only when no chain is fresh */
-                                    fresh: boolean;
-                                }[];
-                                /** @description Present once an indexer has written chain rows to this database (the same summary as `bridge-oracle index --status`). Not ready (503, msg `not ready: indexer: ...` naming the chain) when a chain is stopped, starting, retrying a failed step, silent for 60 s or more than 50 blocks behind its confirmed head */
-                                indexer?: {
-                                    /**
-                                     * @description Always true in a 200
-                                     * @enum {boolean}
-                                     */
-                                    ready: true;
-                                    /**
-                                     * @description Why not ready; always "" in a 200 (the 503 msg carries it)
-                                     * @enum {string}
-                                     */
-                                    reason: "";
-                                    chains: {
-                                        /**
-                                         * @description Chain name in the indexer's config
-                                         * @example alpha
-                                         */
-                                        chain: string;
-                                        /**
-                                         * @description EVM chain id
-                                         * @example 71001
-                                         */
-                                        chainId: number;
-                                        /**
-                                         * @description The chain's indexer state; a 200 shows only backfill or following (a starting or stopped chain is not ready)
-                                         * @enum {string}
-                                         */
-                                        state: "starting" | "backfill" | "following" | "stopped";
-                                        /**
-                                         * @description Last block whose events are fully stored (the start block less 1 before the first batch)
-                                         * @example 125
-                                         */
-                                        indexedBlock: number;
-                                        /**
-                                         * @description The chain's head block when last polled
-                                         * @example 125
-                                         */
-                                        head: number;
-                                        /**
-                                         * @description Blocks between indexedBlock and the confirmed head (head less the chain's confirmations); 0 when caught up. Above 50 the chain is not ready
-                                         * @example 0
-                                         */
-                                        lag: number;
-                                        /**
-                                         * @description When the indexer last wrote the chain's row; UTC, YYYY-MM-DD HH:MM:SS. Older than 60 s: not ready
-                                         * @example 2026-11-21 12:22:50
-                                         */
-                                        updatedAt: string;
-                                        /**
-                                         * @description Why the chain stopped or its last step failed; "" in a 200 (such a chain is not ready)
-                                         * @example
-                                         */
-                                        error: string;
-                                        /**
-                                         * @description On PostgreSQL, host:pid of the `bridge-oracle index` process that leads (holds the indexer lock; others wait as standbys); "" when none does, and on SQLite (one indexer per file)
-                                         * @example indexer-1:4242
-                                         */
-                                        leader: string;
-                                    }[];
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz/router": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Readiness probe for quotes
+         * @description 200 when this process can quote: a router registry is configured (ROUTER_CONFIG) and at least one chain's state is fresher than ROUTER_MAX_STATE_AGE_MS; `data.router` lists each chain's state as /readyz does. Otherwise 503 with code 50301 and a msg saying why (no registry, or the chains' state ages). Point a load balancer that sends POST /api/oracle/router traffic here; /readyz, which does not require a router, stays the probe for everything else.
+         */
+        get: operations["readyzRouter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -357,178 +95,7 @@ export interface paths {
          * List bridge transactions
          * @description Bridge transactions whose sender or recipient address, transaction hash or message id matches `addressOrTxHash`, page by page. No API key needed.
          */
-        get: {
-            parameters: {
-                query: {
-                    /**
-                     * @description Trimmed, then: an EVM address matches from_address or to_address; a 32-byte hash matches source_tx_hash, dest_tx_hash or message_id (both case-insensitive); any other value matches those five fields exactly. It must be an EVM address (0x + 40 hex digits), a 32-byte hash (0x + 64 hex digits), or another chain's address or hash of 1-128 characters from A-Z a-z 0-9 : _ -.
-                     * @example 0x52908400098527886E0F7030069857D2E4169EE7
-                     */
-                    addressOrTxHash: string;
-                    /**
-                     * @description Page number, an integer from 1 to 1000000000. A page past the end is empty.
-                     * @example 1
-                     */
-                    pageNo: string;
-                    /**
-                     * @description Items per page, an integer from 1 to 100.
-                     * @example 20
-                     */
-                    pageSize: string;
-                    /** @description Sort field (snake_case or camelCase): created_at, updated_at, start_time, end_time, send_amount, receive_amount. Amounts sort numerically; ties are broken by a unique key. */
-                    sortName?: "created_at" | "createdAt" | "updated_at" | "updatedAt" | "start_time" | "startTime" | "end_time" | "endTime" | "send_amount" | "sendAmount" | "receive_amount" | "receiveAmount";
-                    /**
-                     * @description asc or desc, any letter case.
-                     * @example desc
-                     */
-                    sortOrder?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            /** BridgeTransactionPage */
-                            data: {
-                                /** @description This page's transactions */
-                                data: components["schemas"]["BridgeTransaction"][];
-                                /** @description Number of all matching transactions */
-                                total: number;
-                                page: {
-                                    /** @description Page number of this result */
-                                    page: number;
-                                    /** @description Items per page of this result */
-                                    pageSize: number;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listTransfers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -548,163 +115,7 @@ export interface paths {
          * Latest bridge transactions
          * @description The newest bridge transactions across the whole service, by start_time (the send's block time), newest first; ties by the order the service stored them. No API key needed.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description How many, an integer from 1 to 100. */
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                data: components["schemas"]["BridgeTransaction"][];
-                            };
-                        };
-                    };
-                };
-                /** @description Success */
-                304: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["latestTransfers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -724,155 +135,7 @@ export interface paths {
          * Summary of the last 24 hours
          * @description Bridge transactions whose start_time lies in the last 24 hours: counts by status, the success rate (Success / (Success + Failed)), per route (source -> destination chain) the median and 90th percentile delivery time of its Success transfers (destination block time minus source block time, nearest rank), and the volume sent per source token symbol (exact sums). Recomputed at most every few seconds.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /** @description Start of the window; UTC, YYYY-MM-DD HH:MM:SS */
-                                since: string;
-                                /** @description End of the window (when the summary was computed); UTC, YYYY-MM-DD HH:MM:SS */
-                                until: string;
-                                total: number;
-                                byStatus: {
-                                    Processing: number;
-                                    Success: number;
-                                    Failed: number;
-                                };
-                                /** @description Success / (Success + Failed); null while none has finished */
-                                successRate: number | null;
-                                routes: {
-                                    sourceChain: string;
-                                    destChain: string;
-                                    transfers: number;
-                                    delivered: number;
-                                    /** @description null when none was delivered */
-                                    medianDeliverySeconds: number | null;
-                                    /** @description null when none was delivered */
-                                    p90DeliverySeconds: number | null;
-                                }[];
-                                volumes: {
-                                    symbol: string;
-                                    /** @description Sum sent, human-unit decimal string */
-                                    amount: string;
-                                    transfers: number;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["transferSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -892,187 +155,7 @@ export interface paths {
          * One bridge transaction's timeline
          * @description The record and its steps: sent, then delivered or failed, then refunded, each with its chain, block, block time, transaction and the seconds since the send; a failure's reason and a refund's amount. `id` is the message id or the source or destination transaction hash of exactly one transfer. A record imported rather than indexed has steps from the record alone (no block numbers).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Message id, or a source / destination tx hash */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                transfer: components["schemas"]["BridgeTransaction"];
-                                steps: {
-                                    /** @enum {string} */
-                                    step: "sent" | "delivered" | "failed" | "refunded";
-                                    chainName: string;
-                                    /** @description EVM chain id; null for an imported record (no stored events) */
-                                    chainId: number | null;
-                                    /** @description null for an imported record */
-                                    blockNumber: number | null;
-                                    /** @description Block time; UTC, YYYY-MM-DD HH:MM:SS */
-                                    time: string;
-                                    /** @description Seconds since the send; 0 for the send itself */
-                                    secondsAfterSent: number | null;
-                                    txHash: string;
-                                    /** @description failed: the destination's reason; else "" */
-                                    reason: string;
-                                    /** @description refunded: the amount repaid to the sender, human units; else "" */
-                                    amount: string;
-                                    /** @description refunded: the repaid token; else "" */
-                                    tokenAddress: string;
-                                    /** @description refunded: its symbol; else "" */
-                                    tokenSymbol: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
-                404: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["transferTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1092,177 +175,7 @@ export interface paths {
          * Chains the router quotes between
          * @description Every chain of the registry: EVM id, name, native coin, the public RPC URLs the operator publishes, its id in each bridge kind's scheme and the indexer's progress on it. No key needed.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                chains: {
-                                    /**
-                                     * @description EVM chain id
-                                     * @example 71001
-                                     */
-                                    chainId: number;
-                                    /** @description Chain name (signData.chainName, records' chain names) */
-                                    name: string;
-                                    /**
-                                     * @description The chain's name for people: the registry's `displayName`, else `name` with its first letter capitalised
-                                     * @example Alpha
-                                     */
-                                    displayName: string;
-                                    /** @description The native coin, in the form wallet_addEthereumChain takes; as a token its address is 0x0000000000000000000000000000000000000000 */
-                                    nativeCurrency: {
-                                        /**
-                                         * @description The registry's `nativeName`; the symbol when it gives none
-                                         * @example Ether
-                                         */
-                                        name: string;
-                                        /** @example ETH */
-                                        symbol: string;
-                                        /** @example 18 */
-                                        decimals: number;
-                                    };
-                                    /** @description Public JSON-RPC URLs of this chain that the operator publishes (the registry's `publicRpcUrl`), for a wallet's wallet_addEthereumChain; empty when none is published. Never the URL the server itself reads the chain through. */
-                                    rpcUrls: string[];
-                                    /** @description The chain's block explorer (the registry's `blockExplorerUrl`, no trailing slash; empty when none is published), as wallet_addEthereumChain takes it. Links are `<url>/tx/<hash>`, `<url>/address/<address>` and `<url>/block/<number>` (Etherscan and Blockscout paths). */
-                                    blockExplorerUrls: string[];
-                                    /**
-                                     * @description This chain in each bridge kind's chain-id scheme (decimal strings), keyed by bridgeType: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id. A kind the chain does not run is absent. `params.destChainId` of a quote is the destination's entry for the chosen kind.
-                                     * @example {
-                                     *       "0": "71001",
-                                     *       "1": "101",
-                                     *       "2": "40101"
-                                     *     }
-                                     */
-                                    bridgeChainIds: {
-                                        0?: string;
-                                        1?: string;
-                                        2?: string;
-                                    };
-                                    /** @description The indexer's progress on this chain as this server last read it from the database; null when no indexer writes this chain into the server's database (or its status cannot be read) */
-                                    indexer: {
-                                        /** @description Last block whose events are in the records */
-                                        indexedBlock: number;
-                                        /** @description How many blocks the indexer is behind the chain's confirmed head */
-                                        lagBlocks: number;
-                                    } | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["chains"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1282,168 +195,7 @@ export interface paths {
          * Tokens the router knows
          * @description The registry's tokens of one chain (or of all), native coin first. No key needed. Errors: 40001 when chainId is not a numeric string or not a chain of the registry.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description EVM chain id of a registry chain, a numeric string; absent: the tokens of every chain
-                     * @example 71001
-                     */
-                    chainId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                tokens: {
-                                    /**
-                                     * @description EVM chain id
-                                     * @example 71001
-                                     */
-                                    chainId: number;
-                                    /**
-                                     * @description Token address (EIP-55); 0x0000000000000000000000000000000000000000 is the native coin
-                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                     */
-                                    address: string;
-                                    /** @example USDC */
-                                    symbol: string;
-                                    /** @example 6 */
-                                    decimals: number;
-                                    /** @description Whether a bridge carries this token itself (a connection's sourceBridgeToken or destBridgeToken); other tokens travel through a swap */
-                                    isBridgeToken: boolean;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["tokens"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1463,245 +215,7 @@ export interface paths {
          * Chain pairs the router quotes, with their bridges, limits and fees
          * @description Every ordered pair of registry chains that some bridge connects, optionally filtered by sourceChain and destChain. Every connection listed can be quoted and every quotable pair is listed. No key needed. Errors: 40001 when a parameter is not a numeric string or not a chain of the registry.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Only connections from this EVM chain id (numeric string)
-                     * @example 71001
-                     */
-                    sourceChain?: string;
-                    /**
-                     * @description Only connections to this EVM chain id (numeric string)
-                     * @example 71001
-                     */
-                    destChain?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                connections: {
-                                    /**
-                                     * @description Source EVM chain id
-                                     * @example 71001
-                                     */
-                                    sourceChain: number;
-                                    /**
-                                     * @description Destination EVM chain id
-                                     * @example 71002
-                                     */
-                                    destChain: number;
-                                    /** @example alpha */
-                                    sourceChainName: string;
-                                    /** @example beta */
-                                    destChainName: string;
-                                    /** @description Every bridge kind and bridge token connecting the pair, in registry order */
-                                    bridges: {
-                                        /**
-                                         * @description 0 lock-and-mint, 1 liquidity pool, 2 messaging (signData.bridgeType)
-                                         * @enum {integer}
-                                         */
-                                        bridgeType: 0 | 1 | 2;
-                                        /**
-                                         * @description The kind's bridge contract on the source chain (signData.bridge)
-                                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                         */
-                                        bridge: string;
-                                        /**
-                                         * @description The destination chain in this kind's chain-id scheme (params.destChainId)
-                                         * @example 102
-                                         */
-                                        destChainId: string;
-                                        /** @description The token the bridge takes on the source chain */
-                                        sourceBridgeToken: {
-                                            /**
-                                             * @description Token address (EIP-55)
-                                             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                             */
-                                            address: string;
-                                            /** @example USDC */
-                                            symbol: string;
-                                            /** @example 6 */
-                                            decimals: number;
-                                        };
-                                        /** @description The token the bridge delivers on the destination chain */
-                                        destBridgeToken: {
-                                            /**
-                                             * @description Token address (EIP-55)
-                                             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                             */
-                                            address: string;
-                                            /** @example USDC */
-                                            symbol: string;
-                                            /** @example 6 */
-                                            decimals: number;
-                                        };
-                                        /** @description Every source token a quote can start from on this connection: the bridge token itself and every token with a swap path to it (the native coin swaps as WETH). Any of these to any of destTokens can be quoted. */
-                                        sourceTokens: string[];
-                                        /** @description Every destination token a quote can end in on this connection: the bridge token itself and every token with a swap path from it */
-                                        destTokens: string[];
-                                        /**
-                                         * @description Smallest amount of sourceBridgeToken a quote from the bridge token itself accepts now (the bridge's minimum, and something must arrive after the fees); null while the chain state is unavailable or when no amount is accepted now; canonical human-unit decimal string
-                                         * @example 1.5
-                                         */
-                                        minAmount: string | null;
-                                        /**
-                                         * @description Largest amount of sourceBridgeToken a quote from the bridge token itself accepts now (the bridge's maximum, the destination liquidity of kinds 0 and 1); null when nothing but uint256 caps it, while the chain state is unavailable, or when no amount is accepted now; canonical human-unit decimal string
-                                         * @example 1.5
-                                         */
-                                        maxAmount: string | null;
-                                        /** @description The fee rule, in sourceBridgeToken: fee = flatFee + bridgeAmount × feeBps / 10000 (rounded down) + messagingFee; null while the chain state is unavailable */
-                                        fee: {
-                                            /**
-                                             * @description Proportional fee, basis points
-                                             * @example 10
-                                             */
-                                            feeBps: number;
-                                            /**
-                                             * @description Flat part of the fee; canonical human-unit decimal string
-                                             * @example 1.5
-                                             */
-                                            flatFee: string | null;
-                                            /**
-                                             * @description Messaging protocol fee per transfer (kind 2; "0" otherwise); canonical human-unit decimal string
-                                             * @example 1.5
-                                             */
-                                            messagingFee: string | null;
-                                        } | null;
-                                    }[];
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["connections"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1721,163 +235,7 @@ export interface paths {
          * Stream bridge transaction changes
          * @description Every change of the bridge transactions that `addressOrTxHash` matches (the list endpoint's rule), as it happens, as server-sent events. Send `Last-Event-ID` (or `since`) to resume: the changes missed while retained (7 days by default) come first, each once, in order. No API key needed; a valid key raises the rate limit and counts concurrent streams per key instead of per client address (over the limit: 429 42901 before the stream starts).
          */
-        get: {
-            parameters: {
-                query: {
-                    /**
-                     * @description Trimmed, then: an EVM address matches from_address or to_address; a 32-byte hash matches source_tx_hash, dest_tx_hash or message_id (both case-insensitive); any other value matches those five fields exactly. It must be an EVM address (0x + 40 hex digits), a 32-byte hash (0x + 64 hex digits), or another chain's address or hash of 1-128 characters from A-Z a-z 0-9 : _ -.
-                     * @example 0x52908400098527886E0F7030069857D2E4169EE7
-                     */
-                    addressOrTxHash: string;
-                    /**
-                     * @description Resume after this change sequence number (an event id), as the Last-Event-ID header does; the header wins when both are sent (a browser's EventSource sends it when it reconnects to the same URL).
-                     * @example 1042
-                     */
-                    since?: string;
-                };
-                header?: {
-                    /** @description The id of the last event received: resume after it. */
-                    "last-event-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /**
-                 * @description A `text/event-stream` (server-sent events) that stays open. Events:
-                 *
-                 *     - `transfer`: a matching record was created or changed (a send seen, a delivery, a failure, a
-                 *       refund, or a reorg's reversal). `data` is the whole record (the list endpoint's item), `id`
-                 *       the change's sequence number.
-                 *     - `removed`: a reorg dropped the send, so the record is gone; `data` is the record as it was.
-                 *     - `ready`: everything before `id` has been sent (after a resume, the missed changes); live
-                 *       changes follow. `data` is `{"seq": <id>}`.
-                 *     - `reset`: the changes after Last-Event-ID are no longer retained (or that id is unknown to
-                 *       this database): reload with the list endpoint, then follow on from `id`. `data` is
-                 *       `{"reason", "lastEventId", "seq"}`.
-                 *
-                 *     A comment line (`: heartbeat`) every 15 s (STREAM_HEARTBEAT_SECONDS), sometimes with a bare
-                 *     `id:` line that moves the client's Last-Event-ID past changes that did not match.
-                 */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["streamTransfers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2070,355 +428,7 @@ export interface paths {
          * Get a cross-chain route quote
          * @description Prices every route between the two chains from current chain state and returns the best one with the bridge call to execute. Needs `Authorization: <API key>` (or `Bearer <key>`). Errors: 40001 bad field, 40002 body not a JSON object or a member given twice, 40101/40102 missing/unknown key, 413 body over 16 KiB, 415 not application/json, 42201 no route, 42202 amount outside the route's limits, 42901 rate limited, 50301 chain state unavailable or stale.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Source chain: EVM chain id as a numeric string
-                         * @example 71001
-                         */
-                        sourceChain: string;
-                        /**
-                         * @description Token on the source chain; 0x0000000000000000000000000000000000000000 is the native coin. Mixed case must be a valid EIP-55 checksum.
-                         * @example 0x0000000000000000000000000000000000000000
-                         */
-                        sourceToken: string;
-                        /**
-                         * @description Destination chain: EVM chain id as a numeric string, not the source chain
-                         * @example 71003
-                         */
-                        destChain: string;
-                        /**
-                         * @description Token on the destination chain
-                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                         */
-                        destToken: string;
-                        /**
-                         * @description Amount in the source token's human units ("1.5" = 1.5 tokens): greater than zero, at most as many fractional digits as the token has decimals, trailing zeros included
-                         * @example 1.5
-                         */
-                        amount: string;
-                        /**
-                         * @description Recipient on the destination chain (an EVM address, not the zero address)
-                         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-                         */
-                        to: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            /** RouteQuote */
-                            data: {
-                                /**
-                                 * @description What the recipient receives if executed now with no price movement (destination token, human units); canonical human-unit decimal string
-                                 * @example 1.5
-                                 */
-                                destMaxAmount: string;
-                                /**
-                                 * @description Guaranteed minimum after the slippage tolerance (destination token); equals params.destMinAmount; canonical human-unit decimal string
-                                 * @example 1.5
-                                 */
-                                destMinAmount: string;
-                                /**
-                                 * @description Bridge fee + messaging fee, in the source bridge token's units; = params.fee; canonical human-unit decimal string
-                                 * @example 1.5
-                                 */
-                                fee: string;
-                                signData: {
-                                    /**
-                                     * @description The request amount in canonical form (source token); canonical human-unit decimal string
-                                     * @example 1.5
-                                     */
-                                    amount: string;
-                                    /**
-                                     * @description 0 lock-and-mint, 1 liquidity pool, 2 messaging
-                                     * @enum {integer}
-                                     */
-                                    bridgeType: 0 | 1 | 2;
-                                    /**
-                                     * @description The chosen kind's bridge contract on the source chain (EIP-55 checksummed)
-                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                     */
-                                    bridge: string;
-                                    /** @description The source chain's name */
-                                    chainName: string;
-                                    /** @description JSON-encoded object (a string, not a nested object; `JSON.parse` it) with destChainId, sourceToken, destToken, amount, fee, to, sourceSwap, sourceSwapFee, sourceBridgeToken, sourceMinAmount, destSwap, destSwapFee, destBridgeToken, destMinAmount; amounts as canonical decimal strings in human units, destChainId in the chosen kind's chain-id scheme. The decoded object is the schema RouteQuoteParams (OpenAPI 3.0 has no contentSchema: `x-contentSchema` points to it). */
-                                    params: string;
-                                };
-                                /** @description The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin). Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote. */
-                                transactionRequest: {
-                                    /**
-                                     * @description EVM chain id of the chain to send it on
-                                     * @example 71001
-                                     */
-                                    chainId: number;
-                                    /**
-                                     * @description The contract called
-                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                     */
-                                    to: string;
-                                    /**
-                                     * @description ABI-encoded call data
-                                     * @example 0x095ea7b3
-                                     */
-                                    data: string;
-                                    /**
-                                     * @description Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)
-                                     * @example 0x0
-                                     */
-                                    value: string;
-                                };
-                                /** @description null when the source token is the native coin (nothing to approve); else the ERC-20 approval the bridge needs first. The service does not read allowances: skip it when the sender's allowance already covers `amount`. */
-                                approval: {
-                                    /**
-                                     * @description The source token (EIP-55)
-                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                     */
-                                    token: string;
-                                    /**
-                                     * @description The bridge contract (= signData.bridge)
-                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                     */
-                                    spender: string;
-                                    /**
-                                     * @description = signData.amount: the allowance needed (source token); canonical human-unit decimal string
-                                     * @example 1.5
-                                     */
-                                    amount: string;
-                                    /** @description The `approve(spender, amount)` call on `token`, amount in base units */
-                                    transactionRequest: {
-                                        /**
-                                         * @description EVM chain id of the chain to send it on
-                                         * @example 71001
-                                         */
-                                        chainId: number;
-                                        /**
-                                         * @description The contract called
-                                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-                                         */
-                                        to: string;
-                                        /**
-                                         * @description ABI-encoded call data
-                                         * @example 0x095ea7b3
-                                         */
-                                        data: string;
-                                        /**
-                                         * @description Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)
-                                         * @example 0x0
-                                         */
-                                        value: string;
-                                    };
-                                } | null;
-                                /**
-                                 * @description The block number of each chain whose state priced the quote (source and destination), keyed by EVM chain id as a string
-                                 * @example {
-                                 *       "71001": 1234,
-                                 *       "71003": 987
-                                 *     }
-                                 */
-                                stateBlocks: {
-                                    [key: string]: number;
-                                };
-                                /**
-                                 * @description UTC `YYYY-MM-DD HH:MM:SS`: until when the service stands by the quote: the read time of the older of the two chain states that priced it, plus QUOTE_TTL_SECONDS, rounded down to the second. Quote again after it. The on-chain protection is destMinAmount (and sourceMinAmount), not this time.
-                                 * @example 2026-11-26 12:00:30
-                                 */
-                                expiresAt: string;
-                                /** @description How long recent transfers of the same bridge contract between the same two chains took from send to delivery (end_time - start_time of `Success` records started in the last 24 h, among the latest 10,000 records stored); null with fewer than 5 such transfers. Refreshed in the background every 30 s. */
-                                estimatedDuration: {
-                                    /** @description Median, seconds (nearest rank) */
-                                    p50Seconds: number;
-                                    /** @description 90th percentile, seconds (nearest rank) */
-                                    p90Seconds: number;
-                                    /** @description How many transfers it is computed over */
-                                    samples: number;
-                                } | null;
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 41301: the body is larger than 16 KiB */
-                413: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 41501: the body is not sent as application/json */
-                415: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42201: chain, token or pair not supported: no route; 42202: amount outside the route's limits (msg gives the minimum and maximum) */
-                422: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["getQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2433,363 +443,13 @@ export interface paths {
             cookie?: never;
         };
         /** This API key's webhook subscriptions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /**
-                                 * @description Subscription id
-                                 * @example 7
-                                 */
-                                id: number;
-                                /**
-                                 * @description Where events are POSTed (credentials in it are shown as ***)
-                                 * @example https://example.com/hooks/bridge
-                                 */
-                                url: string;
-                                /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
-                                filter: {
-                                    addresses: string[];
-                                    txHashes: string[];
-                                };
-                                /** @enum {string} */
-                                status: "active" | "disabled";
-                                /** @description Why it was disabled (24 hours of failed deliveries); null while active */
-                                disabledReason: string | null;
-                                /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
-                                failingSince: string | null;
-                                /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40003 (HTTP 400): the request is not valid HTTP/1.1 (request line, headers, body framing, Host); 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe to transfer changes by webhook
          * @description Creates a subscription owned by the calling API key. Every change of a matching transfer is POSTed to `url` as a WebhookEvent, signed with the secret returned here (shown only in this answer). A 2xx within 10 s delivers; anything else is retried with exponential backoff for 24 hours. The URL must be http(s) and resolve to a public address.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description http:// or https:// URL to POST events to */
-                        url: string;
-                        /** @description Deliver transfers from or to these addresses (EVM or another chain's); omitted with txHashes: every transfer */
-                        addresses?: string[];
-                        /** @description Deliver transfers with these source or destination transaction hashes or message ids */
-                        txHashes?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /**
-                                 * @description Subscription id
-                                 * @example 7
-                                 */
-                                id: number;
-                                /**
-                                 * @description Where events are POSTed (credentials in it are shown as ***)
-                                 * @example https://example.com/hooks/bridge
-                                 */
-                                url: string;
-                                /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
-                                filter: {
-                                    addresses: string[];
-                                    txHashes: string[];
-                                };
-                                /** @enum {string} */
-                                status: "active" | "disabled";
-                                /** @description Why it was disabled (24 hours of failed deliveries); null while active */
-                                disabledReason: string | null;
-                                /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
-                                failingSince: string | null;
-                                /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
-                                createdAt: string;
-                                /** @description Signing secret (whsec_...); shown only in this answer */
-                                secret: string;
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 41301: the body is larger than 16 KiB */
-                413: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 41501: the body is not sent as application/json */
-                415: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2807,354 +467,14 @@ export interface paths {
          * One of this API key's webhook subscriptions
          * @description Another key's subscription is answered 404, as one that does not exist.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Subscription id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /**
-                                 * @description Subscription id
-                                 * @example 7
-                                 */
-                                id: number;
-                                /**
-                                 * @description Where events are POSTed (credentials in it are shown as ***)
-                                 * @example https://example.com/hooks/bridge
-                                 */
-                                url: string;
-                                /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
-                                filter: {
-                                    addresses: string[];
-                                    txHashes: string[];
-                                };
-                                /** @enum {string} */
-                                status: "active" | "disabled";
-                                /** @description Why it was disabled (24 hours of failed deliveries); null while active */
-                                disabledReason: string | null;
-                                /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
-                                failingSince: string | null;
-                                /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
-                404: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook subscription and its deliveries
          * @description Another key's subscription is answered 404 and stays.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Subscription id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                id: number;
-                                /** @enum {boolean} */
-                                deleted: true;
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
-                404: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3168,195 +488,7 @@ export interface paths {
             cookie?: never;
         };
         /** A subscription's latest deliveries and their attempts */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Deliveries, newest first: 1 to 100 (default 20) */
-                    limit?: string;
-                    status?: "pending" | "delivered" | "failed";
-                };
-                header?: never;
-                path: {
-                    /** @description Subscription id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                /** @description Delivery id (for redeliver) */
-                                id: number;
-                                /** @example evt_1042 */
-                                eventId: string;
-                                type: string;
-                                seq: number;
-                                messageId: string;
-                                /** @enum {string} */
-                                status: "pending" | "delivered" | "failed";
-                                attempts: {
-                                    /** @description Sent; UTC, YYYY-MM-DD HH:MM:SS */
-                                    attemptedAt: string;
-                                    /** @description The receiver's HTTP status */
-                                    responseStatus: number | null;
-                                    /** @description Why the attempt failed; null on a 2xx */
-                                    error: string | null;
-                                    durationMs: number;
-                                    /** @description Start of the receiver's answer */
-                                    responseBody: string;
-                                }[];
-                                /** @description When a pending delivery is tried next; UTC, YYYY-MM-DD HH:MM:SS */
-                                nextAttemptAt: string | null;
-                                /** @description When a 2xx arrived; UTC, YYYY-MM-DD HH:MM:SS */
-                                deliveredAt: string | null;
-                                lastError: string | null;
-                                /** @description Made; UTC, YYYY-MM-DD HH:MM:SS */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
-                404: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3378,204 +510,7 @@ export interface paths {
          * Send a delivery again
          * @description Makes the delivery pending and due now; it is sent with the same event id and body, and retried for 24 hours again if it fails.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Subscription id */
-                    id: string;
-                    /** @description Delivery id */
-                    deliveryId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description 0 on success
-                             * @enum {integer}
-                             */
-                            code: 0;
-                            /** @enum {string} */
-                            msg: "success";
-                            data: {
-                                id: number;
-                                eventId: string;
-                                /** @enum {string} */
-                                status: "pending";
-                            };
-                        };
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
-                404: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 41301: the body is larger than 16 KiB */
-                413: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 41501: the body is not sent as application/json */
-                415: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3827,4 +762,3297 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Metrics in the Prometheus text format (version 0.0.4) */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /** @enum {string} */
+                            status: "ok";
+                            /**
+                             * @description The database answered a ping (and the read replica, with DATABASE_READ_URL, at the service's schema version)
+                             * @enum {string}
+                             */
+                            database: "ok";
+                            /** @description Present when a router registry is configured: each chain's state as the router reads it. Not ready (503) when no chain is fresh; one stale chain leaves quotes between the others working */
+                            router?: {
+                                /**
+                                 * @description EVM chain id
+                                 * @example 71001
+                                 */
+                                chainId: number;
+                                /**
+                                 * @description Chain name in the router registry
+                                 * @example alpha
+                                 */
+                                name: string;
+                                /**
+                                 * @description Block of the state the router quotes from, a decimal string; null before the first successful read
+                                 * @example 1234
+                                 */
+                                blockNumber: string | null;
+                                /**
+                                 * @description Milliseconds since that state was read (or confirmed unchanged); null before the first successful read
+                                 * @example 180
+                                 */
+                                ageMs: number | null;
+                                /** @description Whether quotes may use it: ageMs within ROUTER_MAX_STATE_AGE_MS. /readyz answers 503 only when no chain is fresh */
+                                fresh: boolean;
+                            }[];
+                            /** @description Present once an indexer has written chain rows to this database (the same summary as `bridge-oracle index --status`). Not ready (503, msg `not ready: indexer: ...` naming the chain) when a chain is stopped, starting, retrying a failed step, silent for 60 s or more than 50 blocks behind its confirmed head */
+                            indexer?: {
+                                /**
+                                 * @description Always true in a 200
+                                 * @enum {boolean}
+                                 */
+                                ready: true;
+                                /**
+                                 * @description Why not ready; always "" in a 200 (the 503 msg carries it)
+                                 * @enum {string}
+                                 */
+                                reason: "";
+                                chains: {
+                                    /**
+                                     * @description Chain name in the indexer's config
+                                     * @example alpha
+                                     */
+                                    chain: string;
+                                    /**
+                                     * @description EVM chain id
+                                     * @example 71001
+                                     */
+                                    chainId: number;
+                                    /**
+                                     * @description The chain's indexer state; a 200 shows only backfill or following (a starting or stopped chain is not ready)
+                                     * @enum {string}
+                                     */
+                                    state: "starting" | "backfill" | "following" | "stopped";
+                                    /**
+                                     * @description Last block whose events are fully stored (the start block less 1 before the first batch)
+                                     * @example 125
+                                     */
+                                    indexedBlock: number;
+                                    /**
+                                     * @description The chain's head block when last polled
+                                     * @example 125
+                                     */
+                                    head: number;
+                                    /**
+                                     * @description Blocks between indexedBlock and the confirmed head (head less the chain's confirmations); 0 when caught up. Above 50 the chain is not ready
+                                     * @example 0
+                                     */
+                                    lag: number;
+                                    /**
+                                     * @description When the indexer last wrote the chain's row; UTC, YYYY-MM-DD HH:MM:SS. Older than 60 s: not ready
+                                     * @example 2026-11-21 12:22:50
+                                     */
+                                    updatedAt: string;
+                                    /**
+                                     * @description Why the chain stopped or its last step failed; "" in a 200 (such a chain is not ready)
+                                     * @example
+                                     */
+                                    error: string;
+                                    /**
+                                     * @description On PostgreSQL, host:pid of the `bridge-oracle index` process that leads (holds the indexer lock; others wait as standbys); "" when none does, and on SQLite (one indexer per file)
+                                     * @example indexer-1:4242
+                                     */
+                                    leader: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readyzRouter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /** @enum {string} */
+                            status: "ok";
+                            /** @description Each chain's state as the router reads it (at least one is fresh) */
+                            router: {
+                                /**
+                                 * @description EVM chain id
+                                 * @example 71001
+                                 */
+                                chainId: number;
+                                /**
+                                 * @description Chain name in the router registry
+                                 * @example alpha
+                                 */
+                                name: string;
+                                /**
+                                 * @description Block of the state the router quotes from, a decimal string; null before the first successful read
+                                 * @example 1234
+                                 */
+                                blockNumber: string | null;
+                                /**
+                                 * @description Milliseconds since that state was read (or confirmed unchanged); null before the first successful read
+                                 * @example 180
+                                 */
+                                ageMs: number | null;
+                                /** @description Whether quotes may use it: ageMs within ROUTER_MAX_STATE_AGE_MS. /readyz answers 503 only when no chain is fresh */
+                                fresh: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query: {
+                /**
+                 * @description Trimmed, then: an EVM address matches from_address or to_address; a 32-byte hash matches source_tx_hash, dest_tx_hash or message_id (both case-insensitive); any other value matches those five fields exactly. It must be an EVM address (0x + 40 hex digits), a 32-byte hash (0x + 64 hex digits), or another chain's address or hash of 1-128 characters from A-Z a-z 0-9 : _ -.
+                 * @example 0x52908400098527886E0F7030069857D2E4169EE7
+                 */
+                addressOrTxHash: string;
+                /**
+                 * @description Page number, an integer from 1 to 1000000000. A page past the end is empty.
+                 * @example 1
+                 */
+                pageNo: string;
+                /**
+                 * @description Items per page, an integer from 1 to 100.
+                 * @example 20
+                 */
+                pageSize: string;
+                /** @description Sort field (snake_case or camelCase): created_at, updated_at, start_time, end_time, send_amount, receive_amount. Amounts sort numerically; ties are broken by a unique key. */
+                sortName?: "created_at" | "createdAt" | "updated_at" | "updatedAt" | "start_time" | "startTime" | "end_time" | "endTime" | "send_amount" | "sendAmount" | "receive_amount" | "receiveAmount";
+                /**
+                 * @description asc or desc, any letter case.
+                 * @example desc
+                 */
+                sortOrder?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        /** BridgeTransactionPage */
+                        data: {
+                            /** @description This page's transactions */
+                            data: components["schemas"]["BridgeTransaction"][];
+                            /** @description Number of all matching transactions */
+                            total: number;
+                            page: {
+                                /** @description Page number of this result */
+                                page: number;
+                                /** @description Items per page of this result */
+                                pageSize: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    latestTransfers: {
+        parameters: {
+            query?: {
+                /** @description How many, an integer from 1 to 100. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            data: components["schemas"]["BridgeTransaction"][];
+                        };
+                    };
+                };
+            };
+            /** @description Success */
+            304: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transferSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /** @description Start of the window; UTC, YYYY-MM-DD HH:MM:SS */
+                            since: string;
+                            /** @description End of the window (when the summary was computed); UTC, YYYY-MM-DD HH:MM:SS */
+                            until: string;
+                            total: number;
+                            byStatus: {
+                                Processing: number;
+                                Success: number;
+                                Failed: number;
+                            };
+                            /** @description Success / (Success + Failed); null while none has finished */
+                            successRate: number | null;
+                            routes: {
+                                sourceChain: string;
+                                destChain: string;
+                                transfers: number;
+                                delivered: number;
+                                /** @description null when none was delivered */
+                                medianDeliverySeconds: number | null;
+                                /** @description null when none was delivered */
+                                p90DeliverySeconds: number | null;
+                            }[];
+                            volumes: {
+                                symbol: string;
+                                /** @description Sum sent, human-unit decimal string */
+                                amount: string;
+                                transfers: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transferTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Message id, or a source / destination tx hash */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            transfer: components["schemas"]["BridgeTransaction"];
+                            steps: {
+                                /** @enum {string} */
+                                step: "sent" | "delivered" | "failed" | "refunded";
+                                chainName: string;
+                                /** @description EVM chain id; null for an imported record (no stored events) */
+                                chainId: number | null;
+                                /** @description null for an imported record */
+                                blockNumber: number | null;
+                                /** @description Block time; UTC, YYYY-MM-DD HH:MM:SS */
+                                time: string;
+                                /** @description Seconds since the send; 0 for the send itself */
+                                secondsAfterSent: number | null;
+                                txHash: string;
+                                /** @description failed: the destination's reason; else "" */
+                                reason: string;
+                                /** @description refunded: the amount repaid to the sender, human units; else "" */
+                                amount: string;
+                                /** @description refunded: the repaid token; else "" */
+                                tokenAddress: string;
+                                /** @description refunded: its symbol; else "" */
+                                tokenSymbol: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+            404: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    chains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            chains: {
+                                /**
+                                 * @description EVM chain id
+                                 * @example 71001
+                                 */
+                                chainId: number;
+                                /** @description Chain name (signData.chainName, records' chain names) */
+                                name: string;
+                                /**
+                                 * @description The chain's name for people: the registry's `displayName`, else `name` with its first letter capitalised
+                                 * @example Alpha
+                                 */
+                                displayName: string;
+                                /** @description The native coin, in the form wallet_addEthereumChain takes; as a token its address is 0x0000000000000000000000000000000000000000 */
+                                nativeCurrency: {
+                                    /**
+                                     * @description The registry's `nativeName`; the symbol when it gives none
+                                     * @example Ether
+                                     */
+                                    name: string;
+                                    /** @example ETH */
+                                    symbol: string;
+                                    /** @example 18 */
+                                    decimals: number;
+                                };
+                                /** @description Public JSON-RPC URLs of this chain that the operator publishes (the registry's `publicRpcUrl`), for a wallet's wallet_addEthereumChain; empty when none is published. Never the URL the server itself reads the chain through. */
+                                rpcUrls: string[];
+                                /** @description The chain's block explorer (the registry's `blockExplorerUrl`, no trailing slash; empty when none is published), as wallet_addEthereumChain takes it. Links are `<url>/tx/<hash>`, `<url>/address/<address>` and `<url>/block/<number>` (Etherscan and Blockscout paths). */
+                                blockExplorerUrls: string[];
+                                /**
+                                 * @description This chain in each bridge kind's chain-id scheme (decimal strings), keyed by bridgeType: kind 0 the EVM chain id, kind 1 the pool bridge's chain id, kind 2 the messaging endpoint id. A kind the chain does not run is absent. `params.destChainId` of a quote is the destination's entry for the chosen kind.
+                                 * @example {
+                                 *       "0": "71001",
+                                 *       "1": "101",
+                                 *       "2": "40101"
+                                 *     }
+                                 */
+                                bridgeChainIds: {
+                                    0?: string;
+                                    1?: string;
+                                    2?: string;
+                                };
+                                /** @description The indexer's progress on this chain as this server last read it from the database; null when no indexer writes this chain into the server's database (or its status cannot be read) */
+                                indexer: {
+                                    /** @description Last block whose events are in the records */
+                                    indexedBlock: number;
+                                    /** @description How many blocks the indexer is behind the chain's confirmed head */
+                                    lagBlocks: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    tokens: {
+        parameters: {
+            query?: {
+                /**
+                 * @description EVM chain id of a registry chain, a numeric string; absent: the tokens of every chain
+                 * @example 71001
+                 */
+                chainId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            tokens: {
+                                /**
+                                 * @description EVM chain id
+                                 * @example 71001
+                                 */
+                                chainId: number;
+                                /**
+                                 * @description Token address (EIP-55); 0x0000000000000000000000000000000000000000 is the native coin
+                                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                 */
+                                address: string;
+                                /** @example USDC */
+                                symbol: string;
+                                /** @example 6 */
+                                decimals: number;
+                                /** @description Whether a bridge carries this token itself (a connection's sourceBridgeToken or destBridgeToken); other tokens travel through a swap */
+                                isBridgeToken: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    connections: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only connections from this EVM chain id (numeric string)
+                 * @example 71001
+                 */
+                sourceChain?: string;
+                /**
+                 * @description Only connections to this EVM chain id (numeric string)
+                 * @example 71001
+                 */
+                destChain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            connections: {
+                                /**
+                                 * @description Source EVM chain id
+                                 * @example 71001
+                                 */
+                                sourceChain: number;
+                                /**
+                                 * @description Destination EVM chain id
+                                 * @example 71002
+                                 */
+                                destChain: number;
+                                /** @example alpha */
+                                sourceChainName: string;
+                                /** @example beta */
+                                destChainName: string;
+                                /** @description Every bridge kind and bridge token connecting the pair, in registry order */
+                                bridges: {
+                                    /**
+                                     * @description 0 lock-and-mint, 1 liquidity pool, 2 messaging (signData.bridgeType)
+                                     * @enum {integer}
+                                     */
+                                    bridgeType: 0 | 1 | 2;
+                                    /**
+                                     * @description The kind's bridge contract on the source chain (signData.bridge)
+                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                     */
+                                    bridge: string;
+                                    /**
+                                     * @description The destination chain in this kind's chain-id scheme (params.destChainId)
+                                     * @example 102
+                                     */
+                                    destChainId: string;
+                                    /** @description The token the bridge takes on the source chain */
+                                    sourceBridgeToken: {
+                                        /**
+                                         * @description Token address (EIP-55)
+                                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                         */
+                                        address: string;
+                                        /** @example USDC */
+                                        symbol: string;
+                                        /** @example 6 */
+                                        decimals: number;
+                                    };
+                                    /** @description The token the bridge delivers on the destination chain */
+                                    destBridgeToken: {
+                                        /**
+                                         * @description Token address (EIP-55)
+                                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                         */
+                                        address: string;
+                                        /** @example USDC */
+                                        symbol: string;
+                                        /** @example 6 */
+                                        decimals: number;
+                                    };
+                                    /** @description Every source token a quote can start from on this connection: the bridge token itself and every token with a swap path to it (the native coin swaps as WETH). Any of these to any of destTokens can be quoted. */
+                                    sourceTokens: string[];
+                                    /** @description Every destination token a quote can end in on this connection: the bridge token itself and every token with a swap path from it */
+                                    destTokens: string[];
+                                    /**
+                                     * @description Smallest amount of sourceBridgeToken a quote from the bridge token itself accepts now (the bridge's minimum, and something must arrive after the fees); null while the chain state is unavailable or when no amount is accepted now; canonical human-unit decimal string
+                                     * @example 1.5
+                                     */
+                                    minAmount: string | null;
+                                    /**
+                                     * @description Largest amount of sourceBridgeToken a quote from the bridge token itself accepts now (the bridge's maximum, the destination liquidity of kinds 0 and 1); null when nothing but uint256 caps it, while the chain state is unavailable, or when no amount is accepted now; canonical human-unit decimal string
+                                     * @example 1.5
+                                     */
+                                    maxAmount: string | null;
+                                    /** @description The fee rule, in sourceBridgeToken: fee = flatFee + bridgeAmount × feeBps / 10000 (rounded down) + messagingFee; null while the chain state is unavailable */
+                                    fee: {
+                                        /**
+                                         * @description Proportional fee, basis points
+                                         * @example 10
+                                         */
+                                        feeBps: number;
+                                        /**
+                                         * @description Flat part of the fee; canonical human-unit decimal string
+                                         * @example 1.5
+                                         */
+                                        flatFee: string | null;
+                                        /**
+                                         * @description Messaging protocol fee per transfer (kind 2; "0" otherwise); canonical human-unit decimal string
+                                         * @example 1.5
+                                         */
+                                        messagingFee: string | null;
+                                    } | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    streamTransfers: {
+        parameters: {
+            query: {
+                /**
+                 * @description Trimmed, then: an EVM address matches from_address or to_address; a 32-byte hash matches source_tx_hash, dest_tx_hash or message_id (both case-insensitive); any other value matches those five fields exactly. It must be an EVM address (0x + 40 hex digits), a 32-byte hash (0x + 64 hex digits), or another chain's address or hash of 1-128 characters from A-Z a-z 0-9 : _ -.
+                 * @example 0x52908400098527886E0F7030069857D2E4169EE7
+                 */
+                addressOrTxHash: string;
+                /**
+                 * @description Resume after this change sequence number (an event id), as the Last-Event-ID header does; the header wins when both are sent (a browser's EventSource sends it when it reconnects to the same URL).
+                 * @example 1042
+                 */
+                since?: string;
+            };
+            header?: {
+                /** @description The id of the last event received: resume after it. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description A `text/event-stream` (server-sent events) that stays open. Events:
+             *
+             *     - `transfer`: a matching record was created or changed (a send seen, a delivery, a failure, a
+             *       refund, or a reorg's reversal). `data` is the whole record (the list endpoint's item), `id`
+             *       the change's sequence number.
+             *     - `removed`: a reorg dropped the send, so the record is gone; `data` is the record as it was.
+             *     - `ready`: everything before `id` has been sent (after a resume, the missed changes); live
+             *       changes follow. `data` is `{"seq": <id>}`.
+             *     - `reset`: the changes after Last-Event-ID are no longer retained (or that id is unknown to
+             *       this database): reload with the list endpoint, then follow on from `id`. `data` is
+             *       `{"reason", "lastEventId", "seq"}`.
+             *
+             *     A comment line (`: heartbeat`) every 15 s (STREAM_HEARTBEAT_SECONDS), sometimes with a bare
+             *     `id:` line that moves the client's Last-Event-ID past changes that did not match.
+             */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Source chain: EVM chain id as a numeric string
+                     * @example 71001
+                     */
+                    sourceChain: string;
+                    /**
+                     * @description Token on the source chain; 0x0000000000000000000000000000000000000000 is the native coin. Mixed case must be a valid EIP-55 checksum.
+                     * @example 0x0000000000000000000000000000000000000000
+                     */
+                    sourceToken: string;
+                    /**
+                     * @description Destination chain: EVM chain id as a numeric string, not the source chain
+                     * @example 71003
+                     */
+                    destChain: string;
+                    /**
+                     * @description Token on the destination chain
+                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                     */
+                    destToken: string;
+                    /**
+                     * @description Amount in the source token's human units ("1.5" = 1.5 tokens): greater than zero, at most as many fractional digits as the token has decimals, trailing zeros included
+                     * @example 1.5
+                     */
+                    amount: string;
+                    /**
+                     * @description Recipient on the destination chain (an EVM address, not the zero address)
+                     * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                     */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        /** RouteQuote */
+                        data: {
+                            /**
+                             * @description What the recipient receives if executed now with no price movement (destination token, human units); canonical human-unit decimal string
+                             * @example 1.5
+                             */
+                            destMaxAmount: string;
+                            /**
+                             * @description Guaranteed minimum after the slippage tolerance (destination token); equals params.destMinAmount; canonical human-unit decimal string
+                             * @example 1.5
+                             */
+                            destMinAmount: string;
+                            /**
+                             * @description Bridge fee + messaging fee, in the source bridge token's units; = params.fee; canonical human-unit decimal string
+                             * @example 1.5
+                             */
+                            fee: string;
+                            signData: {
+                                /**
+                                 * @description The request amount in canonical form (source token); canonical human-unit decimal string
+                                 * @example 1.5
+                                 */
+                                amount: string;
+                                /**
+                                 * @description 0 lock-and-mint, 1 liquidity pool, 2 messaging
+                                 * @enum {integer}
+                                 */
+                                bridgeType: 0 | 1 | 2;
+                                /**
+                                 * @description The chosen kind's bridge contract on the source chain (EIP-55 checksummed)
+                                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                 */
+                                bridge: string;
+                                /** @description The source chain's name */
+                                chainName: string;
+                                /** @description JSON-encoded object (a string, not a nested object; `JSON.parse` it) with destChainId, sourceToken, destToken, amount, fee, to, sourceSwap, sourceSwapFee, sourceBridgeToken, sourceMinAmount, destSwap, destSwapFee, destBridgeToken, destMinAmount; amounts as canonical decimal strings in human units, destChainId in the chosen kind's chain-id scheme. The decoded object is the schema RouteQuoteParams (OpenAPI 3.0 has no contentSchema: `x-contentSchema` points to it). */
+                                params: string;
+                            };
+                            /** @description The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin). Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote. */
+                            transactionRequest: {
+                                /**
+                                 * @description EVM chain id of the chain to send it on
+                                 * @example 71001
+                                 */
+                                chainId: number;
+                                /**
+                                 * @description The contract called
+                                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                 */
+                                to: string;
+                                /**
+                                 * @description ABI-encoded call data
+                                 * @example 0x095ea7b3
+                                 */
+                                data: string;
+                                /**
+                                 * @description Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)
+                                 * @example 0x0
+                                 */
+                                value: string;
+                            };
+                            /** @description null when the source token is the native coin (nothing to approve); else the ERC-20 approval the bridge needs first. The service does not read allowances: skip it when the sender's allowance already covers `amount`. */
+                            approval: {
+                                /**
+                                 * @description The source token (EIP-55)
+                                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                 */
+                                token: string;
+                                /**
+                                 * @description The bridge contract (= signData.bridge)
+                                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                 */
+                                spender: string;
+                                /**
+                                 * @description = signData.amount: the allowance needed (source token); canonical human-unit decimal string
+                                 * @example 1.5
+                                 */
+                                amount: string;
+                                /** @description The `approve(spender, amount)` call on `token`, amount in base units */
+                                transactionRequest: {
+                                    /**
+                                     * @description EVM chain id of the chain to send it on
+                                     * @example 71001
+                                     */
+                                    chainId: number;
+                                    /**
+                                     * @description The contract called
+                                     * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                     */
+                                    to: string;
+                                    /**
+                                     * @description ABI-encoded call data
+                                     * @example 0x095ea7b3
+                                     */
+                                    data: string;
+                                    /**
+                                     * @description Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)
+                                     * @example 0x0
+                                     */
+                                    value: string;
+                                };
+                            } | null;
+                            /**
+                             * @description The block number of each chain whose state priced the quote (source and destination), keyed by EVM chain id as a string
+                             * @example {
+                             *       "71001": 1234,
+                             *       "71003": 987
+                             *     }
+                             */
+                            stateBlocks: {
+                                [key: string]: number;
+                            };
+                            /**
+                             * @description UTC `YYYY-MM-DD HH:MM:SS`: until when the service stands by the quote: the read time of the older of the two chain states that priced it, plus QUOTE_TTL_SECONDS, rounded down to the second. Quote again after it. The on-chain protection is destMinAmount (and sourceMinAmount), not this time.
+                             * @example 2026-11-26 12:00:30
+                             */
+                            expiresAt: string;
+                            /** @description How long recent transfers of the same bridge contract between the same two chains took from send to delivery (end_time - start_time of `Success` records started in the last 24 h, among the latest 10,000 records stored); null with fewer than 5 such transfers. Refreshed in the background every 30 s. */
+                            estimatedDuration: {
+                                /** @description Median, seconds (nearest rank) */
+                                p50Seconds: number;
+                                /** @description 90th percentile, seconds (nearest rank) */
+                                p90Seconds: number;
+                                /** @description How many transfers it is computed over */
+                                samples: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 41301: the body is larger than 16 KiB */
+            413: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 41501: the body is not sent as application/json */
+            415: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42201: chain, token or pair not supported: no route; 42202: amount outside the route's limits (msg gives the minimum and maximum) */
+            422: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /**
+                             * @description Subscription id
+                             * @example 7
+                             */
+                            id: number;
+                            /**
+                             * @description Where events are POSTed (credentials in it are shown as ***)
+                             * @example https://example.com/hooks/bridge
+                             */
+                            url: string;
+                            /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
+                            filter: {
+                                addresses: string[];
+                                txHashes: string[];
+                            };
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /** @description Why it was disabled (24 hours of failed deliveries); null while active */
+                            disabledReason: string | null;
+                            /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
+                            failingSince: string | null;
+                            /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http:// or https:// URL to POST events to */
+                    url: string;
+                    /** @description Deliver transfers from or to these addresses (EVM or another chain's); omitted with txHashes: every transfer */
+                    addresses?: string[];
+                    /** @description Deliver transfers with these source or destination transaction hashes or message ids */
+                    txHashes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /**
+                             * @description Subscription id
+                             * @example 7
+                             */
+                            id: number;
+                            /**
+                             * @description Where events are POSTed (credentials in it are shown as ***)
+                             * @example https://example.com/hooks/bridge
+                             */
+                            url: string;
+                            /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
+                            filter: {
+                                addresses: string[];
+                                txHashes: string[];
+                            };
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /** @description Why it was disabled (24 hours of failed deliveries); null while active */
+                            disabledReason: string | null;
+                            /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
+                            failingSince: string | null;
+                            /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
+                            createdAt: string;
+                            /** @description Signing secret (whsec_...); shown only in this answer */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 41301: the body is larger than 16 KiB */
+            413: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 41501: the body is not sent as application/json */
+            415: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /**
+                             * @description Subscription id
+                             * @example 7
+                             */
+                            id: number;
+                            /**
+                             * @description Where events are POSTed (credentials in it are shown as ***)
+                             * @example https://example.com/hooks/bridge
+                             */
+                            url: string;
+                            /** @description Transfers delivered: those involving any of the addresses (sender or recipient) or hashes (source or destination transaction hash, or message id); both empty: every transfer */
+                            filter: {
+                                addresses: string[];
+                                txHashes: string[];
+                            };
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /** @description Why it was disabled (24 hours of failed deliveries); null while active */
+                            disabledReason: string | null;
+                            /** @description First failed attempt since the last success; null while healthy; UTC, YYYY-MM-DD HH:MM:SS */
+                            failingSince: string | null;
+                            /** @description Created; UTC, YYYY-MM-DD HH:MM:SS */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+            404: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+            404: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Deliveries, newest first: 1 to 100 (default 20) */
+                limit?: string;
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            /** @description Delivery id (for redeliver) */
+                            id: number;
+                            /** @example evt_1042 */
+                            eventId: string;
+                            type: string;
+                            seq: number;
+                            messageId: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            attempts: {
+                                /** @description Sent; UTC, YYYY-MM-DD HH:MM:SS */
+                                attemptedAt: string;
+                                /** @description The receiver's HTTP status */
+                                responseStatus: number | null;
+                                /** @description Why the attempt failed; null on a 2xx */
+                                error: string | null;
+                                durationMs: number;
+                                /** @description Start of the receiver's answer */
+                                responseBody: string;
+                            }[];
+                            /** @description When a pending delivery is tried next; UTC, YYYY-MM-DD HH:MM:SS */
+                            nextAttemptAt: string | null;
+                            /** @description When a 2xx arrived; UTC, YYYY-MM-DD HH:MM:SS */
+                            deliveredAt: string | null;
+                            lastError: string | null;
+                            /** @description Made; UTC, YYYY-MM-DD HH:MM:SS */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+            404: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription id */
+                id: string;
+                /** @description Delivery id */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 on success
+                         * @enum {integer}
+                         */
+                        code: 0;
+                        /** @enum {string} */
+                        msg: "success";
+                        data: {
+                            id: number;
+                            eventId: string;
+                            /** @enum {string} */
+                            status: "pending";
+                        };
+                    };
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40002: the body is not valid JSON, not a JSON object, or gives a member twice; 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40101: no API key; 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40401: no such path (under /api/oracle/webhooks: no such subscription or delivery of this API key) */
+            404: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 41301: the body is larger than 16 KiB */
+            413: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 41501: the body is not sent as application/json */
+            415: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+}
