@@ -30,9 +30,9 @@ describe("devnet: Uniswap V3 (factory, pools, QuoterV2, TickLens, SwapRouter)", 
   let chains: ChainConnection[];
 
   before(async () => {
-    devnet = await setupDevnet({ names: ["alpha", "beta"] });
+    devnet = await setupDevnet();
     manifest = devnet.manifest;
-    chains = [connectChain(manifest, "alpha"), connectChain(manifest, "beta")];
+    chains = ["alpha", "beta", "gamma"].map((name) => connectChain(manifest, name));
   });
   after(async () => devnet?.cleanup());
 
@@ -78,15 +78,13 @@ describe("devnet: Uniswap V3 (factory, pools, QuoterV2, TickLens, SwapRouter)", 
       keccak256(uniswapArtifact("UniswapV3Pool").bytecode),
       UNISWAP_V3_POOL_INIT_CODE_HASH,
     );
+    const allTiers: number[] = [];
     for (const conn of chains) {
       const deployed = v3(conn);
-      assert.ok(deployed.pools.length >= 4, `${conn.chain.name}: several pools`);
+      assert.ok(deployed.pools.length >= 3, `${conn.chain.name}: several pools`);
       const tiers = new Set(deployed.pools.map((p) => p.fee));
-      assert.deepEqual(
-        [...tiers].sort((a, b) => a - b),
-        [100, 500, 3000, 10000].filter((f) => tiers.has(f)),
-      );
       assert.ok(tiers.size >= 3, "several fee tiers");
+      allTiers.push(...tiers);
       for (const pool of deployed.pools) {
         const address = (await conn.client.readContract({
           address: deployed.factory,
@@ -100,6 +98,10 @@ describe("devnet: Uniswap V3 (factory, pools, QuoterV2, TickLens, SwapRouter)", 
         assert.ok(state.ticks.length >= 4, "several initialized ticks");
       }
     }
+    assert.deepEqual(
+      [...new Set(allTiers)].sort((a, b) => a - b),
+      [100, 500, 3000, 10000],
+    );
   });
 
   it("behavior: the simulation from a snapshot equals QuoterV2 to the wei, crossing ticks", async () => {
