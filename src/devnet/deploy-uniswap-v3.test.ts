@@ -23,7 +23,10 @@ describe("V3 pool seeding helpers", () => {
     const price = (Number(wethFirst) / 2 ** 96) ** 2;
     assert.ok(Math.abs(price / 3e-9 - 1) < 1e-9, `${price}`);
     const usdcFirst = sqrtPriceX96For(weth, usdc, "3000", false);
-    assert.ok(Math.abs((Number(usdcFirst) / 2 ** 96) ** 2 / (1e18 / 3000e6) - 1) < 1e-9);
+    assert.ok(
+      Math.abs((Number(usdcFirst) / 2 ** 96) ** 2 / (1e18 / 3000e6) - 1) < 1e-9,
+      "Math.abs((Number(usdcFirst) / 2 ** 96) ** 2 / (1e18 / 3000e6) - 1) < 1e-9",
+    );
     // Ticks of reciprocal prices are opposite (within the floor of each).
     const sum = getTickAtSqrtRatio(wethFirst) + getTickAtSqrtRatio(usdcFirst);
     assert.ok(sum === 0 || sum === -1, `${sum}`);

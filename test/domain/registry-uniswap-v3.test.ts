@@ -14,7 +14,8 @@ const POOL = "0x00000000000000000000000000000000000B0B01";
 
 // biome-ignore lint/suspicious/noExplicitAny: the test edits the JSON
 function withPool(edit: (pool: any) => void = () => {}): any {
-  const json = structuredClone(createRouterFixture().registryJson);
+  // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
+  const json = structuredClone(createRouterFixture().registryJson) as any;
   const chain = json.chains[0];
   // biome-ignore lint/suspicious/noExplicitAny: fixture JSON
   const symbol = (s: string) => chain.tokens.find((t: any) => t.symbol === s).address as string;
