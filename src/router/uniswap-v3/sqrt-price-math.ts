@@ -68,17 +68,33 @@ export function getNextSqrtPriceFromAmount1RoundingDown(
   return sqrtPX96 - quotient;
 }
 
+/**
+ * The price after `amount` of input (`isInput`: token0 when zeroForOne) or output (token1 when
+ * zeroForOne) at `liquidity`: getNextSqrtPriceFromInput / getNextSqrtPriceFromOutput.
+ */
+function nextSqrtPrice(
+  sqrtPX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  zeroForOne: boolean,
+  isInput: boolean,
+): bigint {
+  if (sqrtPX96 <= 0n || liquidity <= 0n) {
+    throw new V3MathError("SqrtPriceMath: no price or liquidity");
+  }
+  // The amount is token0 when zeroForOne === isInput: its curve rounds the price up, token1 down.
+  return zeroForOne === isInput
+    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96, liquidity, amount, isInput)
+    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96, liquidity, amount, isInput);
+}
+
 export function getNextSqrtPriceFromInput(
   sqrtPX96: bigint,
   liquidity: bigint,
   amountIn: bigint,
   zeroForOne: boolean,
 ): bigint {
-  if (sqrtPX96 <= 0n || liquidity <= 0n)
-    throw new V3MathError("SqrtPriceMath: no price or liquidity");
-  return zeroForOne
-    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96, liquidity, amountIn, true)
-    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96, liquidity, amountIn, true);
+  return nextSqrtPrice(sqrtPX96, liquidity, amountIn, zeroForOne, true);
 }
 
 export function getNextSqrtPriceFromOutput(
@@ -87,11 +103,7 @@ export function getNextSqrtPriceFromOutput(
   amountOut: bigint,
   zeroForOne: boolean,
 ): bigint {
-  if (sqrtPX96 <= 0n || liquidity <= 0n)
-    throw new V3MathError("SqrtPriceMath: no price or liquidity");
-  return zeroForOne
-    ? getNextSqrtPriceFromAmount1RoundingDown(sqrtPX96, liquidity, amountOut, false)
-    : getNextSqrtPriceFromAmount0RoundingUp(sqrtPX96, liquidity, amountOut, false);
+  return nextSqrtPrice(sqrtPX96, liquidity, amountOut, zeroForOne, false);
 }
 
 /** token0 between two prices for `liquidity`: liquidity * (sqrtB - sqrtA) / (sqrtA * sqrtB). */
