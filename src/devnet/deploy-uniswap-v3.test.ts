@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { sqrtFloor } from "../router/uniswap-v3/full-math.js";
 import { getTickAtSqrtRatio } from "../router/uniswap-v3/tick-math.js";
-import { sqrtFloor, sqrtPriceX96For } from "./deploy-uniswap-v3.js";
+import { sqrtPriceX96For } from "./deploy-uniswap-v3.js";
 
 describe("V3 pool seeding helpers", () => {
   it("behavior: sqrtFloor is the integer square root, far beyond float precision", () => {

@@ -13,6 +13,7 @@ import {
   zeroAddress,
 } from "viem";
 import { toBaseUnits } from "../amount.js";
+import { sqrtFloor } from "../router/uniswap-v3/full-math.js";
 import { getTickAtSqrtRatio } from "../router/uniswap-v3/tick-math.js";
 import type { TokenSpec, TokenSymbol } from "./deploy-config.js";
 import type { TxSender } from "./deploy-tx.js";
@@ -39,17 +40,6 @@ export interface ManifestUniswapV3 {
 
 /** Gas of a pool creation through the position manager (about 4.6M used). */
 const CREATE_POOL_GAS = 6_000_000n;
-
-/** floor(sqrt(n)) for n >= 0 (Newton's method from above). */
-export function sqrtFloor(n: bigint): bigint {
-  if (n < 2n) return n;
-  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
-  for (;;) {
-    const next = (x + n / x) >> 1n;
-    if (next >= x) return x;
-    x = next;
-  }
-}
 
 /**
  * sqrt(price of token0 in token1, base units) as a Q64.96, floor: what `initialize` takes.

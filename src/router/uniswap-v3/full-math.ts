@@ -33,3 +33,14 @@ export function divRoundingUp(x: bigint, y: bigint): bigint {
   if (y === 0n) throw new V3MathError("UnsafeMath: division by zero");
   return x / y + (x % y > 0n ? 1n : 0n);
 }
+
+/** floor(sqrt(n)) for n >= 0 (Newton's method from above; exact far beyond float precision). */
+export function sqrtFloor(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  for (;;) {
+    const next = (x + n / x) >> 1n;
+    if (next >= x) return x;
+    x = next;
+  }
+}
