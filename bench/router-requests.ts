@@ -61,6 +61,8 @@ export function buildRouterRequests(options: {
   const fixture = createRouterFixture({
     extraTokensPerChain: options.extraTokensPerChain,
     readAtMs: Date.now(),
+    // Uniswap V3 pools beside the V2 pairs, as the server's fixture has (router-server.ts).
+    uniswapV3: true,
   });
   const router = createRouter({ registry: fixture.registry });
   const random = createPrng(options.seed).float;

@@ -80,7 +80,8 @@ async function startApp(extraTokens: number, memoizeQuotes: boolean, specOnly: b
     hash: key.hash,
     createdAt: new Date(),
   });
-  const fixture = createRouterFixture({ extraTokensPerChain: extraTokens });
+  // V3 pools in the mix: swaps on USDC/WETH and DAI/USDC price V2 and V3 venues (docs/router.md).
+  const fixture = createRouterFixture({ extraTokensPerChain: extraTokens, uniswapV3: true });
   const state = createStaticStateProvider({ snapshot: fixture.snapshot, confirmIntervalMs: 1000 });
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
   const settlements = syntheticSettlements(fixture);

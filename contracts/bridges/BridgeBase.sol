@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 import {BridgeMessage, BridgeParams, IBridge} from "../interfaces/IBridge.sol";
 import {IERC20, IWETH} from "../interfaces/IERC20.sol";
-import {IDexFactory, IDexRouter} from "../interfaces/IDex.sol";
+import {ISwapAdapter} from "../interfaces/IDex.sol";
 import {Owned} from "../access/Owned.sol";
 
 /// The bridge rules shared by all kinds (docs/protocol.md "Bridge entry" and "Delivery"). A kind
@@ -47,8 +47,8 @@ abstract contract BridgeBase is IBridge, Owned {
 
     /// This chain in the kind's chain-id scheme.
     uint256 public immutable localChainId;
-    IDexRouter public immutable router;
-    IDexFactory public immutable factory;
+    /// Our swap adapter over Uniswap V2 and V3 (contracts/dex/SwapAdapter.sol).
+    ISwapAdapter public immutable router;
     IWETH public immutable weth;
     address public relayer;
     uint256 public nonce;
@@ -73,9 +73,8 @@ abstract contract BridgeBase is IBridge, Owned {
 
     constructor(uint256 localChainId_, address router_, address relayer_) {
         localChainId = localChainId_;
-        router = IDexRouter(router_);
-        factory = IDexFactory(IDexRouter(router_).factory());
-        weth = IWETH(IDexRouter(router_).WETH());
+        router = ISwapAdapter(router_);
+        weth = IWETH(ISwapAdapter(router_).WETH());
         relayer = relayer_;
         emit RelayerSet(relayer_);
     }
@@ -141,21 +140,9 @@ abstract contract BridgeBase is IBridge, Owned {
         return 0;
     }
 
-    /// The DEX path rule of docs/protocol.md: direct pair, else one hop through WETH.
+    /// The DEX path rule of docs/protocol.md (the adapter's): direct, else one hop through WETH.
     function swapPath(address tokenIn, address tokenOut) public view returns (address[] memory path) {
-        if (factory.getPair(tokenIn, tokenOut) != address(0)) {
-            path = new address[](2);
-            (path[0], path[1]) = (tokenIn, tokenOut);
-            return path;
-        }
-        address hub = address(weth);
-        require(
-            tokenIn != hub && tokenOut != hub && factory.getPair(tokenIn, hub) != address(0)
-                && factory.getPair(hub, tokenOut) != address(0),
-            "Bridge: no swap route"
-        );
-        path = new address[](3);
-        (path[0], path[1], path[2]) = (tokenIn, hub, tokenOut);
+        return router.swapPath(tokenIn, tokenOut);
     }
 
     // ---------------------------------------------------------------- source side
@@ -302,7 +289,8 @@ abstract contract BridgeBase is IBridge, Owned {
 
     /// A delivery that ran out of gas is not a failed transfer: revert so the relayer retries
     /// with more gas. An out-of-gas anywhere inside leaves about 1/64 of the gas per call level
-    /// (at most four levels: bridge, router, pair, token), so less than 1/8 left means out of gas.
+    /// (bridge, adapter, Uniswap router or quoter, pool, callback, token: about 9 % after six
+    /// levels), so less than 1/8 left means out of gas.
     function _fail(BridgeMessage memory m, string memory reason, uint256 gasBefore) private {
         require(gasleft() > gasBefore / 8, "Bridge: delivery out of gas");
         deliveryStatus[m.messageId] = Delivery.Failed;
@@ -333,10 +321,8 @@ abstract contract BridgeBase is IBridge, Owned {
         internal
         returns (uint256)
     {
-        address[] memory path = swapPath(tokenIn, tokenOut);
         IERC20(tokenIn).approve(address(router), amountIn);
-        uint256[] memory amounts = router.swapExactTokensForTokens(amountIn, minOut, path, to, block.timestamp);
-        return amounts[amounts.length - 1];
+        return router.swapExactIn(tokenIn, tokenOut, amountIn, minOut, to);
     }
 
     function _send(address token, address to, uint256 amount) internal {

@@ -21,7 +21,10 @@ import {
   USER_NATIVE_WEI,
 } from "./deploy-config.js";
 import { createTxSender, type TxSender } from "./deploy-tx.js";
+import { deployUniswapV3, type ManifestUniswapV3 } from "./deploy-uniswap-v3.js";
 import type { ManifestPair } from "./manifest.js";
+import { uniswapArtifact } from "./uniswap-artifacts.js";
+import { v3PoolSeeds } from "./uniswap-v3-config.js";
 
 export interface ChainIds {
   /** kind 0 scheme = EVM chain id */
@@ -40,9 +43,12 @@ export interface DeployedChain {
   tokens: Array<TokenSpec & { address: Address }>;
   factory: Address;
   router: Address;
+  /** SwapAdapter: what the bridges swap through. */
+  adapter: Address;
   endpoint: Address;
   bridges: Record<`${BridgeKind}`, Address>;
   pairs: ManifestPair[];
+  uniswapV3: ManifestUniswapV3;
   client: PublicClient;
   sender: TxSender;
 }
@@ -102,7 +108,7 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
   for (const spec of tokenSpecs(role)) {
     const address =
       spec.symbol === "WETH"
-        ? await tx.deploy("WETH9", artifacts.get("WETH9"))
+        ? await tx.deploy("WETH9", uniswapArtifact("WETH9"))
         : await tx.deploy(spec.symbol, token, [spec.name, spec.symbol, spec.decimals]);
     tokens.push({ ...spec, address });
   }
@@ -117,8 +123,22 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
   const dai = tokenOf("DAI").address;
   const weth = tokenOf("WETH").address;
 
-  const factory = await tx.deploy("DexFactory", artifacts.get("DexFactory"));
-  const router = await tx.deploy("DexRouter", artifacts.get("DexRouter"), [factory, weth]);
+  // Uniswap V2 as published (uniswap-artifacts.ts); the deployer is the factory's feeToSetter.
+  const factory = await tx.deploy("UniswapV2Factory", uniswapArtifact("UniswapV2Factory"), [
+    p.deployer,
+  ]);
+  const router = await tx.deploy("UniswapV2Router02", uniswapArtifact("UniswapV2Router02"), [
+    factory,
+    weth,
+  ]);
+  const uniswapV3 = await deployUniswapV3({ tx, weth, tokenOf, seeds: v3PoolSeeds(role) });
+  // The bridges swap through our adapter over both (docs/protocol.md "DEX").
+  const adapter = await tx.deploy("SwapAdapter", artifacts.get("SwapAdapter"), [
+    router,
+    uniswapV3.factory,
+    uniswapV3.quoterV2,
+    uniswapV3.swapRouter,
+  ]);
   const endpoint = await tx.deploy("MessagingEndpoint", artifacts.get("MessagingEndpoint"), [
     p.ids.endpoint,
     usdc,
@@ -127,17 +147,17 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
   const bridges: Record<`${BridgeKind}`, Address> = {
     "0": await tx.deploy("LockMintBridge", artifacts.get("LockMintBridge"), [
       p.ids.evm,
-      router,
+      adapter,
       p.relayer,
     ]),
     "1": await tx.deploy("PoolBridge", artifacts.get("PoolBridge"), [
       p.ids.pool,
-      router,
+      adapter,
       p.relayer,
     ]),
     "2": await tx.deploy("MessagingBridge", artifacts.get("MessagingBridge"), [
       endpoint,
-      router,
+      adapter,
       p.relayer,
     ]),
   };
@@ -171,7 +191,7 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
   await fundUsers(tx, p, tokens, units);
   await tx.flush();
 
-  const pairs = await readPairs(client, artifacts, factory);
+  const pairs = await readPairs(client, factory);
   return {
     name: p.name,
     rpcUrl: p.rpcUrl,
@@ -182,9 +202,11 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
     tokens,
     factory,
     router,
+    adapter,
     endpoint,
     bridges,
     pairs,
+    uniswapV3,
     client,
     sender: tx,
   };
@@ -206,7 +228,7 @@ async function seedLiquidity(
   ctx: SeedContext,
 ): Promise<void> {
   const erc20 = ctx.artifacts.get("MintableToken").abi;
-  const routerAbi = ctx.artifacts.get("DexRouter").abi;
+  const routerAbi = uniswapArtifact("UniswapV2Router02").abi;
   const needs = new Map<TokenSymbol, bigint>();
   const add = (symbol: TokenSymbol, amount: bigint) =>
     needs.set(symbol, (needs.get(symbol) ?? 0n) + amount);
@@ -222,7 +244,7 @@ async function seedLiquidity(
   for (const [symbol, amount] of needs) {
     const address = ctx.tokenOf(symbol).address;
     if (symbol === "WETH") {
-      await tx.call("WETH.deposit", address, ctx.artifacts.get("WETH9").abi, "deposit", [], amount);
+      await tx.call("WETH.deposit", address, uniswapArtifact("WETH9").abi, "deposit", [], amount);
     } else {
       await tx.call(`${symbol}.mint`, address, erc20, "mint", [p.deployer, amount]);
     }
@@ -262,13 +284,9 @@ async function fundUsers(
   }
 }
 
-async function readPairs(
-  client: PublicClient,
-  artifacts: Artifacts,
-  factory: Address,
-): Promise<ManifestPair[]> {
-  const factoryAbi = artifacts.get("DexFactory").abi;
-  const pairAbi = artifacts.get("DexPair").abi;
+async function readPairs(client: PublicClient, factory: Address): Promise<ManifestPair[]> {
+  const factoryAbi = uniswapArtifact("UniswapV2Factory").abi;
+  const pairAbi = uniswapArtifact("UniswapV2Pair").abi;
   const count = (await client.readContract({
     address: factory,
     abi: factoryAbi,

@@ -21,7 +21,7 @@ export interface TxSender {
     contract: { abi: Abi; bytecode: Hex },
     args?: readonly unknown[],
   ): Promise<Address>;
-  /** Sends a contract call. */
+  /** Sends a contract call (gas limit CALL_GAS unless `gas` is given). */
   call(
     label: string,
     to: Address,
@@ -29,6 +29,7 @@ export interface TxSender {
     functionName: string,
     args?: readonly unknown[],
     value?: bigint,
+    gas?: bigint,
   ): Promise<Hex>;
   /** Waits for every transaction sent so far and throws naming the first one that failed. */
   flush(): Promise<void>;
@@ -75,9 +76,9 @@ export async function createTxSender(client: PublicClient, from: Address): Promi
       await send(label, { data, gas: DEPLOY_GAS });
       return address;
     },
-    call(label, to, abi, functionName, args = [], value) {
+    call(label, to, abi, functionName, args = [], value, gas = CALL_GAS) {
       const data = encodeFunctionData({ abi, functionName, args } as never);
-      return send(label, { to, data, gas: CALL_GAS, ...(value === undefined ? {} : { value }) });
+      return send(label, { to, data, gas, ...(value === undefined ? {} : { value }) });
     },
     async flush() {
       const batch = pending;

@@ -3,6 +3,7 @@
  * manifest. Phase 1 deploys every chain in parallel (deploy-chain.ts); phase 2 links each chain's
  * bridges to every other chain (remote bridges, token links, messaging fees).
  */
+
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { toBaseUnits } from "../amount.js";
@@ -11,6 +12,7 @@ import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
 import type { DevnetManifest, ManifestAccount, ManifestChain, ManifestLink } from "./manifest.js";
+import { uniswapArtifact } from "./uniswap-artifacts.js";
 
 /** anvil's default mnemonic: its first ten accounts are unlocked and funded. */
 export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
@@ -183,9 +185,11 @@ function buildManifest(
     dex: {
       factory: chain.factory,
       router: chain.router,
+      adapter: chain.adapter,
       hubToken: tokenAddress(chain, "WETH"),
       pairs: chain.pairs,
     },
+    uniswapV3: chain.uniswapV3,
     weth: tokenAddress(chain, "WETH"),
     tokens: chain.tokens.map((t) => ({
       symbol: t.symbol,
@@ -226,9 +230,9 @@ function buildManifest(
       messagingBridge: abi("MessagingBridge"),
       messagingEndpoint: abi("MessagingEndpoint"),
       erc20: abi("MintableToken"),
-      dexFactory: abi("DexFactory"),
-      dexRouter: abi("DexRouter"),
-      dexPair: abi("DexPair"),
+      dexFactory: uniswapArtifact("UniswapV2Factory").abi,
+      dexRouter: uniswapArtifact("UniswapV2Router02").abi,
+      dexPair: uniswapArtifact("UniswapV2Pair").abi,
     },
   };
 }

@@ -3,8 +3,10 @@
  * need to talk to the devnet. The deployer fills it; `bridge-oracle devnet` writes it. The
  * indexer's and the router's config loaders accept it directly.
  */
+
 import type { Abi, Address, Hex } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { ManifestUniswapV3 } from "./deploy-uniswap-v3.js";
 
 export interface ManifestToken {
   symbol: string;
@@ -37,7 +39,19 @@ export interface ManifestChain {
   /** Each bridge kind's contract on this chain. */
   bridges: Record<`${BridgeKind}`, Address>;
   messagingEndpoint: Address;
-  dex: { factory: Address; router: Address; hubToken: Address; pairs: ManifestPair[] };
+  /**
+   * Uniswap V2 (factory, UniswapV2Router02, pairs) and `adapter`, our SwapAdapter over V2 and V3
+   * that the bridges swap through (absent in older manifests).
+   */
+  dex: {
+    factory: Address;
+    router: Address;
+    adapter?: Address;
+    hubToken: Address;
+    pairs: ManifestPair[];
+  };
+  /** Uniswap V3 (docs/devnet-contracts.md): factory, periphery, pools (absent in older manifests). */
+  uniswapV3?: ManifestUniswapV3;
   weth: Address;
   tokens: ManifestToken[];
 }

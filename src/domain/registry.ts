@@ -17,6 +17,9 @@
  *                     "messagingEndpoint"?: "0x..",
  *                     "dex": { "factory": "0x..", "router": "0x..", "hubToken": "0x..",
  *                              "pairs": [ { "address": "0x..", "token0": "0x..", "token1": "0x.." } ] },
+ *                     "uniswapV3"?: { "factory": "0x..", "tickLens": "0x..",
+ *                                     "pools": [ { "address": "0x..", "token0": "0x..", "token1": "0x..",
+ *                                                  "fee": 500, "tickSpacing": 10 } ] },
  *                     "tokens": [ { "address": "0x..", "symbol": "USDC", "decimals": 6, "name"?: "..." } ] } ],
  *       "links": [ { "kind": 1, "sourceChainId": 71001, "sourceToken": "0x..",
  *                    "destChainId": 71002, "destToken": "0x.." } ] }
@@ -65,6 +68,25 @@ export interface RegistryPair {
   token1: RegistryToken;
 }
 
+/** A Uniswap V3 pool (tokens in the pool's order, token0 < token1). */
+export interface RegistryV3Pool {
+  address: Address;
+  /** Lowercase pool address: the key of its state in a StateSnapshot. */
+  key: string;
+  token0: RegistryToken;
+  token1: RegistryToken;
+  /** Fee in hundredths of a basis point (100, 500, 3000, 10000). */
+  fee: number;
+  tickSpacing: number;
+}
+
+/** Uniswap V3 on a chain: TickLens reads the pools' ticks (docs/router.md). */
+export interface RegistryUniswapV3 {
+  factory: Address;
+  tickLens: Address;
+  pools: RegistryV3Pool[];
+}
+
 export interface RegistryChain {
   chainId: number;
   name: string;
@@ -78,6 +100,8 @@ export interface RegistryChain {
   bridges: Partial<Record<BridgeKind, Address>>;
   messagingEndpoint?: Address;
   dex: { factory: Address; router: Address; hubToken: RegistryToken; pairs: RegistryPair[] };
+  /** Absent: the chain's swaps use the V2 pairs only. */
+  uniswapV3?: RegistryUniswapV3;
   /** Every token of the chain, the native coin first. */
   tokens: RegistryToken[];
   nativeToken: RegistryToken;
@@ -273,9 +297,15 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     return { address, key: address.toLowerCase(), token0, token1 };
   });
 
+  const uniswapV3 =
+    c.uniswapV3 === undefined
+      ? undefined
+      : readUniswapV3(c.uniswapV3, `${where}.uniswapV3`, knownToken);
+
   return {
     chainId,
     name,
+    ...(uniswapV3 === undefined ? {} : { uniswapV3 }),
     ...(c.rpcUrl === undefined ? {} : { rpcUrl: readRpcUrl(c.rpcUrl, `${where}.rpcUrl`) }),
     ...(c.publicRpcUrl === undefined
       ? {}
@@ -314,6 +344,37 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     nativeToken,
     nativeName,
     displayName,
+  };
+}
+
+const V3_FEES = new Set([100, 500, 3000, 10000]);
+
+function readUniswapV3(
+  raw: unknown,
+  where: string,
+  knownToken: (value: unknown, at: string) => RegistryToken,
+): RegistryUniswapV3 {
+  const v3 = readObject(raw, where);
+  const seen = new Set<string>();
+  const pools = readArray(v3.pools, `${where}.pools`).map((rawPool, i): RegistryV3Pool => {
+    const at = `${where}.pools[${i}]`;
+    const p = readObject(rawPool, at);
+    const address = readAddress(p.address, `${at}.address`);
+    const token0 = knownToken(p.token0, `${at}.token0`);
+    const token1 = knownToken(p.token1, `${at}.token1`);
+    if (token0.key >= token1.key) fail(at, "must have token0 < token1 (the pool's own order)");
+    const fee = readInteger(p.fee, `${at}.fee`, 1, 999_999);
+    if (!V3_FEES.has(fee)) fail(`${at}.fee`, "must be a fee tier 100, 500, 3000 or 10000");
+    const unique = `${token0.key}:${token1.key}:${fee}`;
+    if (seen.has(unique)) fail(at, "repeats a pool of the same tokens and fee");
+    seen.add(unique);
+    const tickSpacing = readInteger(p.tickSpacing, `${at}.tickSpacing`, 1, 16384);
+    return { address, key: address.toLowerCase(), token0, token1, fee, tickSpacing };
+  });
+  return {
+    factory: readAddress(v3.factory, `${where}.factory`),
+    tickLens: readAddress(v3.tickLens, `${where}.tickLens`),
+    pools,
   };
 }
 

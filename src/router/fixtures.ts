@@ -14,6 +14,7 @@ import {
   type RegistryChain,
   type RegistryToken,
 } from "../domain/registry.js";
+import { fixtureV3Section, fixtureV3States } from "./fixture-v3.js";
 import { type PreparedRoute, prepareRoute } from "./price-route.js";
 import { enumerateRoutes } from "./routes.js";
 import type { BridgeState, ChainState, PairReserves, StateSnapshot, TokenConfig } from "./state.js";
@@ -38,6 +39,11 @@ export interface RouterFixtureOptions {
   pairDepthUsd?: bigint;
   /** ChainState.readAtMs of every chain. Default 0. */
   readAtMs?: number;
+  /**
+   * Adds Uniswap V3 pools on every chain (USDC/WETH at 0.05 % and 0.3 %, DAI/USDC at 0.01 %)
+   * with positions around the price and their tick windows (fixture-v3.ts). Default false.
+   */
+  uniswapV3?: boolean;
 }
 
 export interface RouterFixture {
@@ -138,6 +144,7 @@ export function createRouterFixture(options: RouterFixtureOptions = {}): RouterF
           return { address: scope(c.name, `pair/${a}/${b}`), token0, token1 };
         }),
     },
+    ...(options.uniswapV3 ? { uniswapV3: fixtureV3Section((label) => scope(c.name, label)) } : {}),
     tokens: specs
       .filter((s) => s.chains.includes(c.name))
       .map((s) => ({
@@ -218,6 +225,7 @@ export function createRouterFixture(options: RouterFixtureOptions = {}): RouterF
       readAtMs: options.readAtMs ?? 0,
       bridges,
       pairs: reserves,
+      ...(options.uniswapV3 ? { v3Pools: fixtureV3States(chain, spec) } : {}),
     });
   }
 

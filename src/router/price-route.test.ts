@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { parseRegistry } from "../domain/registry.js";
-import { getFinalAmountOut } from "./dex.js";
 import { createRouterFixture, preparedFixtureRoute as prepared } from "./fixtures.js";
+import { quoteHops } from "./hop-quote.js";
 import {
   ABOVE_MAX,
   amountLimitFlags,
@@ -250,7 +250,7 @@ describe("priceRoute properties", () => {
       const to = route.destBridgeToken.decimals;
       const destBridge =
         to >= from ? net * 10n ** BigInt(to - from) : net / 10n ** BigInt(from - to);
-      return destHops.length > 0 ? getFinalAmountOut(destBridge, destHops) : destBridge;
+      return destHops.length > 0 ? (quoteHops(destBridge, destHops) ?? 0n) : destBridge;
     };
     const swapRoutes = routes.filter((p) => p.sourceHops.length > 0);
     // Amounts spread over every magnitude (1 base unit to 10^27), so each token's range is hit.
@@ -362,7 +362,7 @@ describe("prepareRoute", () => {
       ]),
       directPairs: new Map([
         [coupleKey(orc.key, weth.key), factoryPair],
-        [coupleKey(second!.tokenIn, second!.tokenOut), second!.pair.key],
+        [coupleKey(second!.tokenIn, second!.tokenOut), second!.pair!.key],
       ]),
     }));
     const result = prepareRoute(viaHub, snapshot);
@@ -372,7 +372,7 @@ describe("prepareRoute", () => {
       reserveIn: orcIs0 ? 7n * E18 : 11n * E18,
       reserveOut: orcIs0 ? 11n * E18 : 7n * E18,
     });
-    assert.notEqual(first!.pair.key, factoryPair);
+    assert.notEqual(first!.pair!.key, factoryPair);
   });
 
   it("error: says which state is missing", () => {

@@ -5,10 +5,19 @@
  */
 import { convertDecimals } from "../amount.js";
 import { totalFee } from "./bridge-fee.js";
-import { getFinalAmountOut, type HopReserves, swapFee } from "./dex.js";
+import type { HopReserves } from "./dex.js";
+import {
+  hopsSwapFee,
+  isVenueHop,
+  MAX_V2_RESERVE,
+  type PricedHop,
+  quoteHop,
+  quoteHops,
+  type V3Venue,
+} from "./hop-quote.js";
 import type { CandidateRoute } from "./routes.js";
 import { type ChainState, coupleKey, type StateSnapshot, type TokenConfig } from "./state.js";
-import type { SwapPath } from "./swap-path.js";
+import type { SwapHop, SwapPath } from "./swap-path.js";
 
 /** A route with the state it needs, read from one snapshot. */
 export interface PreparedRoute {
@@ -21,25 +30,33 @@ export interface PreparedRoute {
    * the token's home chain: 2^256 - 1); kind 2: undefined.
    */
   destLiquidity: bigint | undefined;
-  sourceHops: readonly HopReserves[];
-  destHops: readonly HopReserves[];
+  /** The source swap's hops (V2-only hops as plain reserves); empty without a swap. */
+  sourceHops: readonly PricedHop[];
+  destHops: readonly PricedHop[];
 }
 
 export type PrepareRouteResult =
   | { ok: true; prepared: PreparedRoute }
   | { ok: false; chainId: number; missing: string };
 
+/** A hop resolved to venues: the V2 pair's key (if any) and the registry's V3 pools. */
+interface EffectiveHop {
+  pairKey: string | undefined;
+  v3Pools: SwapHop["v3Pools"];
+  tokenIn: string;
+  tokenOut: string;
+}
+
 /**
- * The pairs a swap really goes through, by the contracts' rule (docs/protocol.md): the direct
- * pair of its two ends when the factory has one (even one created after the registry was
- * written), else the registry's path, each hop through the factory's pair for its tokens.
+ * The venues a swap really goes through, by the contracts' rule (docs/protocol.md): the direct
+ * V2 pair of its two ends when the factory has one (even one created after the registry was
+ * written), else the registry's path, each hop through the factory's pair for its tokens and
+ * the registry's V3 pools of its couple.
  */
-function effectiveHops(
-  state: ChainState,
-  path: SwapPath,
-): { pairKey: string; tokenIn: string; tokenOut: string }[] {
-  const hops = path.map((hop) => ({
-    pairKey: hop.pair.key,
+function effectiveHops(state: ChainState, path: SwapPath): EffectiveHop[] {
+  const hops: EffectiveHop[] = path.map((hop) => ({
+    pairKey: hop.pair?.key,
+    v3Pools: hop.v3Pools,
     tokenIn: hop.tokenIn,
     tokenOut: hop.tokenOut,
   }));
@@ -47,9 +64,11 @@ function effectiveHops(
   const first = hops[0];
   const last = hops[hops.length - 1];
   if (direct === undefined || first === undefined || last === undefined) return hops;
-  const shortcut = direct.get(coupleKey(first.tokenIn, last.tokenOut));
-  if (shortcut !== undefined) {
-    return [{ pairKey: shortcut, tokenIn: first.tokenIn, tokenOut: last.tokenOut }];
+  if (hops.length > 1) {
+    const shortcut = direct.get(coupleKey(first.tokenIn, last.tokenOut));
+    if (shortcut !== undefined) {
+      return [{ pairKey: shortcut, v3Pools: [], tokenIn: first.tokenIn, tokenOut: last.tokenOut }];
+    }
   }
   return hops.map((hop) => ({
     ...hop,
@@ -60,18 +79,33 @@ function effectiveHops(
 function resolveHops(
   state: ChainState,
   path: SwapPath,
-): { hops: HopReserves[] } | { missing: string } {
-  const hops: HopReserves[] = [];
+): { hops: PricedHop[] } | { missing: string } {
+  const hops: PricedHop[] = [];
   for (const hop of effectiveHops(state, path)) {
-    const reserves = state.pairs.get(hop.pairKey);
-    if (!reserves) return { missing: `reserves of pair ${hop.pairKey}` };
-    if (reserves.token0 === hop.tokenIn && reserves.token1 === hop.tokenOut) {
-      hops.push({ reserveIn: reserves.reserve0, reserveOut: reserves.reserve1 });
-    } else if (reserves.token1 === hop.tokenIn && reserves.token0 === hop.tokenOut) {
-      hops.push({ reserveIn: reserves.reserve1, reserveOut: reserves.reserve0 });
-    } else {
-      return { missing: `reserves of pair ${hop.pairKey} (its tokens are not the swap's)` };
+    let v2: HopReserves | undefined;
+    if (hop.pairKey !== undefined) {
+      const reserves = state.pairs.get(hop.pairKey);
+      if (!reserves) return { missing: `reserves of pair ${hop.pairKey}` };
+      if (reserves.token0 === hop.tokenIn && reserves.token1 === hop.tokenOut) {
+        v2 = { reserveIn: reserves.reserve0, reserveOut: reserves.reserve1 };
+      } else if (reserves.token1 === hop.tokenIn && reserves.token0 === hop.tokenOut) {
+        v2 = { reserveIn: reserves.reserve1, reserveOut: reserves.reserve0 };
+      } else {
+        return { missing: `reserves of pair ${hop.pairKey} (its tokens are not the swap's)` };
+      }
     }
+    if (hop.v3Pools.length === 0) {
+      if (v2 === undefined) return { missing: `a venue for ${hop.tokenIn}/${hop.tokenOut}` };
+      hops.push(v2);
+      continue;
+    }
+    const v3: V3Venue[] = [];
+    for (const pool of hop.v3Pools) {
+      const state3 = state.v3Pools?.get(pool.key);
+      if (!state3) return { missing: `state of V3 pool ${pool.key}` };
+      v3.push({ pool: state3, zeroForOne: pool.token0.key === hop.tokenIn });
+    }
+    hops.push(v2 === undefined ? { v3 } : { v2, v3 });
   }
   return { hops };
 }
@@ -132,7 +166,7 @@ export interface PricedRoute {
   /** Input (source token). */
   amount: bigint;
   sourceSwap: boolean;
-  /** DEX fee of the source swap (source token; 0n without a swap). See dex.ts swapFee. */
+  /** LP fees of the source swap (source token; 0n without a swap). See hopsSwapFee. */
   sourceSwapFee: bigint;
   /** Expected source swap output = bridgeAmount (source bridge token). */
   bridgeAmount: bigint;
@@ -165,17 +199,24 @@ export interface PricedRoute {
 export const BELOW_MIN = 1;
 export const ABOVE_MAX = 2;
 
-/** The largest reserve a DEX pair accepts (its balances are uint112: "DexPair: overflow"). */
-const MAX_RESERVE = (1n << 112n) - 1n;
-
-/** Whether a swap of `amountIn` along `hops` would overflow a pair's uint112 balance. */
-function overflowsPair(amountIn: bigint, hops: readonly HopReserves[]): boolean {
+/**
+ * Whether a swap of `amountIn` along `hops` would overflow the uint112 balance of a hop's only
+ * venue, its V2 pair ("UniswapV2: OVERFLOW"). With V3 pools beside it the adapter skips the pair.
+ */
+function overflowsPair(amountIn: bigint, hops: readonly PricedHop[]): boolean {
   let amount = amountIn;
   for (const hop of hops) {
-    if (hop.reserveIn + amount > MAX_RESERVE) return true;
-    amount = getFinalAmountOut(amount, [hop]);
+    if (!isVenueHop(hop) && hop.reserveIn + amount > MAX_V2_RESERVE) return true;
+    const outcome = quoteHop(amount, hop);
+    if (outcome === undefined) return false;
+    amount = outcome.amountOut;
   }
   return false;
+}
+
+/** What a swap along `hops` pays (the input itself without hops); undefined: not priceable. */
+function swapOut(amount: bigint, hops: readonly PricedHop[]): bigint | undefined {
+  return hops.length > 0 ? quoteHops(amount, hops) : amount;
 }
 
 /** net converted to the destination bridge token (0n when the fees eat it all). */
@@ -204,8 +245,9 @@ export function amountLimitFlags(
   amount: bigint,
   slippageBps: bigint,
 ): number {
-  const { sourceHops } = prepared;
-  const bridgeAmount = sourceHops.length > 0 ? getFinalAmountOut(amount, sourceHops) : amount;
+  const bridgeAmount = swapOut(amount, prepared.sourceHops);
+  // A swap past a V3 pool's loaded tick window is not priced: the amount is too large to quote.
+  if (bridgeAmount === undefined) return ABOVE_MAX;
   return limitFlagsAt(prepared, amount, bridgeAmount, slippageBps);
 }
 
@@ -223,7 +265,8 @@ function limitFlagsAt(
   const high = sourceSwap && keep > 0n ? (bridgeAmount * 10000n) / keep : bridgeAmount;
   let flags = 0;
   const lowDestBridge = destBridgeFor(prepared, low);
-  const lowOut = destHops.length > 0 ? getFinalAmountOut(lowDestBridge, destHops) : lowDestBridge;
+  const lowOut = swapOut(lowDestBridge, destHops);
+  if (lowOut === undefined) return ABOVE_MAX;
   // lowDestBridge > 0 implies net > 0, the contract's bridgeAmount > fees.
   if (low < tokenConfig.minAmount || lowDestBridge <= 0n || lowOut <= 0n) flags |= BELOW_MIN;
   const highDestBridge = destBridgeFor(prepared, high);
@@ -245,9 +288,7 @@ function limitFlagsAt(
 function deliveredFor(prepared: PreparedRoute, bridgeAmount: bigint): bigint {
   const destBridgeAmount = destBridgeFor(prepared, bridgeAmount);
   if (destBridgeAmount === 0n) return 0n;
-  return prepared.destHops.length > 0
-    ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
-    : destBridgeAmount;
+  return swapOut(destBridgeAmount, prepared.destHops) ?? 0n;
 }
 
 export type PriceRouteResult =
@@ -266,13 +307,17 @@ export function priceRoute(
   const { route, tokenConfig, xprotoFee } = prepared;
   const sourceSwap = prepared.sourceHops.length > 0;
   const destSwap = prepared.destHops.length > 0;
-  const bridgeAmount = sourceSwap ? getFinalAmountOut(amount, prepared.sourceHops) : amount;
+  const bridgeAmount = swapOut(amount, prepared.sourceHops);
+  if (bridgeAmount === undefined) return { ok: false, reason: "aboveMax" };
   const fee = totalFee(bridgeAmount, tokenConfig, xprotoFee);
   const netAmount = bridgeAmount - fee;
   const destBridgeAmount = destBridgeFor(prepared, bridgeAmount);
-  const destMaxAmount = destSwap
-    ? getFinalAmountOut(destBridgeAmount, prepared.destHops)
-    : destBridgeAmount;
+  const destMaxAmount = swapOut(destBridgeAmount, prepared.destHops);
+  const sourceSwapFee = hopsSwapFee(amount, prepared.sourceHops);
+  const destSwapFee = hopsSwapFee(destBridgeAmount, prepared.destHops);
+  if (destMaxAmount === undefined || sourceSwapFee === undefined || destSwapFee === undefined) {
+    return { ok: false, reason: "aboveMax" };
+  }
 
   const flags = limitFlagsAt(prepared, amount, bridgeAmount, slippageBps);
   if (flags & BELOW_MIN) return { ok: false, reason: "belowMin" };
@@ -296,7 +341,7 @@ export function priceRoute(
       route,
       amount,
       sourceSwap,
-      sourceSwapFee: swapFee(amount, prepared.sourceHops.length),
+      sourceSwapFee,
       bridgeAmount,
       sourceMinAmount,
       bridgeFee: fee - xprotoFee,
@@ -305,7 +350,7 @@ export function priceRoute(
       netAmount,
       destBridgeAmount,
       destSwap,
-      destSwapFee: swapFee(destBridgeAmount, prepared.destHops.length),
+      destSwapFee,
       destMaxAmount,
       destMinAmount,
       slippageBps,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { getAmountIn } from "./dex.js";
+import { getAmountIn, type HopReserves } from "./dex.js";
 import { createRouterFixture, preparedFixtureRoute as prepared } from "./fixtures.js";
 import { ABOVE_MAX, amountLimitFlags, BELOW_MIN, prepareRoute } from "./price-route.js";
 import { routeAmountRange } from "./route-limits.js";
@@ -61,7 +61,7 @@ describe("routeAmountRange", () => {
   it("behavior: with a source swap the limits are in the source token and hold across the tolerance", () => {
     const p = prepared(f, ["alpha", "ETH"], ["beta", "USDC"], 1);
     const range = routeAmountRange(p, SLIPPAGE)!;
-    const hop = p.sourceHops[0]!;
+    const hop = p.sourceHops[0] as HopReserves; // a V2-only fixture
     // The minimum: the swap's output less the 0.5 % tolerance still reaches minAmount (1 USDC),
     // so the expected output must reach 1 USDC / 0.995.
     const needed = (1_000_000n * 10000n + (10000n - SLIPPAGE) - 1n) / (10000n - SLIPPAGE);

@@ -6,7 +6,7 @@
  */
 import type { Address } from "viem";
 import { BRIDGE_KINDS, type BridgeKind } from "../domain/bridge-kind.js";
-import type { Registry, RegistryPair, RegistryToken } from "../domain/registry.js";
+import type { Registry, RegistryPair, RegistryToken, RegistryV3Pool } from "../domain/registry.js";
 
 export interface BridgeStateRequirements {
   kind: BridgeKind;
@@ -37,6 +37,8 @@ export interface ChainStateRequirements {
   swapTokens: readonly RegistryToken[];
   /** Only kinds with at least one link from or into this chain. */
   bridges: BridgeStateRequirements[];
+  /** The registry's Uniswap V3 pools and the TickLens that reads their ticks (none: absent). */
+  uniswapV3?: { tickLens: Address; pools: readonly RegistryV3Pool[] };
 }
 
 function addOnce<T>(list: T[], item: T): void {
@@ -79,6 +81,9 @@ export function stateRequirements(registry: Registry): ChainStateRequirements[] 
       factory: chain.dex.factory,
       swapTokens: chain.tokens.filter((t) => !t.native),
       bridges,
+      ...(chain.uniswapV3 === undefined
+        ? {}
+        : { uniswapV3: { tickLens: chain.uniswapV3.tickLens, pools: chain.uniswapV3.pools } }),
     };
   });
 }

@@ -5,6 +5,7 @@
  * lookup never depends on the checksum case of its input.
  */
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { V3PoolState } from "./uniswap-v3/pool-swap.js";
 
 /** `tokenConfig(token)` of a bridge, in base units of that (source bridge) token. */
 export interface TokenConfig {
@@ -68,6 +69,11 @@ export interface ChainState {
    * pairs are taken as the factory's (fixed snapshots in tests).
    */
   directPairs?: ReadonlyMap<string, string>;
+  /**
+   * Uniswap V3 pools by lowercase address (RegistryV3Pool.key): slot0, liquidity and the
+   * initialized ticks of a window of bitmap words (uniswap-v3/pool-swap.ts). Absent: none read.
+   */
+  v3Pools?: ReadonlyMap<string, V3PoolState>;
 }
 
 /** The key of an unordered couple of lowercase token addresses. */

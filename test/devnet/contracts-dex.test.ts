@@ -1,11 +1,16 @@
 /**
- * The devnet DEX against real anvil: quotes and swaps equal the integer formula of
- * docs/protocol.md exactly, and the bridges' swap path rule (direct pair, else via WETH).
+ * The devnet's Uniswap V2 (UniswapV2Factory, UniswapV2Pair, UniswapV2Router02 as published on
+ * npm) against real anvil: the mainnet init code hash, quotes and swaps equal the integer formula
+ * of docs/protocol.md exactly, and the bridges' swap path rule (direct, else via WETH).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Address, maxUint256 } from "viem";
+import { type Address, encodePacked, getContractAddress, keccak256, maxUint256 } from "viem";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import {
+  UNISWAP_V2_PAIR_INIT_CODE_HASH,
+  uniswapArtifact,
+} from "../../src/devnet/uniswap-artifacts.js";
 import {
   amountOut,
   type ChainConnection,
@@ -15,7 +20,7 @@ import {
   type TestDevnet,
 } from "../setup/anvil.js";
 
-describe("contracts: DEX (factory, pair, router)", () => {
+describe("contracts: DEX (Uniswap V2 factory, pair, router; path rule)", () => {
   let devnet: TestDevnet;
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
@@ -54,6 +59,33 @@ describe("contracts: DEX (factory, pair, router)", () => {
     assert.equal((usdc3 * 10n ** 18n) / gov / 10n ** 6n, 2n); // GOV = 2 USDC
     assert.equal(alpha.chain.dex.pairs.length, 3);
     assert.equal(beta.chain.dex.pairs.length, 4);
+  });
+
+  it("default: Uniswap V2 as published: the pair's creation code hashes to mainnet's init code hash, and pairs sit at its CREATE2 addresses", async () => {
+    const pair = uniswapArtifact("UniswapV2Pair");
+    assert.equal(keccak256(pair.bytecode), UNISWAP_V2_PAIR_INIT_CODE_HASH);
+    assert.equal(
+      UNISWAP_V2_PAIR_INIT_CODE_HASH,
+      "0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f",
+    );
+    for (const chain of [alpha, beta]) {
+      for (const { address, token0, token1 } of chain.chain.dex.pairs) {
+        const create2 = getContractAddress({
+          opcode: "CREATE2",
+          from: chain.chain.dex.factory,
+          salt: keccak256(encodePacked(["address", "address"], [token0, token1])),
+          bytecodeHash: UNISWAP_V2_PAIR_INIT_CODE_HASH,
+        });
+        assert.equal(address, create2, `${chain.chain.name} pair ${address}`);
+      }
+    }
+    // UniswapV2Router02 derives pair addresses with that hash (pairFor): its quotes work.
+    const [code, router] = await Promise.all([
+      alpha.client.getCode({ address: alpha.chain.dex.pairs[0]!.address }),
+      alpha.client.getCode({ address: alpha.chain.dex.router }),
+    ]);
+    assert.ok(code !== undefined && code.length > 2, "pair code");
+    assert.ok(router?.includes(UNISWAP_V2_PAIR_INIT_CODE_HASH.slice(2)), "router embeds the hash");
   });
 
   it("behavior: getAmountsOut equals the formula for one and two hops", async () => {
@@ -122,7 +154,7 @@ describe("contracts: DEX (factory, pair, router)", () => {
           maxUint256,
         ],
       }),
-      /insufficient output amount/,
+      /UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT/,
     );
   });
 

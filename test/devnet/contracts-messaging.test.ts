@@ -188,7 +188,7 @@ describe("contracts: MessagingBridge + MessagingEndpoint (kind 2)", () => {
     const destReceipt = await relay(manifest, alpha, gamma, KIND, receipt, sent);
     const [failed] = bridgeEvents(manifest, destReceipt, "TransferFailed");
     assert.equal(failed?.args.messageId, sent.messageId);
-    assert.equal(failed?.args.reason, "DexRouter: insufficient output amount");
+    assert.equal(failed?.args.reason, "SwapAdapter: insufficient output amount");
     const refundReceipt = await alpha.client.waitForTransactionReceipt({
       hash: await alpha.wallet(manifest.relayer).writeContract({
         address: alpha.chain.bridges["2"],

@@ -305,7 +305,7 @@ describe("contracts: PoolBridge (kind 1)", () => {
     const { receipt, sent } = await sendBridge(manifest, alpha, user, KIND, params);
     const destReceipt = await relay(manifest, alpha, beta, KIND, receipt, sent);
     const [failed] = bridgeEvents(manifest, destReceipt, "TransferFailed");
-    assert.equal(failed?.args.reason, "DexRouter: insufficient output amount");
+    assert.equal(failed?.args.reason, "SwapAdapter: insufficient output amount");
     assert.equal(
       await readBridge<bigint>(manifest, beta, KIND, "availableLiquidity", [usdcB]),
       poolBefore,

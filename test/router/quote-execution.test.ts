@@ -345,6 +345,8 @@ describe("router quotes execute on the devnet", () => {
 
   /** Recipients of the transfers the integrator test made: their records are the list's. */
   const recipients: string[] = [];
+  /** Labels of transfers whose swaps went through a Uniswap V3 pool (its logs in a receipt). */
+  const v3Swaps = new Set<string>();
 
   /**
    * Quote, execute as an integrator, relay, index: the record is Success and its receive_amount
@@ -366,6 +368,13 @@ describe("router quotes execute on the devnet", () => {
     assert.ok(received >= min, `${label} kind ${kind}: received ${received} < min ${min}`);
     assert.ok(received <= max, `${label} kind ${kind}: received ${received} > max ${max}`);
     assert.equal(received, max, `${label}: nothing else moved the pools, so exactly the quote`);
+    for (const [conn, r] of [
+      [source, receipt],
+      [dest, delivery],
+    ] as const) {
+      const pools = new Set(conn.chain.uniswapV3?.pools.map((p) => p.address.toLowerCase()));
+      if (r.logs.some((log) => pools.has(log.address.toLowerCase()))) v3Swaps.add(label);
+    }
     await indexUntilIdle(ix.indexer.chains);
     recipients.push(req.to);
     const records = await recordsOf(req.to);
@@ -406,6 +415,9 @@ describe("router quotes execute on the devnet", () => {
     assert.deepEqual([...kinds].sort(), [0, 1, 2]);
     assert.deepEqual([...swaps].sort(), ["-/-", "-/dest", "source/-", "source/dest"]);
     assert.deepEqual([...natives].sort(), ["in", "out"]);
+    // The best venue of these swaps is a Uniswap V3 pool in several cases, and those quotes
+    // delivered exactly destMaxAmount, too.
+    assert.ok(v3Swaps.size >= 2, `swaps through V3 pools: ${[...v3Swaps].join("; ")}`);
   });
 
   it("behavior: estimatedDuration is null below 5 settled transfers, then the percentiles of the list endpoint's records", async () => {

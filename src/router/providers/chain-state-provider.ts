@@ -1,6 +1,7 @@
 /**
  * The router's on-chain state provider: reads exactly what stateRequirements(registry) lists for
- * every chain (pair reserves, bridge token configs, pool liquidity, messaging fees) and publishes
+ * every chain (pair reserves, Uniswap V3 pools with a tick window (uniswap-v3-reader.ts), bridge
+ * token configs, pool liquidity, messaging fees) and publishes
  * it as a StateSnapshot that quotes read with `current()`, never touching the chain on the
  * request path.
  *
@@ -35,6 +36,8 @@ import type {
 } from "../state.js";
 import { coupleKey } from "../state.js";
 import { type ChainStateRequirements, stateRequirements } from "../state-requirements.js";
+import type { V3PoolState } from "../uniswap-v3/pool-swap.js";
+import { readV3Pool } from "./uniswap-v3-reader.js";
 
 /** The few calls the provider makes; a viem PublicClient has them. */
 export type StateReaderClient = Pick<PublicClient, "getBlockNumber" | "getBlock" | "readContract">;
@@ -268,7 +271,21 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
         return [b.kind, state];
       }),
     );
-    const [header, pairEntries, bridgeEntries] = await Promise.all([block, pairs, bridges]);
+    const v3 = requirements.uniswapV3;
+    const v3Pools = Promise.all(
+      (v3?.pools ?? []).map(
+        async (pool): Promise<[string, V3PoolState]> => [
+          pool.key,
+          await readV3Pool(client, { pool: pool.address, tickLens: v3!.tickLens, blockNumber }),
+        ],
+      ),
+    );
+    const [header, pairEntries, bridgeEntries, v3Entries] = await Promise.all([
+      block,
+      pairs,
+      bridges,
+      v3Pools,
+    ]);
     const state: ChainState = {
       chainId: loop.chain.chainId,
       blockNumber,
@@ -277,6 +294,7 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       bridges: Object.fromEntries(bridgeEntries) as ChainState["bridges"],
       pairs: new Map(pairEntries),
       directPairs: new Map([...loop.pairs].map(([couple, pair]) => [couple, pair.key])),
+      ...(v3 === undefined ? {} : { v3Pools: new Map(v3Entries) }),
     };
     return state;
   }
