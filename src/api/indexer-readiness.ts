@@ -1,26 +1,11 @@
 /**
- * The indexer's state as another process (`serve`) sees it: read from indexer_chains and judged
- * for readiness (the API's /metrics exports the same rows as gauges: api/plugins/metrics.ts).
- * Pure apart from the reader, so the API can wrap `summariseIndexerStatus` in a /readyz check
- * without importing the indexer.
+ * The indexer's state as another process (`serve`) sees it, judged for readiness: the rows the
+ * store reads from indexer_chains (store/indexer-status.ts) -> a summary, and the /readyz check
+ * that turns "not ready" into a 503. Pure apart from the reader, so the API wraps it without
+ * importing the indexer (the API's /metrics exports the same rows as gauges: plugins/metrics.ts).
  */
 import { ApiError } from "../errors.js";
-import type { SqlExecutor } from "./backend.js";
-import { createIndexerRepository, type IndexerChainStatus } from "./indexer-repository.js";
-
-/** The indexer's rows as the API reads them; the Database's `indexerStatus`. */
-export interface IndexerStatusRepository {
-  /** Every chain's row with its lag, by chain id; none when no indexer ever ran here. */
-  getIndexerStatus(): Promise<IndexerChainStatus[]>;
-}
-
-export function createIndexerStatusRepository(
-  sql: SqlExecutor,
-  kind: "sqlite" | "postgres",
-): IndexerStatusRepository {
-  const indexer = createIndexerRepository(sql, kind);
-  return { getIndexerStatus: () => indexer.getIndexerStatus() };
-}
+import type { IndexerChainStatus } from "../store/indexer-repository.js";
 
 export interface IndexerReadinessOptions {
   /** A chain further behind its confirmed head than this is not ready. Default 50 blocks. */

@@ -9,8 +9,8 @@
  * its steps come from the record alone (times and hashes, no blocks).
  */
 import { formatBaseUnitDigits } from "../amount.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { StoredBridgeEvent } from "../store/transfer-activity.js";
-import type { BridgeTransaction } from "../store/types.js";
 import { unixSecondsOf, utcText } from "./transfer-summary.js";
 
 export type TimelineStepKind = "sent" | "delivered" | "failed" | "refunded";

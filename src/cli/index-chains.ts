@@ -10,6 +10,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { summariseIndexerStatus } from "../api/indexer-readiness.js";
 import { sleep } from "../chain/with-retry.js";
 import {
   ConfigError,
@@ -33,7 +34,6 @@ import {
   type LeaderLock,
   RETRY_AFTER_LOSS_MS,
 } from "../store/indexer-leader-lock.js";
-import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { INDEXER_POSTGRES_TIMEOUTS } from "../store/postgres/connections.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
 import type { StoreLogger } from "../store/types.js";

@@ -4,7 +4,6 @@
  * EIP-55, bytes32 lowercase). Keyed by (chainId, txHash, logIndex).
  */
 import type { Address, Hex } from "viem";
-import type { BridgeEventName } from "../chain/bridge-events-abi.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 
 export type EventArgs = Record<string, string | boolean>;
@@ -20,7 +19,8 @@ export interface BridgeEvent {
   /** The emitting bridge contract, EIP-55. */
   address: Address;
   kind: BridgeKind;
-  name: BridgeEventName;
+  /** The event's name in its protocol's ABI (e.g. "TransferSent"). */
+  name: string;
   /** Lowercase bytes32 hex. */
   messageId: Hex;
   args: EventArgs;

@@ -16,15 +16,16 @@ import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/crea
 import { fetchLogs } from "../chain/fetch-logs.js";
 import { sleep } from "../chain/with-retry.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
+import type { BridgeEvent } from "../domain/bridge-event.js";
 import type { BridgeRegistry } from "../domain/bridge-registry.js";
-import type { BridgeEvent } from "../store/bridge-event.js";
+import { formatUtc } from "../domain/utc-time.js";
 import type {
   IndexerChainRow,
   IndexerChainState,
   StoredBlock,
 } from "../store/indexer-repository.js";
 import { decodeBridgeLog } from "./decode-bridge-log.js";
-import { formatUtc, tokensOfSend } from "./derive-transfer.js";
+import { tokensOfSend } from "./derive-transfer.js";
 import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
 import type { IndexerStore } from "./indexer-store.js";
 import { mapLimit } from "./map-limit.js";

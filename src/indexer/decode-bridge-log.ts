@@ -17,8 +17,8 @@ import {
 } from "../chain/bridge-events-abi.js";
 import { createAddressChecksummer } from "../chain/checksum-address.js";
 import type { RawLog } from "../chain/create-chain-client.js";
+import type { BridgeEvent, EventArgs } from "../domain/bridge-event.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
-import type { BridgeEvent, EventArgs } from "../store/bridge-event.js";
 
 type ArgType = "bytes32" | "address" | "uint256";
 

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
+import type { BridgeEvent } from "../domain/bridge-event.js";
 import { createBridgeRegistry } from "../domain/bridge-registry.js";
-import type { BridgeEvent } from "../store/bridge-event.js";
-import { type DeriveContext, deriveTransfer, formatUtc } from "./derive-transfer.js";
+import { formatUtc } from "../domain/utc-time.js";
+import { type DeriveContext, deriveTransfer } from "./derive-transfer.js";
 
 const SRC_BRIDGE = "0x1111111111111111111111111111111111111111" as Address;
 const DST_BRIDGE = "0x2222222222222222222222222222222222222222" as Address;

@@ -12,9 +12,14 @@
 import { zeroAddress } from "viem";
 import { formatBaseUnitDigits } from "../amount.js";
 import { createAddressChecksummer } from "../chain/checksum-address.js";
+import { type BridgeEvent, compareEvents } from "../domain/bridge-event.js";
 import type { BridgeRegistry } from "../domain/bridge-registry.js";
-import { type BridgeEvent, compareEvents } from "../store/bridge-event.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "../store/types.js";
+import {
+  type BridgeTransaction,
+  TRANSFER_FIELDS,
+  type TransferStatus,
+} from "../domain/bridge-transaction.js";
+import { formatUtc } from "../domain/utc-time.js";
 
 /** Memoised EIP-55 (a pure function of its input, so one memo serves every caller). */
 const checksum = createAddressChecksummer();
@@ -175,20 +180,6 @@ function sameContent(record: BridgeTransaction, stored: BridgeTransaction): bool
     if (record[field] !== stored[field]) return false;
   }
   return true;
-}
-
-/** Recently formatted times: a block's transfers share its time. */
-const utcMemo = new Map<number, string>();
-
-/** UTC `YYYY-MM-DD HH:MM:SS` of a unix time in seconds. */
-export function formatUtc(unixSeconds: number): string {
-  let text = utcMemo.get(unixSeconds);
-  if (text === undefined) {
-    text = new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace("T", " ");
-    if (utcMemo.size >= 10_000) utcMemo.clear();
-    utcMemo.set(unixSeconds, text);
-  }
-  return text;
 }
 
 const DIGITS = /^[0-9]+$/;

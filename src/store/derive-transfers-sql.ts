@@ -10,9 +10,9 @@
  * functions): no number type ever holds one.
  */
 import { getAddress } from "viem";
+import { TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import type { Dialect } from "./derive-dialect.js";
 import { isNumberField } from "./transfer-row.js";
-import { TRANSFER_FIELDS } from "./types.js";
 
 /** The registry as the derivation needs it (structurally the indexer's RegistrySource). */
 export interface DerivationRegistry {

@@ -5,10 +5,10 @@
  * and every method runs inside whatever transaction the executor is bound to.
  */
 import type { Hex } from "viem";
-import type { BridgeEventName } from "../chain/bridge-events-abi.js";
+import type { BridgeEvent, EventArgs } from "../domain/bridge-event.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { SqlExecutor, StoredTransfer } from "./backend.js";
-import type { BridgeEvent, EventArgs } from "./bridge-event.js";
 import {
   type IndexerLeader,
   LEADER_SQL,
@@ -20,7 +20,6 @@ import {
 } from "./indexer-leader-lock.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
-import type { BridgeTransaction } from "./types.js";
 
 export type IndexerChainState = "starting" | "backfill" | "following" | "stopped";
 
@@ -428,7 +427,7 @@ export function createIndexerRepository(
             logIndex: Number(r.log_index),
             address: String(r.address) as Hex,
             kind: Number(r.kind) as BridgeKind,
-            name: String(r.event_name) as BridgeEventName,
+            name: String(r.event_name),
             messageId: String(r.message_id) as Hex,
             args: JSON.parse(String(r.args)) as EventArgs,
           });

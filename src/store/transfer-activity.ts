@@ -4,10 +4,15 @@
  * message for its timeline. Shared SQL for both backends; the first two walk the
  * transfers (start_time, id) index of migration 0008.
  */
+
+import {
+  type BridgeTransaction,
+  TRANSFER_FIELDS,
+  type TransferStatus,
+} from "../domain/bridge-transaction.js";
 import type { SqlExecutor } from "./backend.js";
 import { hashKey } from "./transfer-keys.js";
 import { isNumberField } from "./transfer-row.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "./types.js";
 
 /** The largest `latestTransfers` page (the API allows 1..100). */
 export const MAX_LATEST = 100;

@@ -3,8 +3,20 @@
  * same rule the list endpoint's SQL applies (transfer-reads.ts), for records that are not read
  * from the transfers table (the change log's, src/store/transfer-change-repository.ts).
  */
+
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { addressKey, hashKey } from "./transfer-keys.js";
-import type { BridgeTransaction, TransferMatch } from "./types.js";
+
+/**
+ * What `addressOrTxHash` was classified as (docs/http-api.md, API rule 3):
+ * - evmAddress: lowercase 0x + 40 hex; matches from_address / to_address case-insensitively;
+ * - evmHash: lowercase 0x + 64 hex; matches source_tx_hash / dest_tx_hash / message_id;
+ * - other: exact match against all five fields (non-EVM chains).
+ */
+export type TransferMatch =
+  | { kind: "evmAddress"; value: string }
+  | { kind: "evmHash"; value: string }
+  | { kind: "other"; value: string };
 
 export function transferMatches(record: BridgeTransaction, match: TransferMatch): boolean {
   const { value } = match;

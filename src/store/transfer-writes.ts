@@ -11,10 +11,12 @@
  * one statement (cost: the rows after the insertion point, usually few). Updates keep
  * created_at, so they never move a row.
  */
+
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import type { AddressRow, AddressStats, StoredTransfer, TransferBackend } from "./backend.js";
 import { amountSortKey, hashKey } from "./transfer-keys.js";
 import { isNumberField, sameTransferContent, transferAddressKeys } from "./transfer-row.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./types.js";
+import type { UpsertResult } from "./types.js";
 
 /**
  * Records per batch. Statements take whole batches as JSON (SQLite) or arrays (PostgreSQL), so

@@ -10,7 +10,7 @@
  * apart from the address pool's checksum cache.
  */
 import { convertDecimals, formatAmount } from "../amount.js";
-import type { BridgeTransaction, TransferStatus } from "../store/types.js";
+import type { BridgeTransaction, TransferStatus } from "../domain/bridge-transaction.js";
 import { createPrng, mix32, type Prng } from "./prng.js";
 import {
   type CatalogChain,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type BridgeTransaction, TRANSFER_FIELDS } from "../store/types.js";
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import { createTransferGenerator } from "./generate.js";
 import { isValidTime, parseTransferRecord } from "./validate.js";
 

@@ -12,7 +12,7 @@ import {
   TRANSFER_FIELDS,
   TRANSFER_STATUSES,
   type TransferStatus,
-} from "../store/types.js";
+} from "../domain/bridge-transaction.js";
 
 export type ParseTransferResult =
   | { ok: true; record: BridgeTransaction }

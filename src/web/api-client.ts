@@ -7,9 +7,9 @@
 
 import type { TransferSummary } from "../api/transfer-summary.js";
 import type { TransferTimeline } from "../api/transfer-timeline.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { RouteQuoteData } from "../router/quote-response.js";
 import type { RouterRequest } from "../router/validate-request.js";
-import type { BridgeTransaction } from "../store/types.js";
 
 export interface TransferPage {
   data: BridgeTransaction[];

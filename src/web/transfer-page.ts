@@ -13,7 +13,7 @@
  * indexer sees it within seconds.
  */
 import type { TimelineStep, TransferTimeline } from "../api/transfer-timeline.js";
-import type { BridgeTransaction } from "../store/types.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { amountNode } from "./amount-view.js";
 import type { ApiClient } from "./api-client.js";
 import { el, showMessage } from "./dom.js";

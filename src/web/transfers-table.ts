@@ -5,7 +5,7 @@
  * Hashes, addresses and message ids are links to `?q=<value>`: a click searches that value
  * (so a source hash leads to the transfer and its destination hash, and back).
  */
-import type { BridgeTransaction } from "../store/types.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { amountNode } from "./amount-view.js";
 import { el } from "./dom.js";
 import { EMPTY_VALUE, formatUtcTime, shortenHex, statusBadgeClass } from "./format.js";

@@ -6,8 +6,8 @@
  * values exactly.
  */
 import { classifyAddressOrTxHash } from "../api/schemas/list-transfers-query.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { transferMatches } from "../store/transfer-match.js";
-import type { BridgeTransaction } from "../store/types.js";
 
 export interface SubscriptionFilter {
   /** Normalised (EVM values lowercase); empty with `txHashes` empty: every transfer. */

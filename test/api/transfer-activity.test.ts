@@ -9,8 +9,8 @@ import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { utcText } from "../../src/api/transfer-summary.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { sqlitePath } from "../../src/store/database-url.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import type { DatabaseBackend } from "../setup/database.js";
 import {
   evmAddress,

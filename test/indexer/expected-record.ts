@@ -6,7 +6,7 @@
 import { getAddress, type TransactionReceipt } from "viem";
 import { formatAmount } from "../../src/amount.js";
 import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import type { MadeTransfer } from "./traffic.js";
 
 export type Outcome =

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { getAddress } from "viem";
-import type { BridgeTransaction } from "../../src/store/types.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 
 let counter = 0;
 

@@ -12,8 +12,8 @@ import { after, before, describe, it } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import type { Address, Hex } from "viem";
+import type { BridgeEvent } from "../../src/domain/bridge-event.js";
 import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
-import type { BridgeEvent } from "../../src/store/bridge-event.js";
 import {
   createTransferDerivation,
   derivationStatements,

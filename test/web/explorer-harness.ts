@@ -14,11 +14,12 @@ import { type BrowserContext, chromium } from "playwright-core";
 import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { loadConfig } from "../../src/config/env.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../../src/router/fixtures.js";
 import { openDatabase } from "../../src/store/index.js";
-import type { BridgeTransaction, Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 
 export const CHROMIUM_ARGS = [

@@ -12,8 +12,8 @@ import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import type { Page } from "playwright-core";
 import { utcText } from "../../src/api/transfer-summary.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { sqlitePath } from "../../src/store/database-url.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import { formatAmount } from "../../src/web/format.js";
 import {
   evmAddress,

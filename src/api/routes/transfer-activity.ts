@@ -10,8 +10,9 @@
  * SUMMARY_TTL_MS per app (a shared promise), so a busy home page costs one scan per interval.
  */
 import type { FastifyInstance } from "fastify";
+import type { BridgeTransaction } from "../../domain/bridge-transaction.js";
 import { ApiError, invalidParameter } from "../../errors.js";
-import type { BridgeTransaction, Store } from "../../store/types.js";
+import type { Store } from "../../store/types.js";
 import { classifyAddressOrTxHash } from "../schemas/list-transfers-query.js";
 import {
   DEFAULT_LATEST_LIMIT,

@@ -4,7 +4,7 @@
  * shape drifted from the documented one instead of sending it. bridge-transaction.test.ts checks
  * the property list against TRANSFER_FIELDS.
  */
-import { TRANSFER_STATUSES } from "../../store/types.js";
+import { TRANSFER_STATUSES } from "../../domain/bridge-transaction.js";
 
 const amount = (description: string) =>
   ({

@@ -1,5 +1,5 @@
+import { TRANSFER_FIELDS } from "../../domain/bridge-transaction.js";
 import { isNumberField } from "../transfer-row.js";
-import { TRANSFER_FIELDS } from "../types.js";
 import type { Migration } from "./migration.js";
 
 /**
