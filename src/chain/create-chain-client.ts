@@ -4,7 +4,7 @@
  * calls the indexer makes, each returning plain data.
  */
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
-import { ERC20_METADATA_ABI } from "./bridge-events-abi.js";
+import { ERC20_METADATA_ABI } from "./erc20-abi.js";
 import { redactRpcUrl, redactText } from "./redact-rpc-url.js";
 import { isRangeError, isTimeoutError } from "./rpc-errors.js";
 import { DEFAULT_RETRY, type RetryOptions, withRetry } from "./with-retry.js";

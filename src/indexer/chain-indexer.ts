@@ -11,7 +11,6 @@
 import type { Hex } from "viem";
 import { type AdaptiveRange, createAdaptiveRange } from "../chain/adaptive-range.js";
 import { backoffDelayMs } from "../chain/backoff.js";
-import { BRIDGE_EVENT_TOPICS } from "../chain/bridge-events-abi.js";
 import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/create-chain-client.js";
 import { fetchLogs } from "../chain/fetch-logs.js";
 import { sleep } from "../chain/with-retry.js";
@@ -19,12 +18,13 @@ import type { IndexerChainConfig } from "../config/indexer-config.js";
 import type { BridgeEvent } from "../domain/bridge-event.js";
 import type { BridgeRegistry } from "../domain/bridge-registry.js";
 import { formatUtc } from "../domain/utc-time.js";
+import { decodeBridgeLog } from "../protocols/reference/decode-log.js";
+import { BRIDGE_EVENT_TOPICS } from "../protocols/reference/events-abi.js";
 import type {
   IndexerChainRow,
   IndexerChainState,
   StoredBlock,
 } from "../store/indexer-repository.js";
-import { decodeBridgeLog } from "./decode-bridge-log.js";
 import { tokensOfSend } from "./derive-transfer.js";
 import { findCommonAncestor, ReorgTooDeepError } from "./find-common-ancestor.js";
 import type { IndexerStore } from "./indexer-store.js";

@@ -10,15 +10,11 @@
  * same as before for every log (decode-bridge-log.test.ts compares both on random logs).
  */
 import { decodeEventLog, getAddress, type Hex } from "viem";
-import {
-  BRIDGE_EVENT_TOPICS,
-  BRIDGE_EVENTS_ABI,
-  type BridgeEventName,
-} from "../chain/bridge-events-abi.js";
-import { createAddressChecksummer } from "../chain/checksum-address.js";
-import type { RawLog } from "../chain/create-chain-client.js";
-import type { BridgeEvent, EventArgs } from "../domain/bridge-event.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
+import { createAddressChecksummer } from "../../chain/checksum-address.js";
+import type { RawLog } from "../../chain/create-chain-client.js";
+import type { BridgeEvent, EventArgs } from "../../domain/bridge-event.js";
+import type { BridgeKind } from "../../domain/bridge-kind.js";
+import { BRIDGE_EVENT_TOPICS, BRIDGE_EVENTS_ABI, type BridgeEventName } from "./events-abi.js";
 
 type ArgType = "bytes32" | "address" | "uint256";
 
