@@ -40,12 +40,13 @@ export interface TransferTimeline {
   steps: TimelineStep[];
 }
 
-const EVENT_STEPS: Record<string, TimelineStepKind> = {
-  TransferSent: "sent",
-  TransferDelivered: "delivered",
-  TransferFailed: "failed",
-  TransferRefunded: "refunded",
-};
+/** The roles that make a step (src/domain/bridge-event.ts); `retrying` makes none. */
+const STEP_ROLES: ReadonlySet<string> = new Set<TimelineStepKind>([
+  "sent",
+  "delivered",
+  "failed",
+  "refunded",
+]);
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -59,8 +60,9 @@ export function buildTimeline(
   const steps: TimelineStep[] = [];
   const seen = new Set<TimelineStepKind>();
   for (const event of events) {
-    const step = EVENT_STEPS[event.eventName];
-    if (step === undefined || seen.has(step)) continue;
+    if (!STEP_ROLES.has(event.role)) continue;
+    const step = event.role as TimelineStepKind;
+    if (seen.has(step)) continue;
     const atSource = same(event.address, transfer.source_contract);
     const atDest = transfer.dest_contract !== "" && same(event.address, transfer.dest_contract);
     if ((step === "sent" || step === "refunded") && !atSource) continue;

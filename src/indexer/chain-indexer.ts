@@ -11,15 +11,19 @@
 import type { Hex } from "viem";
 import { type AdaptiveRange, createAdaptiveRange } from "../chain/adaptive-range.js";
 import { backoffDelayMs } from "../chain/backoff.js";
-import { type BlockHeader, type ChainClient, ChainRpcError } from "../chain/create-chain-client.js";
+import {
+  type BlockHeader,
+  type ChainClient,
+  ChainRpcError,
+  type RawLog,
+} from "../chain/create-chain-client.js";
 import { fetchLogs } from "../chain/fetch-logs.js";
 import { sleep } from "../chain/with-retry.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
-import type { BridgeEvent } from "../domain/bridge-event.js";
-import type { BridgeRegistry } from "../domain/bridge-registry.js";
+import { type BridgeEvent, compareEvents } from "../domain/bridge-event.js";
+import { type BridgeRegistry, DEFAULT_PROTOCOL } from "../domain/bridge-registry.js";
 import { formatUtc } from "../domain/utc-time.js";
-import { decodeBridgeLog } from "../protocols/reference/decode-log.js";
-import { BRIDGE_EVENT_TOPICS } from "../protocols/reference/events-abi.js";
+import type { ProtocolRegistry } from "../protocols/index.js";
 import type {
   IndexerChainRow,
   IndexerChainState,
@@ -58,6 +62,8 @@ export interface ChainIndexerDeps {
   /** The step heartbeat's transactions: beside `store`'s, not queued behind them. */
   heartbeatTransaction: IndexerStore["transaction"];
   registry: BridgeRegistry;
+  /** Decodes each registry contract's logs through the contract's protocol. */
+  protocols: ProtocolRegistry;
   tokens: TokenMetadataCache;
   logger: IndexerLogger;
   maxBlockRange: number;
@@ -296,7 +302,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
 
     const { logs, toBlock } = await fetchLogs(client, {
       addresses,
-      topics: BRIDGE_EVENT_TOPICS,
+      topics: deps.protocols.topics,
       fromBlock: from,
       toBlock: end,
       range,
@@ -320,23 +326,56 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     }
     const known = new Map([...before, ...after]);
 
-    const events: BridgeEvent[] = [];
     for (const log of logs) {
       const header = known.get(log.blockNumber);
       if (header !== undefined && header.hash !== log.blockHash) return "raced";
       if (log.removed) return "raced";
-      const blockTime = header?.timestamp ?? log.blockTimestamp;
-      if (blockTime === undefined) return "raced";
-      const kind = registry.bridgeKind(chain.chainId, log.address);
-      if (kind === undefined) continue;
-      const event = decodeBridgeLog(log, { chainId: chain.chainId, kind, blockTime });
-      if (event !== undefined) events.push(event);
+      if ((header?.timestamp ?? log.blockTimestamp) === undefined) return "raced";
     }
+    const events = decodeSpan(logs, (log) => {
+      const time = known.get(log.blockNumber)?.timestamp ?? log.blockTimestamp;
+      return time!;
+    });
     const sendTokens = events
-      .filter((e) => e.name === "TransferSent")
+      .filter((e) => e.role === "sent")
       .flatMap((s) => tokensOfSend(s, registry));
     await deps.tokens.ensure(sendTokens);
     return { known, events, toBlock, sendTokens };
+  }
+
+  /**
+   * The normalised events of a span's logs: each log goes to the protocol of the registry
+   * contract that emitted it (contracts of no known protocol are skipped), in log order.
+   */
+  function decodeSpan(logs: readonly RawLog[], blockTime: (log: RawLog) => number): BridgeEvent[] {
+    const byProtocol = new Map<string, RawLog[]>();
+    for (const log of logs) {
+      const contract = registry.bridgeAt(chain.chainId, log.address);
+      if (contract === undefined) continue;
+      const name = contract.protocol ?? DEFAULT_PROTOCOL;
+      let list = byProtocol.get(name);
+      if (list === undefined) byProtocol.set(name, (list = []));
+      list.push(log);
+    }
+    const events: BridgeEvent[] = [];
+    for (const [name, list] of byProtocol) {
+      const protocol = deps.protocols.get(name);
+      if (protocol === undefined) continue;
+      events.push(
+        ...protocol.indexing.decodeLogs(list, {
+          chainId: chain.chainId,
+          blockTime,
+          contract: (address) => {
+            const found = registry.bridgeAt(chain.chainId, address);
+            return found !== undefined && (found.protocol ?? DEFAULT_PROTOCOL) === name
+              ? found
+              : undefined;
+          },
+        }),
+      );
+    }
+    if (byProtocol.size > 1) events.sort(compareEvents);
+    return events;
   }
 
   /** The prefetched span when it starts at `from` and fits the batch step() would fetch. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
-import type { BridgeEvent } from "../domain/bridge-event.js";
+import type { BridgeEvent, BridgeEventRole } from "../domain/bridge-event.js";
 import { createBridgeRegistry } from "../domain/bridge-registry.js";
 import { formatUtc } from "../domain/utc-time.js";
 import { type DeriveContext, deriveTransfer } from "./derive-transfer.js";
@@ -40,8 +40,17 @@ const context: DeriveContext = {
   token: (chainId, address) => TOKENS[`${chainId}:${address.toLowerCase()}`],
 };
 
+const ROLES: Record<string, BridgeEventRole> = {
+  TransferSent: "sent",
+  TransferDelivered: "delivered",
+  TransferFailed: "failed",
+  TransferRefunded: "refunded",
+};
+
 function event(partial: Partial<BridgeEvent> & Pick<BridgeEvent, "name" | "args">): BridgeEvent {
   return {
+    protocol: "reference",
+    role: ROLES[partial.name]!,
     chainId: 71001,
     blockNumber: 10,
     blockHash: `0x${"01".repeat(32)}`,

@@ -44,7 +44,7 @@ export function tokensOfSend(
     { chainId: send.chainId, address: String(send.args.sourceToken) },
     { chainId: send.chainId, address: String(send.args.sourceBridgeToken) },
   ];
-  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId));
+  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId), send.protocol);
   if (dest !== undefined) {
     out.push({ chainId: dest, address: String(send.args.destToken) });
     out.push({ chainId: dest, address: String(send.args.destBridgeToken) });
@@ -65,27 +65,29 @@ export function deriveTransfer(
   now: string,
 ): BridgeTransaction | undefined {
   const ordered = events.length > 1 ? [...events].sort(compareEvents) : events;
-  const send = ordered.find((e) => e.name === "TransferSent");
+  const send = ordered.find((e) => e.role === "sent");
   if (send === undefined) return undefined;
   const { registry } = context;
   const a = send.args;
-  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId));
+  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId), send.protocol);
   const destContract =
-    destChainId === undefined ? undefined : registry.bridgeAddress(destChainId, send.kind);
+    destChainId === undefined
+      ? undefined
+      : registry.bridgeAddress(destChainId, send.kind, send.protocol);
 
-  // The outcome events: the first of each name at the send's destination bridge (delivery,
-  // failure) or at its own bridge (refund); a look-alike elsewhere is ignored.
+  // The outcome events: the first of each role at the send's destination contract (delivery,
+  // failure) or at its own (refund); a look-alike elsewhere is ignored, `retrying` changes nothing.
   const destKey = destContract?.toLowerCase();
   const sourceKey = send.address.toLowerCase();
   let delivery: BridgeEvent | undefined;
   let failure: BridgeEvent | undefined;
   let refund: BridgeEvent | undefined;
   for (const e of ordered) {
-    if (e.name === "TransferDelivered" || e.name === "TransferFailed") {
+    if (e.role === "delivered" || e.role === "failed") {
       if (e.chainId !== destChainId || e.address.toLowerCase() !== destKey) continue;
-      if (e.name === "TransferDelivered") delivery ??= e;
+      if (e.role === "delivered") delivery ??= e;
       else failure ??= e;
-    } else if (e.name === "TransferRefunded") {
+    } else if (e.role === "refunded") {
       if (e.chainId === send.chainId && e.address.toLowerCase() === sourceKey) refund ??= e;
     }
   }

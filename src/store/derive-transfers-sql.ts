@@ -10,6 +10,7 @@
  * functions): no number type ever holds one.
  */
 import { getAddress } from "viem";
+import { DEFAULT_PROTOCOL } from "../domain/bridge-registry.js";
 import { TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import type { Dialect } from "./derive-dialect.js";
 import { isNumberField } from "./transfer-row.js";
@@ -17,7 +18,14 @@ import { isNumberField } from "./transfer-row.js";
 /** The registry as the derivation needs it (structurally the indexer's RegistrySource). */
 export interface DerivationRegistry {
   chains: readonly { chainId: number; name: string; nativeSymbol: string }[];
-  bridges: readonly { kind: number; chainId: number; address: string; bridgeChainId: string }[];
+  /** Every protocol's contracts; `bridgeChainId` names the chain in its protocol's scheme. */
+  bridges: readonly {
+    protocol?: string;
+    kind: number;
+    chainId: number;
+    address: string;
+    bridgeChainId: string;
+  }[];
 }
 
 /** Fields a record takes from its outcome events; all others come from the send. */
@@ -68,6 +76,7 @@ export function registryJson(registry: DerivationRegistry): [string, string] {
       JSON.stringify(
         registry.bridges.map((b) => ({
           chain_id: b.chainId,
+          protocol: b.protocol ?? DEFAULT_PROTOCOL,
           kind: b.kind,
           address: getAddress(b.address),
           address_key: b.address.toLowerCase(),
@@ -153,8 +162,9 @@ export const EVENT_COLUMNS = [
   "block_time",
   "tx_hash",
   "address",
+  "protocol",
   "kind",
-  "event_name",
+  "role",
   "message_id",
   "args",
 ] as const;
@@ -232,32 +242,35 @@ export function deriveSelectSql(d: Dialect): string {
     dest_tx_key: "up.dest_tx_hash",
   };
   const output = DERIVED_COLUMNS.map((c) => `${formatted[c] ?? `up.${c}`} AS ${c}`);
+  // Roles, never event names (src/domain/bridge-event.ts): a delivery or failure counts at the
+  // send's destination contract, a refund at its own; `retrying` changes nothing.
   const outcomeMatch =
-    "(o.event_name IN ('TransferDelivered', 'TransferFailed') AND o.chain_id = s.dest_chain_id" +
-    " AND lower(o.address) = s.dest_key) OR (o.event_name = 'TransferRefunded'" +
+    "(o.role IN ('delivered', 'failed') AND o.chain_id = s.dest_chain_id" +
+    " AND lower(o.address) = s.dest_key) OR (o.role = 'refunded'" +
     " AND o.chain_id = s.chain_id AND lower(o.address) = lower(s.address))";
-  const firstOf = (alias: string, name: string) =>
-    `LEFT JOIN oc ${alias} ON ${alias}.message_id = s.message_id AND ${alias}.event_name = '${name}' AND ${alias}.n = 1`;
+  const firstOf = (alias: string, role: string) =>
+    `LEFT JOIN oc ${alias} ON ${alias}.message_id = s.message_id AND ${alias}.role = '${role}' AND ${alias}.n = 1`;
   const tokenJoin = (alias: string, chain: string, arg: string) =>
     `LEFT JOIN token_metadata ${alias} ON ${alias}.chain_id = ${chain} AND ${alias}.address = lower(${f("s", arg)})`;
 
   return `WITH chains AS MATERIALIZED (${d.chainsFromJson("?")}),
 bridges AS MATERIALIZED (${d.bridgesFromJson("?")}),
 ev AS (SELECT r.chain_id, r.block_number, r.log_index, r.block_time, r.tx_hash, r.address,
-  r.kind, r.event_name, r.message_id, ${d.json("r.args")} AS j FROM indexer_events r),
+  r.protocol, r.kind, r.role, r.message_id, ${d.json("r.args")} AS j FROM indexer_events r),
 sends AS (SELECT ev.*, ROW_NUMBER() OVER (PARTITION BY ev.message_id
-  ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.event_name = 'TransferSent'),
+  ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.role = 'sent'),
 s AS (SELECT sends.*, db.chain_id AS dest_chain_id, db.address AS dest_contract, db.address_key AS dest_key
-  FROM sends LEFT JOIN bridges db ON db.kind = sends.kind AND db.scheme_id = ${f("sends", "destChainId")}
+  FROM sends LEFT JOIN bridges db ON db.protocol = sends.protocol AND db.kind = sends.kind
+  AND db.scheme_id = ${f("sends", "destChainId")}
   WHERE sends.n = 1),
-oc AS (SELECT o.message_id, o.event_name, o.tx_hash, o.block_time, ${f("o", "receiveAmount")} AS receive_units,
-  ROW_NUMBER() OVER (PARTITION BY o.message_id, o.event_name
+oc AS (SELECT o.message_id, o.role, o.tx_hash, o.block_time, ${f("o", "receiveAmount")} AS receive_units,
+  ROW_NUMBER() OVER (PARTITION BY o.message_id, o.role
   ORDER BY o.chain_id, o.block_number, o.log_index) AS n
   FROM ev o JOIN s ON s.message_id = o.message_id WHERE ${outcomeMatch}),
 u AS MATERIALIZED (SELECT ${Object.entries(values)
     .map(([name, sql]) => `${sql} AS ${name}`)
     .join(",\n  ")}
-  FROM s ${firstOf("dl", "TransferDelivered")} ${firstOf("fl", "TransferFailed")} ${firstOf("rf", "TransferRefunded")}
+  FROM s ${firstOf("dl", "delivered")} ${firstOf("fl", "failed")} ${firstOf("rf", "refunded")}
   LEFT JOIN chains sc ON sc.chain_id = s.chain_id LEFT JOIN chains dc ON dc.chain_id = s.dest_chain_id
   ${tokenJoin("tm_st", "s.chain_id", "sourceToken")} ${tokenJoin("tm_sbt", "s.chain_id", "sourceBridgeToken")}
   ${tokenJoin("tm_dt", "s.dest_chain_id", "destToken")} ${tokenJoin("tm_dbt", "s.dest_chain_id", "destBridgeToken")}),

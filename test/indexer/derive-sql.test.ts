@@ -110,6 +110,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     txHash: hex32(0x7000000 + ++serial),
     logIndex: serial % 5,
     address,
+    protocol: "reference",
     kind: 1 as const,
     messageId,
   });
@@ -119,6 +120,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     {
       ...base(source, m.sendBlock, BRIDGES[source]!),
       name: "TransferSent",
+      role: "sent",
       args: {
         messageId,
         sender: USERS[m.sender]!,
@@ -147,7 +149,14 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
         : o.name === "TransferFailed"
           ? { messageId, recipient: USERS[m.recipient]!, reason: "no liquidity" }
           : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
-    events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, args });
+    const role = (
+      {
+        TransferDelivered: "delivered",
+        TransferFailed: "failed",
+        TransferRefunded: "refunded",
+      } as const
+    )[o.name];
+    events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, role, args });
   });
   return events;
 }

@@ -19,6 +19,7 @@ import { migration as m0006 } from "./0006-api-key-change-notify.js";
 import { migration as m0007 } from "./0007-transfer-changes.js";
 import { migration as m0008 } from "./0008-transfers-start-time.js";
 import { migration as m0009 } from "./0009-webhooks.js";
+import { migration as m0010 } from "./0010-event-roles.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0007,
   m0008,
   m0009,
+  m0010,
 ];
 
 /**
