@@ -104,6 +104,10 @@ function transfer(): BridgeTransaction {
     end_time: "",
     created_at: "2026-01-01 00:00:01",
     updated_at: "2026-01-01 00:00:01",
+    protocol: "reference",
+    xproto_fee_address: address("fa"),
+    xproto_fee_decimals: 6,
+    xproto_fee_symbol: "USDC",
   };
 }
 

@@ -43,6 +43,16 @@ export interface BridgeTransaction {
   end_time: string;
   created_at: string;
   updated_at: string;
+  /**
+   * Added beside the specification's fields (decisions.md 9): the protocol that carried the
+   * transfer ("reference" for our own contracts), and the token the messaging fee `xproto_fee` is
+   * paid in, which may differ from the fee token (LayerZero charges the native coin; for the
+   * reference protocol they repeat fee_address, fee_decimals, fee_symbol).
+   */
+  protocol: string;
+  xproto_fee_address: string;
+  xproto_fee_decimals: number;
+  xproto_fee_symbol: string;
 }
 
 /** Field order of the API record; also the column order of the transfers table. */
@@ -79,4 +89,8 @@ export const TRANSFER_FIELDS = [
   "end_time",
   "created_at",
   "updated_at",
+  "protocol",
+  "xproto_fee_address",
+  "xproto_fee_decimals",
+  "xproto_fee_symbol",
 ] as const satisfies readonly (keyof BridgeTransaction)[];

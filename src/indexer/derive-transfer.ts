@@ -44,6 +44,9 @@ export function tokensOfSend(
     { chainId: send.chainId, address: String(send.args.sourceToken) },
     { chainId: send.chainId, address: String(send.args.sourceBridgeToken) },
   ];
+  if (send.args.xprotoFeeToken !== undefined) {
+    out.push({ chainId: send.chainId, address: String(send.args.xprotoFeeToken) });
+  }
   const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId), send.protocol);
   if (dest !== undefined) {
     out.push({ chainId: dest, address: String(send.args.destToken) });
@@ -94,6 +97,12 @@ export function deriveTransfer(
 
   const sourceToken = tokenMeta(context, send.chainId, String(a.sourceToken));
   const sourceBridgeToken = tokenMeta(context, send.chainId, String(a.sourceBridgeToken));
+  // The messaging fee's token: its own when the send names one, else the fee token.
+  const xprotoAddress = a.xprotoFeeToken === undefined ? undefined : String(a.xprotoFeeToken);
+  const xprotoToken =
+    xprotoAddress === undefined
+      ? sourceBridgeToken
+      : tokenMeta(context, send.chainId, xprotoAddress);
   const destToken = tokenMeta(context, destChainId, String(a.destToken));
   const destBridgeToken = tokenMeta(context, destChainId, String(a.destBridgeToken));
 
@@ -143,7 +152,7 @@ export function deriveTransfer(
     fee_address: checksum(String(a.sourceBridgeToken)),
     fee_decimals: sourceBridgeToken.decimals,
     fee_symbol: sourceBridgeToken.symbol,
-    xproto_fee: amount(a.xprotoFee, sourceBridgeToken.decimals),
+    xproto_fee: amount(a.xprotoFee, xprotoToken.decimals),
     bridge_fee: amount(a.bridgeFee, sourceBridgeToken.decimals),
     status,
     subsidy_amount: amount(a.subsidy, destBridgeToken.decimals),
@@ -151,6 +160,10 @@ export function deriveTransfer(
     end_time: outcome === undefined ? "" : formatUtc(outcome.blockTime),
     created_at: existing?.created_at ?? now,
     updated_at: now,
+    protocol: send.protocol,
+    xproto_fee_address: checksum(xprotoAddress ?? String(a.sourceBridgeToken)),
+    xproto_fee_decimals: xprotoToken.decimals,
+    xproto_fee_symbol: xprotoToken.symbol,
   };
   return existing !== undefined && sameContent(record, existing) ? existing : record;
 }

@@ -105,7 +105,7 @@ const AMOUNTS = {
   min: "dest_token_decimals",
   receive: "dest_token_decimals",
   dbt: "dest_bridge_token_decimals",
-  xproto: "fee_decimals",
+  xproto: "xproto_fee_decimals",
   bridge_fee: "fee_decimals",
   subsidy: "dest_bridge_token_decimals",
 } as const;
@@ -188,6 +188,12 @@ export function deriveSelectSql(d: Dialect): string {
   const sbt = token("s.chain_id", f("s", "sourceBridgeToken"), "tm_sbt", "sc.native_symbol");
   const dt = token("s.dest_chain_id", f("s", "destToken"), "tm_dt", "dc.native_symbol");
   const dbt = token("s.dest_chain_id", f("s", "destBridgeToken"), "tm_dbt", "dc.native_symbol");
+  // The messaging fee's token: its own when the send names one (joined only then), else the
+  // fee token's.
+  const ownXproto = f("s", "xprotoFeeToken");
+  const xt = token("s.chain_id", ownXproto, "tm_xt", "sc.native_symbol");
+  const ifOwnXproto = (own: string, fee: string) =>
+    `CASE WHEN ${ownXproto} IS NULL THEN ${fee} ELSE ${own} END`;
   // Per message: the send's and outcomes' values, the tokens' symbols and decimals.
   const values: Record<string, string> = {
     message_id: "lower(s.message_id)",
@@ -207,6 +213,10 @@ export function deriveSelectSql(d: Dialect): string {
     source_token_decimals: st.decimals,
     fee_symbol: sbt.symbol,
     fee_decimals: sbt.decimals,
+    protocol: "s.protocol",
+    xproto_fee_address: ifOwnXproto(ownXproto, f("s", "sourceBridgeToken")),
+    xproto_fee_symbol: ifOwnXproto(xt.symbol, sbt.symbol),
+    xproto_fee_decimals: ifOwnXproto(xt.decimals, sbt.decimals),
     dest_token_symbol: dt.symbol,
     dest_token_decimals: dt.decimals,
     dest_bridge_token_decimals: dbt.decimals,
@@ -250,8 +260,8 @@ export function deriveSelectSql(d: Dialect): string {
     " AND o.chain_id = s.chain_id AND lower(o.address) = lower(s.address))";
   const firstOf = (alias: string, role: string) =>
     `LEFT JOIN oc ${alias} ON ${alias}.message_id = s.message_id AND ${alias}.role = '${role}' AND ${alias}.n = 1`;
-  const tokenJoin = (alias: string, chain: string, arg: string) =>
-    `LEFT JOIN token_metadata ${alias} ON ${alias}.chain_id = ${chain} AND ${alias}.address = lower(${f("s", arg)})`;
+  const tokenJoin = (alias: string, chain: string, address: string) =>
+    `LEFT JOIN token_metadata ${alias} ON ${alias}.chain_id = ${chain} AND ${alias}.address = lower(${address})`;
 
   return `WITH chains AS MATERIALIZED (${d.chainsFromJson("?")}),
 bridges AS MATERIALIZED (${d.bridgesFromJson("?")}),
@@ -272,8 +282,9 @@ u AS MATERIALIZED (SELECT ${Object.entries(values)
     .join(",\n  ")}
   FROM s ${firstOf("dl", "delivered")} ${firstOf("fl", "failed")} ${firstOf("rf", "refunded")}
   LEFT JOIN chains sc ON sc.chain_id = s.chain_id LEFT JOIN chains dc ON dc.chain_id = s.dest_chain_id
-  ${tokenJoin("tm_st", "s.chain_id", "sourceToken")} ${tokenJoin("tm_sbt", "s.chain_id", "sourceBridgeToken")}
-  ${tokenJoin("tm_dt", "s.dest_chain_id", "destToken")} ${tokenJoin("tm_dbt", "s.dest_chain_id", "destBridgeToken")}),
+  ${tokenJoin("tm_st", "s.chain_id", f("s", "sourceToken"))} ${tokenJoin("tm_sbt", "s.chain_id", f("s", "sourceBridgeToken"))}
+  ${tokenJoin("tm_dt", "s.dest_chain_id", f("s", "destToken"))} ${tokenJoin("tm_dbt", "s.dest_chain_id", f("s", "destBridgeToken"))}
+  ${tokenJoin("tm_xt", "s.chain_id", ownXproto)}),
 ${amountSteps(d)}
 SELECT up.message_id AS message_key, ${output.join(",\n  ")} FROM up`;
 }

@@ -25,6 +25,7 @@ const NUMBER_FIELDS = new Set<string>([
   "dest_token_decimals",
   "dest_bridge_token_decimals",
   "fee_decimals",
+  "xproto_fee_decimals",
 ]);
 
 export function isNumberField(field: string): boolean {

@@ -234,7 +234,7 @@ export function createTransferWrites(backend: TransferBackend) {
     // record keeps its place (and seq) in every address list.
     const record: BridgeTransaction = { ...next, created_at: stored.record.created_at };
     // Only the changed columns are written: an index whose columns are not in the SET list is
-    // not touched at all (a delivery changes 5 of 32 fields; the full SET rewrote 3 + 10
+    // not touched at all (a delivery changes 5 of 36 fields; the full SET rewrote 3 + 10
     // index entries per transfer).
     const plan: UpdatePlan = {
       id: stored.id,

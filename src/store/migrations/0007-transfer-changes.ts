@@ -1,6 +1,50 @@
-import { TRANSFER_FIELDS } from "../../domain/bridge-transaction.js";
-import { isNumberField } from "../transfer-row.js";
 import type { Migration } from "./migration.js";
+
+/**
+ * The record's fields when this migration shipped, frozen here: a migration's SQL never changes
+ * (fields added later are logged by the triggers of the migration that added them, 0011).
+ */
+export const FIELDS_0007 = [
+  "message_id",
+  "source_contract",
+  "dest_contract",
+  "source_tx_hash",
+  "dest_tx_hash",
+  "from_address",
+  "to_address",
+  "send_amount",
+  "min_receive_amount",
+  "receive_amount",
+  "source_chain_name",
+  "dest_chain_name",
+  "source_token_address",
+  "source_token_decimals",
+  "source_token_symbol",
+  "dest_token_address",
+  "dest_token_decimals",
+  "dest_token_symbol",
+  "dest_bridge_token",
+  "dest_bridge_token_decimals",
+  "dest_bridge_token_amount",
+  "fee_address",
+  "fee_decimals",
+  "fee_symbol",
+  "xproto_fee",
+  "bridge_fee",
+  "status",
+  "subsidy_amount",
+  "start_time",
+  "end_time",
+  "created_at",
+  "updated_at",
+] as const;
+
+const NUMBER_FIELDS_0007: ReadonlySet<string> = new Set([
+  "source_token_decimals",
+  "dest_token_decimals",
+  "dest_bridge_token_decimals",
+  "fee_decimals",
+]);
 
 /**
  * transfer_changes: the change log of transfer records (docs/push.md), the one source of the
@@ -30,23 +74,27 @@ import type { Migration } from "./migration.js";
  * PostgreSQL: JSON text of the record held in `row`, in TRANSFER_FIELDS order, compact as
  * JSON.stringify writes it (json_build_object would put spaces around every colon).
  */
-function postgresRecord(row: string): string {
-  const parts = TRANSFER_FIELDS.map((field, i) => {
-    const value = isNumberField(field) ? `${row}.${field}::text` : `to_json(${row}.${field})::text`;
+export function postgresRecord(
+  row: string,
+  fields: readonly string[] = FIELDS_0007,
+  isNumber: (field: string) => boolean = (f) => NUMBER_FIELDS_0007.has(f),
+): string {
+  const parts = fields.map((field, i) => {
+    const value = isNumber(field) ? `${row}.${field}::text` : `to_json(${row}.${field})::text`;
     return `'${i === 0 ? "{" : ","}"${field}":' || ${value}`;
   });
   return `${parts.join(" || ")} || '}'`;
 }
 
 /** SQLite: json_object keeps argument order, INTEGER columns become JSON numbers. */
-function sqliteRecord(row: string): string {
-  return `json_object(${TRANSFER_FIELDS.map((field) => `'${field}', ${row}.${field}`).join(", ")})`;
+export function sqliteRecord(row: string, fields: readonly string[] = FIELDS_0007): string {
+  return `json_object(${fields.map((field) => `'${field}', ${row}.${field}`).join(", ")})`;
 }
 
 const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
 
-const apiColumnChanged = (distinct: string) =>
-  TRANSFER_FIELDS.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
+export const apiColumnChanged = (distinct: string, fields: readonly string[] = FIELDS_0007) =>
+  fields.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
 
 const sqlite = `
 CREATE TABLE transfer_changes (
