@@ -353,9 +353,9 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       const contract = registry.bridgeAt(chain.chainId, log.address);
       if (contract === undefined) continue;
       const name = contract.protocol ?? DEFAULT_PROTOCOL;
-      let list = byProtocol.get(name);
-      if (list === undefined) byProtocol.set(name, (list = []));
-      list.push(log);
+      const list = byProtocol.get(name);
+      if (list === undefined) byProtocol.set(name, [log]);
+      else list.push(log);
     }
     const events: BridgeEvent[] = [];
     for (const [name, list] of byProtocol) {
