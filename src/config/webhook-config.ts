@@ -2,9 +2,15 @@
  * The webhook settings (README, "Configuration"; docs/webhooks.md), read by `deliver`, `start`
  * and `serve` (which checks a new subscription's URL with the same address rule).
  */
-import { DEFAULT_WEBHOOK_TIMEOUT_MS } from "../webhooks/post-webhook.js";
-import { DEFAULT_RETRY_POLICY } from "../webhooks/retry-schedule.js";
 import { ConfigError } from "./env.js";
+
+/**
+ * A webhook POST's timeout: the default and the largest WEBHOOK_TIMEOUT_MS (webhooks/
+ * post-webhook.ts). Here, not in webhooks/, so that config/ imports nothing above it.
+ */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** The first retry's delay, WEBHOOK_RETRY_BASE_MS's default (webhooks/retry-schedule.ts). */
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 5000;
 
 export interface WebhookConfig {
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: send to private, loopback and link-local addresses too. */
@@ -18,7 +24,7 @@ export interface WebhookConfig {
 export const WEBHOOK_CONFIG_DEFAULTS = {
   allowPrivateAddresses: false,
   timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
-  retryBaseMs: DEFAULT_RETRY_POLICY.baseMs,
+  retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
 } as const satisfies WebhookConfig;
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -18,6 +18,21 @@ export type TransferMatch =
   | { kind: "evmHash"; value: string }
   | { kind: "other"; value: string };
 
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
+const OTHER_ID = /^[A-Za-z0-9:_-]{1,128}$/;
+
+/**
+ * Classifies an already trimmed addressOrTxHash; undefined when it fits no class. The list
+ * endpoint, the explorer's routes and the webhook subscriptions' filters share it.
+ */
+export function classifyAddressOrTxHash(value: string): TransferMatch | undefined {
+  if (EVM_ADDRESS.test(value)) return { kind: "evmAddress", value: value.toLowerCase() };
+  if (EVM_HASH.test(value)) return { kind: "evmHash", value: value.toLowerCase() };
+  if (OTHER_ID.test(value)) return { kind: "other", value };
+  return undefined;
+}
+
 export function transferMatches(record: BridgeTransaction, match: TransferMatch): boolean {
   const { value } = match;
   switch (match.kind) {

@@ -6,9 +6,10 @@
  * SUMMARY_INTERVAL_MS while the home page is on screen (not while a search is shown or the tab
  * is hidden); a refresh that brings the same rows changes nothing on the page.
  */
-import type { TransferSummary } from "../api/transfer-summary.js";
+
 import { amountNode } from "./amount-view.js";
 import type { ApiClient } from "./api-client.js";
+import type { TransferSummary } from "./api-types.js";
 import { el } from "./dom.js";
 import { formatDuration, formatPercent } from "./format.js";
 import { renderTransferRows } from "./transfers-table.js";

@@ -12,10 +12,11 @@
  * hash the service does not know yet (a transaction just sent from a wallet), for a while: the
  * indexer sees it within seconds.
  */
-import type { TimelineStep, TransferTimeline } from "../api/transfer-timeline.js";
+
 import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { amountNode } from "./amount-view.js";
 import type { ApiClient } from "./api-client.js";
+import type { TimelineStep, TransferTimeline } from "./api-types.js";
 import { el, showMessage } from "./dom.js";
 import { EMPTY_VALUE, formatDuration, formatUtcTime, statusBadgeClass } from "./format.js";
 

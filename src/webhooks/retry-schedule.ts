@@ -9,6 +9,7 @@
  * 10-20 s, ... after each failure, 21-43 min after the tenth, then every 30-60 min: about 40
  * attempts in 24 hours.
  */
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from "../config/webhook-config.js";
 
 export interface RetryPolicy {
   /** First retry delay, milliseconds (WEBHOOK_RETRY_BASE_MS; default 5000). */
@@ -20,7 +21,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  baseMs: 5000,
+  baseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
   maxDelayMs: 3_600_000,
   windowMs: 24 * 3_600_000,
 };
