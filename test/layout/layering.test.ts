@@ -99,7 +99,9 @@ describe("layering (docs/architecture.md)", () => {
   it("behavior: no folder imports one it must not", async () => {
     const violations: string[] = [];
     for (const file of await sourceFiles(SRC)) {
-      const own = relative(SRC, file).split("/")[0]!.replace(/\.test\.ts$/, ".ts");
+      const own = relative(SRC, file)
+        .split("/")[0]!
+        .replace(/\.test\.ts$/, ".ts");
       const text = await readFile(file, "utf8");
       for (const { spec, folder } of importedFolders(file, text)) {
         const why = violation(own, folder);
