@@ -11,7 +11,6 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { summariseIndexerStatus } from "../api/indexer-readiness.js";
-import { sleep } from "../chain/with-retry.js";
 import {
   ConfigError,
   type LogLevel,
@@ -25,6 +24,7 @@ import { type IndexerLogger, isChainStop } from "../indexer/chain-indexer.js";
 import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
+import { sleep } from "../sleep.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
 import { databaseKind, missingSqliteFile, sqlitePath } from "../store/database-url.js";
 import { openDatabase } from "../store/index.js";

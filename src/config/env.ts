@@ -6,6 +6,7 @@
  */
 
 import { isIP } from "node:net";
+import { ConfigError, type Env, quote, read, readInteger } from "./read-env.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -87,18 +88,7 @@ export const CONFIG_DEFAULTS = {
   streamMaxPerKey: 100,
 } as const satisfies Partial<Config>;
 
-export class ConfigError extends Error {
-  /** The environment variable at fault. */
-  readonly setting: string;
-
-  constructor(setting: string, message: string) {
-    super(message);
-    this.name = "ConfigError";
-    this.setting = setting;
-  }
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
+export { ConfigError } from "./read-env.js";
 
 /** Reads and validates the configuration; throws ConfigError on the first bad setting. */
 export function loadConfig(env: Env = process.env): Config {
@@ -240,19 +230,6 @@ function redactUnparsedUrl(value: string): string {
   );
 }
 
-function read(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === "" ? undefined : trimmed;
-}
-
-/** Quotes a bad value for a message, cut short so a pasted secret or a huge value stays out. */
-function quote(value: string): string {
-  const shown = value.length > 60 ? `${value.slice(0, 60)}...` : value;
-  return `'${shown}'`;
-}
-
 function readPort(env: Env): number {
   const raw = read(env, "PORT");
   if (raw === undefined) return CONFIG_DEFAULTS.port;
@@ -369,27 +346,6 @@ function readCount(env: Env, name: string, fallback: number): number {
     );
   }
   return Number(raw);
-}
-
-/** An integer from min to max (inclusive), `unit` named in the error. */
-function readInteger(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  unit: string,
-): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(
-      name,
-      `${name} must be an integer from ${min} to ${max} (${unit}), got ${quote(raw)}`,
-    );
-  }
-  return value;
 }
 
 function readCorsOrigins(env: Env): "*" | readonly string[] | undefined {

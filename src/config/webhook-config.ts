@@ -2,7 +2,7 @@
  * The webhook settings (README, "Configuration"; docs/webhooks.md), read by `deliver`, `start`
  * and `serve` (which checks a new subscription's URL with the same address rule).
  */
-import { ConfigError } from "./env.js";
+import { type Env, readFlag, readInteger } from "./read-env.js";
 
 /**
  * A webhook POST's timeout: the default and the largest WEBHOOK_TIMEOUT_MS (webhooks/
@@ -27,41 +27,6 @@ export const WEBHOOK_CONFIG_DEFAULTS = {
   retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
 } as const satisfies WebhookConfig;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-function readSetting(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === "" ? undefined : value;
-}
-
-function readFlag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = readSetting(env, name);
-  if (raw === undefined) return fallback;
-  const lower = raw.toLowerCase();
-  if (["1", "true", "yes"].includes(lower)) return true;
-  if (["0", "false", "no"].includes(lower)) return false;
-  throw new ConfigError(name, `${name} must be true or false, got '${raw.slice(0, 20)}'`);
-}
-
-function readMilliseconds(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = readSetting(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(
-      name,
-      `${name} must be an integer from ${min} to ${max} (milliseconds), got '${raw.slice(0, 20)}'`,
-    );
-  }
-  return value;
-}
-
 export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
   return Object.freeze({
     allowPrivateAddresses: readFlag(
@@ -69,19 +34,21 @@ export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
       "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
       WEBHOOK_CONFIG_DEFAULTS.allowPrivateAddresses,
     ),
-    timeoutMs: readMilliseconds(
+    timeoutMs: readInteger(
       env,
       "WEBHOOK_TIMEOUT_MS",
       WEBHOOK_CONFIG_DEFAULTS.timeoutMs,
       100,
       DEFAULT_WEBHOOK_TIMEOUT_MS,
+      "milliseconds",
     ),
-    retryBaseMs: readMilliseconds(
+    retryBaseMs: readInteger(
       env,
       "WEBHOOK_RETRY_BASE_MS",
       WEBHOOK_CONFIG_DEFAULTS.retryBaseMs,
       10,
       3_600_000,
+      "milliseconds",
     ),
   });
 }

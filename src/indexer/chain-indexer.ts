@@ -9,8 +9,8 @@
  * parent hash, and on every idle poll directly).
  */
 import type { Hex } from "viem";
+import { backoffDelayMs } from "../backoff.js";
 import { type AdaptiveRange, createAdaptiveRange } from "../chain/adaptive-range.js";
-import { backoffDelayMs } from "../chain/backoff.js";
 import {
   type BlockHeader,
   type ChainClient,
@@ -18,12 +18,12 @@ import {
   type RawLog,
 } from "../chain/create-chain-client.js";
 import { fetchLogs } from "../chain/fetch-logs.js";
-import { sleep } from "../chain/with-retry.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
 import { type BridgeEvent, compareEvents } from "../domain/bridge-event.js";
 import { type BridgeRegistry, DEFAULT_PROTOCOL } from "../domain/bridge-registry.js";
 import { formatUtc } from "../domain/utc-time.js";
 import type { ProtocolRegistry } from "../protocols/index.js";
+import { sleep } from "../sleep.js";
 import type {
   IndexerChainRow,
   IndexerChainState,

@@ -23,6 +23,8 @@ const BASE = [
   "repeated-json-member.ts",
   "stop-signals.ts",
   "node-flags.ts",
+  "backoff.ts",
+  "sleep.ts",
 ];
 
 /** Folder (or top-level file) under src/ -> what of src/ it may import besides itself. */
@@ -32,6 +34,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   "repeated-json-member.ts": [],
   "stop-signals.ts": [],
   "node-flags.ts": [],
+  "backoff.ts": [],
+  "sleep.ts": [],
   "json-logger.ts": ["config"],
   domain: ["amount.ts"],
   chain: BASE,

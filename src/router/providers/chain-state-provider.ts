@@ -21,7 +21,7 @@
  * quote sees is never understated.
  */
 import { type Address, type PublicClient, parseAbi } from "viem";
-import { backoffDelayMs } from "../../chain/backoff.js";
+import { backoffDelayMs } from "../../backoff.js";
 import { createRpcPublicClient } from "../../chain/create-chain-client.js";
 import { redactRpcUrl, redactText } from "../../chain/redact-rpc-url.js";
 import type { BridgeKind } from "../../domain/bridge-kind.js";
