@@ -21,8 +21,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { IndexerChainStatus } from "../../store/indexer-repository.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
-import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { createRequestStats } from "./request-stats.js";
+import type {} from "./route-config.js"; // FastifyContextConfig.rateLimitExempt
 
 export const METRICS_PATH = "/metrics";
 

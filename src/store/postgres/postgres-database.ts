@@ -7,7 +7,7 @@
  * indexer's statements get a pool of their own with those bounds.
  */
 import type { TransferBackend } from "../backend.js";
-import type { DatabaseTransaction, Database as OpenDatabase } from "../database.js";
+import type { DatabaseTransaction, Database as OpenDatabase } from "../database-types.js";
 import { redactDatabaseUrl } from "../database-url.js";
 import { API_KEYS_CHANGED_CHANNEL } from "../migrations/0006-api-key-change-notify.js";
 import { MIGRATIONS } from "../migrations/index.js";

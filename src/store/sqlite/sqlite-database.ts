@@ -14,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { SqlExecutor } from "../backend.js";
-import type { Database as OpenDatabase } from "../database.js";
+import type { Database as OpenDatabase } from "../database-types.js";
 import { MIGRATIONS } from "../migrations/index.js";
 import { createRepositories } from "../repositories.js";
 import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";
