@@ -8,12 +8,7 @@
 import type { Registry } from "../domain/registry.js";
 import { ApiError, type ErrorKind } from "../errors.js";
 import { findBestRoute, type RouteFailure, type RouteResult } from "./best-route.js";
-import {
-  type PreparedRoute,
-  type PrepareRouteResult,
-  type PricedRoute,
-  prepareRoute,
-} from "./price-route.js";
+import { type PreparedRoute, type PrepareRouteResult, prepareRoute } from "./price-route.js";
 import {
   createQuoteExtensionBuilder,
   DEFAULT_QUOTE_TTL_SECONDS,
@@ -25,11 +20,7 @@ import { type AmountRange, routeAmountRange } from "./route-limits.js";
 import type { QuoteFailure, QuoteOptions, QuoteResult, Router } from "./router.js";
 import { type CandidateRoute, createRouteIndex } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
-import {
-  type RequestValidation,
-  type ValidatedRouterRequest,
-  validateRouterRequest,
-} from "./validate-request.js";
+import { type ValidatedRouterRequest, validateRouterRequest } from "./validate-request.js";
 
 export const DEFAULT_SLIPPAGE_BPS = 50;
 
