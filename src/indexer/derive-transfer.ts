@@ -19,40 +19,16 @@ import {
   TRANSFER_FIELDS,
   type TransferStatus,
 } from "../domain/bridge-transaction.js";
+import type { TokenMetadata } from "../domain/send-tokens.js";
 import { formatUtc } from "../domain/utc-time.js";
 
 /** Memoised EIP-55 (a pure function of its input, so one memo serves every caller). */
 const checksum = createAddressChecksummer();
 
-export interface TokenMetadata {
-  symbol: string;
-  decimals: number;
-}
-
 export interface DeriveContext {
   registry: BridgeRegistry;
   /** Metadata of an ERC-20 (the native coin 0x0 is resolved here, not asked for). */
   token(chainId: number, address: string): TokenMetadata | undefined;
-}
-
-/** Tokens a send needs metadata for, as (chain id, address) pairs; native coin excluded. */
-export function tokensOfSend(
-  send: BridgeEvent,
-  registry: BridgeRegistry,
-): { chainId: number; address: string }[] {
-  const out = [
-    { chainId: send.chainId, address: String(send.args.sourceToken) },
-    { chainId: send.chainId, address: String(send.args.sourceBridgeToken) },
-  ];
-  if (send.args.xprotoFeeToken !== undefined) {
-    out.push({ chainId: send.chainId, address: String(send.args.xprotoFeeToken) });
-  }
-  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId), send.protocol);
-  if (dest !== undefined) {
-    out.push({ chainId: dest, address: String(send.args.destToken) });
-    out.push({ chainId: dest, address: String(send.args.destBridgeToken) });
-  }
-  return out.filter((t) => t.address.toLowerCase() !== zeroAddress);
 }
 
 /**
