@@ -3,7 +3,7 @@
  * and its steps sent -> delivered | failed -> refunded, each with the chain, block, block time
  * and transaction the indexer stored it from (raw_events). Pure.
  *
- * Which events count follows the indexer's pairing (src/indexer/derive-transfer.ts): a delivery
+ * Which events count follows the indexer's pairing (src/store/derive-transfers-sql.ts): a delivery
  * or failure only at the record's destination bridge, a refund only at its source bridge; a
  * look-alike elsewhere is left out. A record imported rather than indexed has no stored events:
  * its steps come from the record alone (times and hashes, no blocks).

@@ -14,7 +14,7 @@ export interface Dialect {
   zeroPad(text: string, width: string): string;
   /** Two-digit, zero-padded text of a small integer. */
   twoDigits(n: string): string;
-  /** `YYYY-MM-DD HH:MM:SS` (UTC) of unix seconds, as formatUtc (derive-transfer.ts). */
+  /** `YYYY-MM-DD HH:MM:SS` (UTC) of unix seconds, as formatUtc (domain/utc-time.ts). */
   utc(seconds: string): string;
   /** Rows (chain_id, name, native_symbol) of a JSON array parameter. */
   chainsFromJson(param: string): string;

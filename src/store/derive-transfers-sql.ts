@@ -2,7 +2,7 @@
  * The indexer's records derived from its raw events in SQL: the SELECT that builds each
  * message's bridge transaction record from the stored `raw_events`, the registry (chain names,
  * bridges, each kind's chain-id scheme) and `token_metadata`. It states in SQL what
- * `deriveTransfer` (src/indexer/derive-transfer.ts, the specification) states in TypeScript, and
+ * `deriveTransfer` (test/indexer/derive-transfer-model.ts, the specification) states in TypeScript, and
  * test/indexer/derive-sql.test.ts checks that both agree on random event histories.
  *
  * Its rows feed src/store/derive-transfers.ts, which writes them. Amounts stay decimal text end

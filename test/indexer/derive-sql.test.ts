@@ -17,10 +17,10 @@ import type { Address, Hex } from "viem";
 import type { BridgeEvent } from "../../src/domain/bridge-event.js";
 import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
 import { type BridgeTransaction, TRANSFER_FIELDS } from "../../src/domain/bridge-transaction.js";
-import { type DeriveContext, deriveTransfer } from "../../src/indexer/derive-transfer.js";
 import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
 import { amountSortKey } from "../../src/store/transfer-keys.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { type DeriveContext, deriveTransfer } from "./derive-transfer-model.js";
 
 const CHAINS = [71001, 71002, 71003];
 const BRIDGES: Record<number, Address> = {

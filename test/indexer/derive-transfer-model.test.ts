@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
-import type { BridgeEvent, BridgeEventRole } from "../domain/bridge-event.js";
-import { createBridgeRegistry } from "../domain/bridge-registry.js";
-import { formatUtc } from "../domain/utc-time.js";
-import { type DeriveContext, deriveTransfer } from "./derive-transfer.js";
+import type { BridgeEvent, BridgeEventRole } from "../../src/domain/bridge-event.js";
+import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
+import { formatUtc } from "../../src/domain/utc-time.js";
+import { type DeriveContext, deriveTransfer } from "./derive-transfer-model.js";
 
 const SRC_BRIDGE = "0x1111111111111111111111111111111111111111" as Address;
 const DST_BRIDGE = "0x2222222222222222222222222222222222222222" as Address;

@@ -1,4 +1,7 @@
 /**
+ * The model of the derivation (src/store/derive-transfers-sql.ts), which derive-sql.test.ts holds
+ * the SQL to on random histories; nothing in production runs it.
+ *
  * Pairing as a pure reducer: the stored events of one message id (the source send, the
  * destination delivery or failure, the source refund, in any arrival order) -> the bridge
  * transaction record of docs/http-api.md, "The record", following API rules 2 and 7. Because
@@ -10,17 +13,17 @@
  * and bridge the send names count as its outcome (a look-alike elsewhere is ignored).
  */
 import { zeroAddress } from "viem";
-import { formatBaseUnitDigits } from "../amount.js";
-import { createAddressChecksummer } from "../chain/checksum-address.js";
-import { type BridgeEvent, compareEvents } from "../domain/bridge-event.js";
-import type { BridgeRegistry } from "../domain/bridge-registry.js";
+import { formatBaseUnitDigits } from "../../src/amount.js";
+import { createAddressChecksummer } from "../../src/chain/checksum-address.js";
+import { type BridgeEvent, compareEvents } from "../../src/domain/bridge-event.js";
+import type { BridgeRegistry } from "../../src/domain/bridge-registry.js";
 import {
   type BridgeTransaction,
   TRANSFER_FIELDS,
   type TransferStatus,
-} from "../domain/bridge-transaction.js";
-import type { TokenMetadata } from "../domain/send-tokens.js";
-import { formatUtc } from "../domain/utc-time.js";
+} from "../../src/domain/bridge-transaction.js";
+import type { TokenMetadata } from "../../src/domain/send-tokens.js";
+import { formatUtc } from "../../src/domain/utc-time.js";
 
 /** Memoised EIP-55 (a pure function of its input, so one memo serves every caller). */
 const checksum = createAddressChecksummer();
