@@ -96,6 +96,65 @@ const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
 export const apiColumnChanged = (distinct: string, fields: readonly string[] = FIELDS_0007) =>
   fields.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
 
+/** SQLite: the three triggers that log `fields` of each changed row (0011 recreates them). */
+export function sqliteTriggers(fields: readonly string[]): string {
+  return `CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW", fields)}, ${SQLITE_NOW});
+END;
+CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
+WHEN ${apiColumnChanged("IS NOT", fields)}
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW", fields)}, ${SQLITE_NOW});
+END;
+CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD", fields)}, ${SQLITE_NOW});
+END;
+`;
+}
+
+/**
+ * PostgreSQL: the function and the three deferred triggers that log `fields` (`create`:
+ * "CREATE" here, "CREATE OR REPLACE" when 0011 redefines the function).
+ */
+export function postgresTriggers(
+  fields: readonly string[],
+  isNumber: (field: string) => boolean,
+  create: "CREATE" | "CREATE OR REPLACE",
+): string {
+  return `${create} FUNCTION bridge_oracle_log_transfer_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r transfers;
+BEGIN
+  LOCK TABLE transfer_changes IN EXCLUSIVE MODE;
+  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (
+    r.message_id,
+    CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
+    ${postgresRecord("r", fields, isNumber)},
+    to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
+  );
+  RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER transfers_log_insert AFTER INSERT ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+CREATE CONSTRAINT TRIGGER transfers_log_update AFTER UPDATE ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (${apiColumnChanged("IS DISTINCT FROM", fields)})
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+CREATE CONSTRAINT TRIGGER transfers_log_delete AFTER DELETE ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+`;
+}
+
 const sqlite = `
 CREATE TABLE transfer_changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -110,23 +169,7 @@ CREATE TABLE transfer_changes_pruned (
 );
 INSERT INTO transfer_changes_pruned (id, through_seq) VALUES (1, 0);
 
-CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW")}, ${SQLITE_NOW});
-END;
-CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
-WHEN ${apiColumnChanged("IS NOT")}
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW")}, ${SQLITE_NOW});
-END;
-CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD")}, ${SQLITE_NOW});
-END;
-`;
+${sqliteTriggers(FIELDS_0007)}`;
 
 const postgres = `
 CREATE TABLE transfer_changes (
@@ -142,32 +185,6 @@ CREATE TABLE transfer_changes_pruned (
 );
 INSERT INTO transfer_changes_pruned (id, through_seq) VALUES (1, 0);
 
-CREATE FUNCTION bridge_oracle_log_transfer_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  r transfers;
-BEGIN
-  LOCK TABLE transfer_changes IN EXCLUSIVE MODE;
-  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (
-    r.message_id,
-    CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
-    ${postgresRecord("r")},
-    to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
-  );
-  RETURN NULL;
-END
-$$;
-CREATE CONSTRAINT TRIGGER transfers_log_insert AFTER INSERT ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-CREATE CONSTRAINT TRIGGER transfers_log_update AFTER UPDATE ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  WHEN (${apiColumnChanged("IS DISTINCT FROM")})
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-CREATE CONSTRAINT TRIGGER transfers_log_delete AFTER DELETE ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-`;
+${postgresTriggers(FIELDS_0007, (f) => NUMBER_FIELDS_0007.has(f), "CREATE")}`;
 
 export const migration: Migration = { version: 7, name: "transfer-changes", sqlite, postgres };

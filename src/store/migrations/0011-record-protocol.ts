@@ -1,9 +1,4 @@
-import {
-  apiColumnChanged,
-  FIELDS_0007,
-  postgresRecord,
-  sqliteRecord,
-} from "./0007-transfer-changes.js";
+import { FIELDS_0007, postgresTriggers, sqliteTriggers } from "./0007-transfer-changes.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -39,8 +34,6 @@ UPDATE transfers SET xproto_fee_address = fee_address, xproto_fee_decimals = fee
   xproto_fee_symbol = fee_symbol;
 `;
 
-const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
-
 const sqlite = `
 DROP TRIGGER transfers_log_insert;
 DROP TRIGGER transfers_log_update;
@@ -50,22 +43,7 @@ UPDATE transfer_changes SET record = substr(record, 1, length(record) - 1)
   || ',"protocol":"reference","xproto_fee_address":' || json_quote(json_extract(record, '$.fee_address'))
   || ',"xproto_fee_decimals":' || json_extract(record, '$.fee_decimals')
   || ',"xproto_fee_symbol":' || json_quote(json_extract(record, '$.fee_symbol')) || '}';
-CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW", FIELDS_0011)}, ${SQLITE_NOW});
-END;
-CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
-WHEN ${apiColumnChanged("IS NOT", FIELDS_0011)}
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW", FIELDS_0011)}, ${SQLITE_NOW});
-END;
-CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD", FIELDS_0011)}, ${SQLITE_NOW});
-END;
+${sqliteTriggers(FIELDS_0011)}
 `;
 
 const postgres = `
@@ -77,32 +55,7 @@ UPDATE transfer_changes SET record = left(record, -1)
   || ',"protocol":"reference","xproto_fee_address":' || to_json(record::json->>'fee_address')::text
   || ',"xproto_fee_decimals":' || (record::json->>'fee_decimals')
   || ',"xproto_fee_symbol":' || to_json(record::json->>'fee_symbol')::text || '}';
-CREATE OR REPLACE FUNCTION bridge_oracle_log_transfer_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  r transfers;
-BEGIN
-  LOCK TABLE transfer_changes IN EXCLUSIVE MODE;
-  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (
-    r.message_id,
-    CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
-    ${postgresRecord("r", FIELDS_0011, (f) => NUMBER_FIELDS_0011.has(f))},
-    to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
-  );
-  RETURN NULL;
-END
-$$;
-CREATE CONSTRAINT TRIGGER transfers_log_insert AFTER INSERT ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-CREATE CONSTRAINT TRIGGER transfers_log_update AFTER UPDATE ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  WHEN (${apiColumnChanged("IS DISTINCT FROM", FIELDS_0011)})
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-CREATE CONSTRAINT TRIGGER transfers_log_delete AFTER DELETE ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+${postgresTriggers(FIELDS_0011, (f) => NUMBER_FIELDS_0011.has(f), "CREATE OR REPLACE")}
 `;
 
 export const migration: Migration = { version: 11, name: "record-protocol", sqlite, postgres };
