@@ -1,5 +1,5 @@
 /**
- * Migrations 0010 and 0011 on a database that already holds data (an upgrade, not a fresh
+ * Migrations 0011 and 0012 on a database that already holds data (an upgrade, not a fresh
  * install), on both backends: the stored events get their protocol and role, the records the
  * four added fields (reference, the fee token), the change log's earlier records the same fields
  * appended, and the triggers then log every field of the record.
@@ -17,7 +17,7 @@ import { TRANSFER_COLUMNS, transferRowValues } from "../../src/store/transfer-ro
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { makeTransfer } from "../setup/transfer-fixtures.js";
 
-const BEFORE = MIGRATIONS.filter((m) => m.version < 10);
+const BEFORE = MIGRATIONS.filter((m) => m.version < 11);
 const ADDED = new Set([
   "protocol",
   "xproto_fee_address",
@@ -63,7 +63,7 @@ async function writeOldData(db: IsolatedDatabase): Promise<void> {
 }
 
 for (const backend of ["sqlite", "postgres"] as const) {
-  describe(`migrations 0010-0011 over existing data (${backend})`, () => {
+  describe(`migrations 0011-0012 over existing data (${backend})`, () => {
     let db: IsolatedDatabase;
     let store: OpenDatabase;
 

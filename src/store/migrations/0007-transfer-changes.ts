@@ -2,7 +2,7 @@ import type { Migration } from "./migration.js";
 
 /**
  * The record's fields when this migration shipped, frozen here: a migration's SQL never changes
- * (fields added later are logged by the triggers of the migration that added them, 0011).
+ * (fields added later are logged by the triggers of the migration that added them, 0012).
  */
 export const FIELDS_0007 = [
   "message_id",
@@ -96,7 +96,7 @@ const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
 export const apiColumnChanged = (distinct: string, fields: readonly string[] = FIELDS_0007) =>
   fields.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
 
-/** SQLite: the three triggers that log `fields` of each changed row (0011 recreates them). */
+/** SQLite: the three triggers that log `fields` of each changed row (0012 recreates them). */
 export function sqliteTriggers(fields: readonly string[]): string {
   return `CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
 BEGIN
@@ -119,7 +119,7 @@ END;
 
 /**
  * PostgreSQL: the function and the three deferred triggers that log `fields` (`create`:
- * "CREATE" here, "CREATE OR REPLACE" when 0011 redefines the function).
+ * "CREATE" here, "CREATE OR REPLACE" when 0012 redefines the function).
  */
 export function postgresTriggers(
   fields: readonly string[],

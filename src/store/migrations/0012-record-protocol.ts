@@ -10,14 +10,14 @@ import type { Migration } from "./migration.js";
  * record's current shape. The change-log triggers are dropped while the rows are filled in (a
  * field added is no change of the transfer: nothing is logged) and come back over all fields.
  */
-const FIELDS_0011 = [
+const FIELDS_0012 = [
   ...FIELDS_0007,
   "protocol",
   "xproto_fee_address",
   "xproto_fee_decimals",
   "xproto_fee_symbol",
 ] as const;
-const NUMBER_FIELDS_0011: ReadonlySet<string> = new Set([
+const NUMBER_FIELDS_0012: ReadonlySet<string> = new Set([
   "source_token_decimals",
   "dest_token_decimals",
   "dest_bridge_token_decimals",
@@ -43,7 +43,7 @@ UPDATE transfer_changes SET record = substr(record, 1, length(record) - 1)
   || ',"protocol":"reference","xproto_fee_address":' || json_quote(json_extract(record, '$.fee_address'))
   || ',"xproto_fee_decimals":' || json_extract(record, '$.fee_decimals')
   || ',"xproto_fee_symbol":' || json_quote(json_extract(record, '$.fee_symbol')) || '}';
-${sqliteTriggers(FIELDS_0011)}
+${sqliteTriggers(FIELDS_0012)}
 `;
 
 const postgres = `
@@ -55,7 +55,7 @@ UPDATE transfer_changes SET record = left(record, -1)
   || ',"protocol":"reference","xproto_fee_address":' || to_json(record::json->>'fee_address')::text
   || ',"xproto_fee_decimals":' || (record::json->>'fee_decimals')
   || ',"xproto_fee_symbol":' || to_json(record::json->>'fee_symbol')::text || '}';
-${postgresTriggers(FIELDS_0011, (f) => NUMBER_FIELDS_0011.has(f), "CREATE OR REPLACE")}
+${postgresTriggers(FIELDS_0012, (f) => NUMBER_FIELDS_0012.has(f), "CREATE OR REPLACE")}
 `;
 
-export const migration: Migration = { version: 11, name: "record-protocol", sqlite, postgres };
+export const migration: Migration = { version: 12, name: "record-protocol", sqlite, postgres };

@@ -18,7 +18,7 @@ UPDATE raw_events SET role = CASE event_name
 `;
 
 export const migration: Migration = {
-  version: 10,
+  version: 11,
   name: "event-roles",
   sqlite: STATEMENTS,
   postgres: STATEMENTS,
