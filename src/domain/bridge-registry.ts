@@ -27,6 +27,12 @@ export interface RegistryBridge {
   address: Address;
   /** This chain's id in the scheme of the protocol's kind, as a decimal string. */
   bridgeChainId: string;
+  /**
+   * A contract the indexer reads logs of for its protocol without being a transfer's endpoint
+   * (LayerZero's EndpointV2, whose PacketSent carries the messaging fee beside an OFT's
+   * OFTSent): never a send's destination, so it resolves no chain naming and no dest_contract.
+   */
+  auxiliary?: boolean;
 }
 
 /**
@@ -59,12 +65,13 @@ export function createBridgeRegistry(
 ): BridgeRegistry {
   const chainById = new Map(chains.map((c) => [c.chainId, c]));
   const protocolOf = (b: RegistryBridge) => b.protocol ?? DEFAULT_PROTOCOL;
+  const endpoints = bridges.filter((b) => b.auxiliary !== true);
   const byScheme = new Map(
-    bridges.map((b) => [`${protocolOf(b)}:${b.kind}:${b.bridgeChainId}`, b.chainId]),
+    endpoints.map((b) => [`${protocolOf(b)}:${b.kind}:${b.bridgeChainId}`, b.chainId]),
   );
   // EIP-55 once here: records ask for the destination bridge of every transfer.
   const addressByChainKind = new Map(
-    bridges.map((b) => [`${protocolOf(b)}:${b.chainId}:${b.kind}`, getAddress(b.address)]),
+    endpoints.map((b) => [`${protocolOf(b)}:${b.chainId}:${b.kind}`, getAddress(b.address)]),
   );
   const byChainAddress = new Map(
     bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b]),

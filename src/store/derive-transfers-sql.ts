@@ -25,6 +25,8 @@ export interface DerivationRegistry {
     chainId: number;
     address: string;
     bridgeChainId: string;
+    /** Read for its logs only: never a send's destination (RegistryBridge.auxiliary). */
+    auxiliary?: boolean;
   }[];
 }
 
@@ -74,15 +76,17 @@ export function registryJson(registry: DerivationRegistry): [string, string] {
         })),
       ),
       JSON.stringify(
-        registry.bridges.map((b) => ({
-          chain_id: b.chainId,
-          protocol: b.protocol ?? DEFAULT_PROTOCOL,
-          kind: b.kind,
-          address: getAddress(b.address),
-          address_key: b.address.toLowerCase(),
-          // Events spell the scheme id as a canonical decimal (a uint256's digits).
-          scheme_id: BigInt(b.bridgeChainId).toString(),
-        })),
+        registry.bridges
+          .filter((b) => b.auxiliary !== true)
+          .map((b) => ({
+            chain_id: b.chainId,
+            protocol: b.protocol ?? DEFAULT_PROTOCOL,
+            kind: b.kind,
+            address: getAddress(b.address),
+            address_key: b.address.toLowerCase(),
+            // Events spell the scheme id as a canonical decimal (a uint256's digits).
+            scheme_id: BigInt(b.bridgeChainId).toString(),
+          })),
       ),
     ];
     registryParams.set(registry, params);

@@ -31,6 +31,8 @@ const ALPHA = 71001;
 const BETA = 71002;
 const TOY_ALPHA = getAddress("0x70e0000000000000000000000000000000000a01");
 const TOY_BETA = getAddress("0x70e0000000000000000000000000000000000b02");
+/** Read for its logs only (as LayerZero's endpoint beside an OFT): never a destination. */
+const TOY_BETA_AUX = getAddress("0x70e00000000000000000000000000000000a0b02");
 const USDC_ALPHA = getAddress("0x05dc000000000000000000000000000000000a01");
 const USDC_BETA = getAddress("0x05dc000000000000000000000000000000000b02");
 const SENDER = getAddress("0x5e0d000000000000000000000000000000000001");
@@ -137,6 +139,14 @@ const CONFIG: IndexerConfig = {
   // The toy protocol names chains by domains 7 and 8; nothing else is registered.
   bridges: [
     { protocol: TOY_PROTOCOL, kind: 2, chainId: ALPHA, address: TOY_ALPHA, bridgeChainId: "7" },
+    {
+      protocol: TOY_PROTOCOL,
+      kind: 2,
+      chainId: BETA,
+      address: TOY_BETA_AUX,
+      bridgeChainId: "8",
+      auxiliary: true,
+    },
     { protocol: TOY_PROTOCOL, kind: 2, chainId: BETA, address: TOY_BETA, bridgeChainId: "8" },
   ],
   pollIntervalMs: 20,
