@@ -84,7 +84,14 @@ const messageArb = fc.record({
   amounts: fc.array(units, { minLength: 7, maxLength: 7 }),
   outcomes: fc.array(
     fc.record({
-      name: fc.constantFrom("TransferDelivered", "TransferFailed", "TransferRefunded"),
+      // DeliveryRetrying: a `retrying` event (a reverted delivery that may be retried, as
+      // LayerZero's LzReceiveAlert), which changes nothing.
+      name: fc.constantFrom(
+        "TransferDelivered",
+        "TransferFailed",
+        "TransferRefunded",
+        "DeliveryRetrying",
+      ),
       /** A look-alike: at another contract on the same chain. */
       elsewhere: fc.boolean(),
       amount: units,
@@ -146,7 +153,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     const args: Record<string, string> =
       o.name === "TransferDelivered"
         ? { messageId, recipient: USERS[m.recipient]!, receiveAmount: o.amount }
-        : o.name === "TransferFailed"
+        : o.name === "TransferFailed" || o.name === "DeliveryRetrying"
           ? { messageId, recipient: USERS[m.recipient]!, reason: "no liquidity" }
           : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
     const role = (
@@ -154,6 +161,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
         TransferDelivered: "delivered",
         TransferFailed: "failed",
         TransferRefunded: "refunded",
+        DeliveryRetrying: "retrying",
       } as const
     )[o.name];
     events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, role, args });

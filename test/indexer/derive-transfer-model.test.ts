@@ -45,6 +45,7 @@ const ROLES: Record<string, BridgeEventRole> = {
   TransferDelivered: "delivered",
   TransferFailed: "failed",
   TransferRefunded: "refunded",
+  LzReceiveAlert: "retrying",
 };
 
 function event(partial: Partial<BridgeEvent> & Pick<BridgeEvent, "name" | "args">): BridgeEvent {
@@ -162,6 +163,18 @@ describe("deriveTransfer", () => {
     assert.equal(refunded.receive_amount, "0");
     assert.equal(refunded.dest_tx_hash, "", "a refund happens on the source chain");
   });
+  it("behavior: a retryable delivery failure leaves it Processing; the delivery after it counts", () => {
+    const alert = { ...failure, name: "LzReceiveAlert", role: "retrying" as const };
+    const retrying = deriveTransfer([send, alert], context, undefined, NOW)!;
+    assert.equal(retrying.status, "Processing");
+    assert.equal(retrying.dest_tx_hash, "");
+    assert.equal(retrying.end_time, "");
+    assert.equal(
+      deriveTransfer([send, alert, delivery], context, undefined, NOW)!.status,
+      "Success",
+    );
+  });
+
   it("behavior: an outcome from another contract is ignored", () => {
     const spoof = { ...delivery, address: SRC_BRIDGE };
     assert.equal(deriveTransfer([send, spoof], context, undefined, NOW)!.status, "Processing");
