@@ -82,8 +82,17 @@ function rawEvent(
     name,
     transfer.message_id,
     JSON.stringify(args),
+    ROLES[name],
   ];
 }
+
+/** The reference events' roles (src/domain/bridge-event.ts). */
+const ROLES: Record<string, string> = {
+  TransferSent: "sent",
+  TransferDelivered: "delivered",
+  TransferFailed: "failed",
+  TransferRefunded: "refunded",
+};
 
 function storeIndexedEvents(databaseUrl: string): void {
   const db = new Database(sqlitePath(databaseUrl));
@@ -94,7 +103,7 @@ function storeIndexedEvents(databaseUrl: string): void {
     insertChain.run(71001, "devnet-a");
     insertChain.run(71002, "devnet-b");
     const insert = db.prepare(
-      "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     for (const row of [
       rawEvent(failed, "TransferSent", 71001, 140, NOW - 300, SOURCE_BRIDGE, {}),
