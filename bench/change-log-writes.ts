@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { BridgeTransaction } from "../src/domain/bridge-transaction.js";
 import { type DatabaseTransaction, openDatabase } from "../src/store/index.js";
 import { openSqliteConnection } from "../src/store/sqlite/sqlite-database.js";
-import type { BridgeTransaction } from "../src/store/types.js";
 import { createTransferGenerator } from "../src/transfers/generate.js";
 import { integerOption } from "./options.js";
 

@@ -12,7 +12,7 @@
  *     the same columns was slower: its rows of about 900 bytes move on every page split).
  */
 import type Database from "better-sqlite3";
-import { BRIDGE_EVENT_TOPICS } from "../src/chain/bridge-events-abi.js";
+import { BRIDGE_EVENT_TOPICS } from "../src/protocols/reference/events-abi.js";
 import { openSqliteWriter } from "../src/store/index.js";
 import type { GeneratedDevnet } from "./index-generate.js";
 

@@ -28,8 +28,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
+import type { BridgeTransaction } from "../src/domain/bridge-transaction.js";
 import { createStore } from "../src/store/index.js";
-import type { BridgeTransaction } from "../src/store/types.js";
 import { webhookStoreOf } from "../src/store/webhook-store.js";
 import { createSubscription } from "../src/webhooks/subscriptions.js";
 import { writeResultsSection } from "./list-report.js";
@@ -117,6 +117,10 @@ function transfer(): BridgeTransaction {
     end_time: "",
     created_at: "2026-01-01 00:00:01",
     updated_at: "2026-01-01 00:00:01",
+    protocol: "reference",
+    xproto_fee_address: address("fa"),
+    xproto_fee_decimals: 6,
+    xproto_fee_symbol: "USDC",
   };
 }
 

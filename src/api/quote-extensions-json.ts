@@ -11,8 +11,9 @@
  * fields (OpenAPI), and quote-extensions-json.test.ts checks this text byte for byte against what
  * the schema's serialiser writes.
  */
+
+import type { TransactionRequest } from "../protocols/reference/transaction-request.js";
 import type { EstimatedDuration, QuoteExtensions } from "../router/quote-extensions.js";
-import type { TransactionRequest } from "../router/transaction-request.js";
 
 /**
  * The text of an object shared by many quotes (a route's frozen `stateBlocks` in one snapshot,

@@ -4,8 +4,8 @@
  * summed exactly as bigint base units (src/amount.ts), never as JS numbers.
  */
 import { convertDecimals, formatAmount, toBaseUnits } from "../amount.js";
+import { TRANSFER_STATUSES, type TransferStatus } from "../domain/bridge-transaction.js";
 import type { ActivityRow } from "../store/transfer-activity.js";
-import { TRANSFER_STATUSES, type TransferStatus } from "../store/types.js";
 
 export const SUMMARY_WINDOW_SECONDS = 24 * 60 * 60;
 

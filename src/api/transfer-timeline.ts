@@ -3,14 +3,14 @@
  * and its steps sent -> delivered | failed -> refunded, each with the chain, block, block time
  * and transaction the indexer stored it from (raw_events). Pure.
  *
- * Which events count follows the indexer's pairing (src/indexer/derive-transfer.ts): a delivery
+ * Which events count follows the indexer's pairing (src/store/derive-transfers-sql.ts): a delivery
  * or failure only at the record's destination bridge, a refund only at its source bridge; a
  * look-alike elsewhere is left out. A record imported rather than indexed has no stored events:
  * its steps come from the record alone (times and hashes, no blocks).
  */
 import { formatBaseUnitDigits } from "../amount.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { StoredBridgeEvent } from "../store/transfer-activity.js";
-import type { BridgeTransaction } from "../store/types.js";
 import { unixSecondsOf, utcText } from "./transfer-summary.js";
 
 export type TimelineStepKind = "sent" | "delivered" | "failed" | "refunded";
@@ -40,12 +40,13 @@ export interface TransferTimeline {
   steps: TimelineStep[];
 }
 
-const EVENT_STEPS: Record<string, TimelineStepKind> = {
-  TransferSent: "sent",
-  TransferDelivered: "delivered",
-  TransferFailed: "failed",
-  TransferRefunded: "refunded",
-};
+/** The roles that make a step (src/domain/bridge-event.ts); `retrying` makes none. */
+const STEP_ROLES: ReadonlySet<string> = new Set<TimelineStepKind>([
+  "sent",
+  "delivered",
+  "failed",
+  "refunded",
+]);
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -59,8 +60,9 @@ export function buildTimeline(
   const steps: TimelineStep[] = [];
   const seen = new Set<TimelineStepKind>();
   for (const event of events) {
-    const step = EVENT_STEPS[event.eventName];
-    if (step === undefined || seen.has(step)) continue;
+    if (!STEP_ROLES.has(event.role)) continue;
+    const step = event.role as TimelineStepKind;
+    if (seen.has(step)) continue;
     const atSource = same(event.address, transfer.source_contract);
     const atDest = transfer.dest_contract !== "" && same(event.address, transfer.dest_contract);
     if ((step === "sent" || step === "refunded") && !atSource) continue;

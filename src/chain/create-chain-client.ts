@@ -5,7 +5,7 @@
  */
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { redactRpcUrl, redactText } from "../redact-url.js";
-import { ERC20_METADATA_ABI } from "./bridge-events-abi.js";
+import { ERC20_METADATA_ABI } from "./erc20-abi.js";
 import { isRangeError, isTimeoutError } from "./rpc-errors.js";
 import { DEFAULT_RETRY, type RetryOptions, withRetry } from "./with-retry.js";
 

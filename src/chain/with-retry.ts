@@ -3,7 +3,8 @@
  * caller (the chain loop) decides what to do after the last one, and never loses its cursor
  * because the cursor only moves in a committed transaction.
  */
-import { backoffDelayMs } from "./backoff.js";
+import { backoffDelayMs } from "../backoff.js";
+import { sleep } from "../sleep.js";
 
 export interface RetryOptions {
   /** Attempts in total, the first included. */
@@ -20,19 +21,6 @@ export interface RetryOptions {
 }
 
 export const DEFAULT_RETRY: RetryOptions = { attempts: 6, baseDelayMs: 200, maxDelayMs: 10_000 };
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /**
  * Seconds or an HTTP date from a `Retry-After` header found anywhere on the error or its causes

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { sleep } from "../chain/with-retry.js";
+import { summariseIndexerStatus } from "../api/indexer-readiness.js";
 import { ConfigError, type LogLevel, loadDatabaseUrl, loadLogLevel } from "../config/env.js";
 import { loadIndexerConfig } from "../config/indexer-config.js";
 import { devnetDir } from "../devnet/write-manifest.js";
@@ -19,6 +19,7 @@ import { createIndexer } from "../indexer/create-indexer.js";
 import { createProgressReporter, type ProgressReporter } from "../indexer/progress.js";
 import { createJsonLogger, type LogDestination, stdoutDestination } from "../json-logger.js";
 import { redactUrl } from "../redact-url.js";
+import { sleep } from "../sleep.js";
 import { STOP_SIGNALS } from "../stop-signals.js";
 import { databaseKind, missingSqliteFile, sqlitePath } from "../store/database-url.js";
 import { openDatabase } from "../store/index.js";
@@ -28,7 +29,6 @@ import {
   type LeaderLock,
   RETRY_AFTER_LOSS_MS,
 } from "../store/indexer-leader-lock.js";
-import { summariseIndexerStatus } from "../store/indexer-status.js";
 import { INDEXER_POSTGRES_TIMEOUTS } from "../store/postgres/connections.js";
 import { watchDatabaseFile } from "../store/sqlite/database-file.js";
 import type { StoreLogger } from "../store/types.js";

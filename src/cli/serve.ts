@@ -5,6 +5,7 @@
  * A second signal during shutdown exits at once.
  */
 import type { AppPlugin } from "../api/app.js";
+import { indexerReadinessCheck } from "../api/indexer-readiness.js";
 import { registerApiKeyAuth } from "../api/plugins/auth.js";
 import { indexerProgressFrom } from "../api/plugins/metrics.js";
 import { registerRateLimit } from "../api/plugins/rate-limit.js";
@@ -21,7 +22,6 @@ import {
   openDatabase,
   type PostgresTimeouts,
 } from "../store/index.js";
-import { indexerReadinessCheck } from "../store/indexer-status.js";
 import { readSlotUsage } from "../store/webhook-slots.js";
 import { webhookStoreOf } from "../store/webhook-store.js";
 import { DEFAULT_SLOT_LIMITS } from "../webhooks/delivery-worker.js";

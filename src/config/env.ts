@@ -7,6 +7,7 @@
 
 import { isIP } from "node:net";
 import { redactUrl } from "../redact-url.js";
+import { ConfigError, type Env, quote, read, readInteger } from "./read-env.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -88,18 +89,7 @@ export const CONFIG_DEFAULTS = {
   streamMaxPerKey: 100,
 } as const satisfies Partial<Config>;
 
-export class ConfigError extends Error {
-  /** The environment variable at fault. */
-  readonly setting: string;
-
-  constructor(setting: string, message: string) {
-    super(message);
-    this.name = "ConfigError";
-    this.setting = setting;
-  }
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
+export { ConfigError } from "./read-env.js";
 
 /** Reads and validates the configuration; throws ConfigError on the first bad setting. */
 export function loadConfig(env: Env = process.env): Config {
@@ -190,19 +180,6 @@ export function loadDatabaseUrl(env: Env = process.env): string {
  */
 export function loadLogLevel(env: Env = process.env): LogLevel {
   return readLogLevel(env);
-}
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === "" ? undefined : trimmed;
-}
-
-/** Quotes a bad value for a message, cut short so a pasted secret or a huge value stays out. */
-function quote(value: string): string {
-  const shown = value.length > 60 ? `${value.slice(0, 60)}...` : value;
-  return `'${shown}'`;
 }
 
 function readPort(env: Env): number {
@@ -321,27 +298,6 @@ function readCount(env: Env, name: string, fallback: number): number {
     );
   }
   return Number(raw);
-}
-
-/** An integer from min to max (inclusive), `unit` named in the error. */
-function readInteger(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  unit: string,
-): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(
-      name,
-      `${name} must be an integer from ${min} to ${max} (${unit}), got ${quote(raw)}`,
-    );
-  }
-  return value;
 }
 
 function readCorsOrigins(env: Env): "*" | readonly string[] | undefined {

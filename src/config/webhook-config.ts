@@ -2,17 +2,22 @@
  * The webhook settings (README, "Configuration"; docs/webhooks.md), read by `deliver`, `start`
  * and `serve` (which checks a new subscription's URL with the same address rule).
  */
-
 import { readFileSync } from "node:fs";
-import { DEFAULT_WEBHOOK_TIMEOUT_MS } from "../webhooks/post-webhook.js";
-import { DEFAULT_RETRY_POLICY } from "../webhooks/retry-schedule.js";
 import {
   CLEAR_SECRET_BOX,
   createSecretBox,
   parseSecretsKey,
   type SecretBox,
-} from "../webhooks/secret-box.js";
-import { ConfigError } from "./env.js";
+} from "../secret-box.js";
+import { ConfigError, type Env, read, readFlag, readInteger } from "./read-env.js";
+
+/**
+ * A webhook POST's timeout: the default and the largest WEBHOOK_TIMEOUT_MS (webhooks/
+ * post-webhook.ts). Here, not in webhooks/, so that config/ imports nothing above it.
+ */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** The first retry's delay, WEBHOOK_RETRY_BASE_MS's default (webhooks/retry-schedule.ts). */
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 5000;
 
 export interface WebhookConfig {
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: send to private, loopback and link-local addresses too. */
@@ -31,44 +36,9 @@ export interface WebhookConfig {
 export const WEBHOOK_CONFIG_DEFAULTS = {
   allowPrivateAddresses: false,
   timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
-  retryBaseMs: DEFAULT_RETRY_POLICY.baseMs,
+  retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
   secretBox: CLEAR_SECRET_BOX,
 } as const satisfies WebhookConfig;
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function readSetting(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === "" ? undefined : value;
-}
-
-function readFlag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = readSetting(env, name);
-  if (raw === undefined) return fallback;
-  const lower = raw.toLowerCase();
-  if (["1", "true", "yes"].includes(lower)) return true;
-  if (["0", "false", "no"].includes(lower)) return false;
-  throw new ConfigError(name, `${name} must be true or false, got '${raw.slice(0, 20)}'`);
-}
-
-function readMilliseconds(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = readSetting(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^[0-9]{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw new ConfigError(
-      name,
-      `${name} must be an integer from ${min} to ${max} (milliseconds), got '${raw.slice(0, 20)}'`,
-    );
-  }
-  return value;
-}
 
 export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
   return Object.freeze({
@@ -77,19 +47,21 @@ export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
       "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
       WEBHOOK_CONFIG_DEFAULTS.allowPrivateAddresses,
     ),
-    timeoutMs: readMilliseconds(
+    timeoutMs: readInteger(
       env,
       "WEBHOOK_TIMEOUT_MS",
       WEBHOOK_CONFIG_DEFAULTS.timeoutMs,
       100,
       DEFAULT_WEBHOOK_TIMEOUT_MS,
+      "milliseconds",
     ),
-    retryBaseMs: readMilliseconds(
+    retryBaseMs: readInteger(
       env,
       "WEBHOOK_RETRY_BASE_MS",
       WEBHOOK_CONFIG_DEFAULTS.retryBaseMs,
       10,
       3_600_000,
+      "milliseconds",
     ),
     secretBox: readSecretBox(env),
   });
@@ -97,7 +69,7 @@ export function loadWebhookConfig(env: Env = process.env): WebhookConfig {
 
 /** The key of WEBHOOK_SECRETS_KEY_FILE (64 hex digits), or no encryption when it is unset. */
 function readSecretBox(env: Env): SecretBox {
-  const path = readSetting(env, "WEBHOOK_SECRETS_KEY_FILE");
+  const path = read(env, "WEBHOOK_SECRETS_KEY_FILE");
   const name = "WEBHOOK_SECRETS_KEY_FILE";
   if (path === undefined) return CLEAR_SECRET_BOX;
   let text: string;

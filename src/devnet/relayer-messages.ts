@@ -3,6 +3,7 @@
  * block range is safe to scan, how long to back off. No RPC here, so all of it is unit-tested.
  */
 import type { Address, Hex } from "viem";
+import { backoffDelayMs } from "../backoff.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { DevnetManifest, ManifestChain } from "./manifest.js";
 
@@ -99,9 +100,12 @@ export function nextScanRange(
   return { fromBlock, toBlock };
 }
 
-/** Exponential backoff for retrying an RPC call or a delivery: 250 ms, 500 ms, ... capped. */
+/**
+ * Exponential backoff for retrying an RPC call or a delivery: 250 ms, 500 ms, ... capped; the
+ * delay after attempt number `attempt` (0 for the first), by src/backoff.ts's rule.
+ */
 export function backoffMs(attempt: number, baseMs = 250, maxMs = 10_000): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
+  return backoffDelayMs(Math.max(0, attempt) + 1, { baseMs, maxMs, jitter: "none" });
 }
 
 /**

@@ -16,12 +16,23 @@ export interface BridgeChain {
   nativeSymbol: string;
 }
 
+/** The protocol of a bridge whose entry names none: our own contracts (src/protocols/reference/). */
+export const DEFAULT_PROTOCOL = "reference";
+
 export interface RegistryBridge {
+  /** Its protocol (src/protocols/index.ts); absent: DEFAULT_PROTOCOL. */
+  protocol?: string;
   kind: BridgeKind;
   chainId: number;
   address: Address;
-  /** This chain's id in the kind's scheme, as a decimal string. */
+  /** This chain's id in the scheme of the protocol's kind, as a decimal string. */
   bridgeChainId: string;
+  /**
+   * A contract the indexer reads logs of for its protocol without being a transfer's endpoint
+   * (LayerZero's EndpointV2, whose PacketSent carries the messaging fee beside an OFT's
+   * OFTSent): never a send's destination, so it resolves no chain naming and no dest_contract.
+   */
+  auxiliary?: boolean;
 }
 
 /**
@@ -38,11 +49,13 @@ export interface BridgeRegistry {
   readonly source: RegistrySource;
   chainName(chainId: number): string | undefined;
   nativeSymbol(chainId: number): string | undefined;
-  /** EVM chain id of the chain named `schemeId` in `kind`'s scheme. */
-  chainIdInScheme(kind: BridgeKind, schemeId: string): number | undefined;
-  bridgeAddress(chainId: number, kind: BridgeKind): Address | undefined;
+  /** EVM chain id of the chain named `schemeId` in the scheme of `protocol`'s `kind`. */
+  chainIdInScheme(kind: BridgeKind, schemeId: string, protocol?: string): number | undefined;
+  bridgeAddress(chainId: number, kind: BridgeKind, protocol?: string): Address | undefined;
   /** The kind of the bridge at `address` on `chainId`. */
   bridgeKind(chainId: number, address: string): BridgeKind | undefined;
+  /** The bridge at `address` on `chainId` (any protocol). */
+  bridgeAt(chainId: number, address: string): RegistryBridge | undefined;
   bridgesOn(chainId: number): RegistryBridge[];
 }
 
@@ -51,13 +64,17 @@ export function createBridgeRegistry(
   bridges: readonly RegistryBridge[],
 ): BridgeRegistry {
   const chainById = new Map(chains.map((c) => [c.chainId, c]));
-  const byScheme = new Map(bridges.map((b) => [`${b.kind}:${b.bridgeChainId}`, b.chainId]));
+  const protocolOf = (b: RegistryBridge) => b.protocol ?? DEFAULT_PROTOCOL;
+  const endpoints = bridges.filter((b) => b.auxiliary !== true);
+  const byScheme = new Map(
+    endpoints.map((b) => [`${protocolOf(b)}:${b.kind}:${b.bridgeChainId}`, b.chainId]),
+  );
   // EIP-55 once here: records ask for the destination bridge of every transfer.
   const addressByChainKind = new Map(
-    bridges.map((b) => [`${b.chainId}:${b.kind}`, getAddress(b.address)]),
+    endpoints.map((b) => [`${protocolOf(b)}:${b.chainId}:${b.kind}`, getAddress(b.address)]),
   );
   const byChainAddress = new Map(
-    bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b.kind]),
+    bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b]),
   );
   // Scheme ids as events spell them ("101", or "0101"...) -> canonical decimal; few distinct.
   const canonicalIds = new Map<string, string>();
@@ -80,9 +97,12 @@ export function createBridgeRegistry(
     },
     chainName: (id) => chainById.get(id)?.name,
     nativeSymbol: (id) => chainById.get(id)?.nativeSymbol,
-    chainIdInScheme: (kind, schemeId) => byScheme.get(`${kind}:${canonicalId(schemeId)}`),
-    bridgeAddress: (id, kind) => addressByChainKind.get(`${id}:${kind}`),
-    bridgeKind: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`),
+    chainIdInScheme: (kind, schemeId, protocol = DEFAULT_PROTOCOL) =>
+      byScheme.get(`${protocol}:${kind}:${canonicalId(schemeId)}`),
+    bridgeAddress: (id, kind, protocol = DEFAULT_PROTOCOL) =>
+      addressByChainKind.get(`${protocol}:${id}:${kind}`),
+    bridgeKind: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`)?.kind,
+    bridgeAt: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`),
     bridgesOn: (id) => bridges.filter((b) => b.chainId === id),
   };
 }

@@ -8,6 +8,7 @@
 import { type ChainClient, createChainClient } from "../chain/create-chain-client.js";
 import type { IndexerConfig } from "../config/indexer-config.js";
 import { createBridgeRegistry } from "../domain/bridge-registry.js";
+import { PROTOCOLS, type ProtocolRegistry } from "../protocols/index.js";
 import type { LeaderSession } from "../store/indexer-leader-lock.js";
 import {
   type ChainIndexer,
@@ -36,6 +37,8 @@ export interface IndexerDeps {
   heartbeatMs?: number;
   /** See ChainIndexerDeps.stuckStepMs (tests shorten it). */
   stuckStepMs?: number;
+  /** The protocols its registry's contracts belong to; default PROTOCOLS (src/protocols/). */
+  protocols?: ProtocolRegistry;
 }
 
 export interface Indexer {
@@ -94,6 +97,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       store,
       heartbeatTransaction,
       registry,
+      protocols: deps.protocols ?? PROTOCOLS,
       tokens,
       logger: deps.logger,
       maxBlockRange: config.maxBlockRange,

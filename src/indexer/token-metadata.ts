@@ -5,8 +5,8 @@
  */
 import { type Hex, zeroAddress } from "viem";
 import type { ChainClient } from "../chain/create-chain-client.js";
+import type { TokenMetadata } from "../domain/send-tokens.js";
 import type { TokenMetadataRow } from "../store/indexer-repository.js";
-import type { TokenMetadata } from "./derive-transfer.js";
 import { mapLimit } from "./map-limit.js";
 
 export interface TokenMetadataCache {

@@ -5,8 +5,8 @@
  * re-derived records of its message ids.
  */
 
+import type { BridgeEvent } from "../domain/bridge-event.js";
 import type { RegistrySource } from "../domain/bridge-registry.js";
-import type { BridgeEvent } from "../store/bridge-event.js";
 import type {
   IndexerChainRow,
   StoredBlock,

@@ -4,7 +4,7 @@
  * (PreparedRoute, once per snapshot) so the per-request work is arithmetic only.
  */
 import { convertDecimals } from "../amount.js";
-import { totalFee } from "./bridge-fee.js";
+import { totalFee } from "../protocols/reference/bridge-fee.js";
 import type { HopReserves } from "./dex.js";
 import {
   hopsSwapFee,

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type Address, encodeFunctionData, getAddress, parseAbi } from "viem";
-import type { BridgeParams } from "../chain/bridge-params.js";
+import type { BridgeParams } from "../protocols/reference/bridge-params.js";
+import { encodeApproveCall, encodeBridgeCall } from "../protocols/reference/transaction-request.js";
 import { createRouter } from "./create-router.js";
 import { createRouterFixture, fixtureQuoteRequest } from "./fixtures.js";
 import { toBridgeParams } from "./quote-response.js";
 import type { StateSnapshot } from "./state.js";
-import { encodeApproveCall, encodeBridgeCall } from "./transaction-request.js";
 
 const ABI = parseAbi([
   "function bridge((uint256 destChainId, address sourceToken, address destToken, uint256 amount, uint256 fee, address to, bool sourceSwap, uint256 sourceSwapFee, address sourceBridgeToken, uint256 sourceMinAmount, bool destSwap, uint256 destSwapFee, address destBridgeToken, uint256 destMinAmount) p) payable returns (bytes32)",

@@ -6,10 +6,7 @@
  * depends on the route and the snapshot alone is worked out once per prepared route, so the
  * fields cost a memo-off quote little (bench/RESULTS.md, router).
  */
-import type { BridgeParams } from "../chain/bridge-params.js";
-import type { PreparedRoute, PricedRoute } from "./price-route.js";
-import type { CandidateRoute } from "./routes.js";
-import type { StateSnapshot } from "./state.js";
+import type { BridgeParams } from "../protocols/reference/bridge-params.js";
 import {
   approveCallHead,
   type BridgeCallTemplate,
@@ -18,7 +15,10 @@ import {
   encodeBridgeCallWith,
   hexQuantity,
   type TransactionRequest,
-} from "./transaction-request.js";
+} from "../protocols/reference/transaction-request.js";
+import type { PreparedRoute, PricedRoute } from "./price-route.js";
+import type { CandidateRoute } from "./routes.js";
+import type { StateSnapshot } from "./state.js";
 import type { ValidatedRouterRequest } from "./validate-request.js";
 
 /** Percentiles of recent settlement times of one route's bridge and chains (seconds). */

@@ -10,8 +10,9 @@
  * gives the same answer (same route and figures, same state blocks, expiry and estimate), the
  * previous frozen `data` is answered again, so its serialised text is reused too.
  */
-import type { QuoteOptions, QuoteResult, QuoteSuccess, Router } from "./create-router.js";
+
 import { quoteDataInputsEqual, type RouteQuoteData } from "./quote-response.js";
+import type { QuoteOptions, QuoteResult, QuoteSuccess, Router } from "./router.js";
 import type { StateSnapshot } from "./state.js";
 
 /** Successful quotes remembered per snapshot at most (a snapshot lives one block or so). */

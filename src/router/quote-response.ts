@@ -5,9 +5,9 @@
  */
 import type { Address } from "viem";
 import { formatAmount, toBaseUnits } from "../amount.js";
-import type { BridgeParams } from "../chain/bridge-params.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { Registry } from "../domain/registry.js";
+import type { BridgeParams } from "../protocols/reference/bridge-params.js";
 import type { PricedRoute } from "./price-route.js";
 import type { QuoteExtensions } from "./quote-extensions.js";
 import type { ValidatedRouterRequest } from "./validate-request.js";

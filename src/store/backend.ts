@@ -4,7 +4,7 @@
  * backend because the fast path differs: SQLite runs cached prepared statements row by row
  * in-process, PostgreSQL sends one `unnest(...)` statement per batch to save round trips.
  */
-import type { BridgeTransaction } from "./types.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 
 export interface SqlExecutor {
   /** Runs a query and returns its rows. Statements are prepared once per SQL text. */

@@ -14,11 +14,11 @@ export interface Dialect {
   zeroPad(text: string, width: string): string;
   /** Two-digit, zero-padded text of a small integer. */
   twoDigits(n: string): string;
-  /** `YYYY-MM-DD HH:MM:SS` (UTC) of unix seconds, as formatUtc (derive-transfer.ts). */
+  /** `YYYY-MM-DD HH:MM:SS` (UTC) of unix seconds, as formatUtc (domain/utc-time.ts). */
   utc(seconds: string): string;
   /** Rows (chain_id, name, native_symbol) of a JSON array parameter. */
   chainsFromJson(param: string): string;
-  /** Rows (chain_id, kind, address, address_key, scheme_id) of a JSON array parameter. */
+  /** Rows (chain_id, protocol, kind, address, address_key, scheme_id) of a JSON array parameter. */
   bridgesFromJson(param: string): string;
   /** Rows (value) of a list parameter (see listParam). */
   listRows(param: string): string;
@@ -73,7 +73,8 @@ export const SQLITE_DIALECT: Dialect = {
     "SELECT json_extract(value, '$.chain_id') AS chain_id, json_extract(value, '$.name') AS name," +
     ` json_extract(value, '$.native_symbol') AS native_symbol FROM json_each(${param})`,
   bridgesFromJson: (param) =>
-    "SELECT json_extract(value, '$.chain_id') AS chain_id, json_extract(value, '$.kind') AS kind," +
+    "SELECT json_extract(value, '$.chain_id') AS chain_id, json_extract(value, '$.protocol') AS protocol," +
+    " json_extract(value, '$.kind') AS kind," +
     " json_extract(value, '$.address') AS address, json_extract(value, '$.address_key') AS address_key," +
     ` json_extract(value, '$.scheme_id') AS scheme_id FROM json_each(${param})`,
   listRows: (param) => `SELECT value FROM json_each(${param})`,
@@ -98,7 +99,7 @@ export const POSTGRES_DIALECT: Dialect = {
   chainsFromJson: (param) =>
     `SELECT * FROM json_to_recordset(${param}::json) AS x(chain_id bigint, name text, native_symbol text)`,
   bridgesFromJson: (param) =>
-    `SELECT * FROM json_to_recordset(${param}::json) AS x(chain_id bigint, kind integer,` +
+    `SELECT * FROM json_to_recordset(${param}::json) AS x(chain_id bigint, protocol text, kind integer,` +
     " address text, address_key text, scheme_id text)",
   listRows: (param) => `SELECT unnest(${param}::text[]) AS value`,
   listParam: (values) => values,

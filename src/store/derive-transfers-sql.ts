@@ -2,7 +2,7 @@
  * The indexer's records derived from its raw events in SQL: the SELECT that builds each
  * message's bridge transaction record from the stored `raw_events`, the registry (chain names,
  * bridges, each kind's chain-id scheme) and `token_metadata`. It states in SQL what
- * `deriveTransfer` (src/indexer/derive-transfer.ts, the specification) states in TypeScript, and
+ * `deriveTransfer` (test/indexer/derive-transfer-model.ts, the specification) states in TypeScript, and
  * test/indexer/derive-sql.test.ts checks that both agree on random event histories.
  *
  * Its rows feed src/store/derive-transfers.ts, which writes them. Amounts stay decimal text end
@@ -10,14 +10,24 @@
  * functions): no number type ever holds one.
  */
 import { getAddress } from "viem";
+import { DEFAULT_PROTOCOL } from "../domain/bridge-registry.js";
+import { TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import type { Dialect } from "./derive-dialect.js";
 import { isNumberField } from "./transfer-row.js";
-import { TRANSFER_FIELDS } from "./types.js";
 
 /** The registry as the derivation needs it (structurally the indexer's RegistrySource). */
 export interface DerivationRegistry {
   chains: readonly { chainId: number; name: string; nativeSymbol: string }[];
-  bridges: readonly { kind: number; chainId: number; address: string; bridgeChainId: string }[];
+  /** Every protocol's contracts; `bridgeChainId` names the chain in its protocol's scheme. */
+  bridges: readonly {
+    protocol?: string;
+    kind: number;
+    chainId: number;
+    address: string;
+    bridgeChainId: string;
+    /** Read for its logs only: never a send's destination (RegistryBridge.auxiliary). */
+    auxiliary?: boolean;
+  }[];
 }
 
 /** Fields a record takes from its outcome events; all others come from the send. */
@@ -66,14 +76,17 @@ export function registryJson(registry: DerivationRegistry): [string, string] {
         })),
       ),
       JSON.stringify(
-        registry.bridges.map((b) => ({
-          chain_id: b.chainId,
-          kind: b.kind,
-          address: getAddress(b.address),
-          address_key: b.address.toLowerCase(),
-          // Events spell the scheme id as a canonical decimal (a uint256's digits).
-          scheme_id: BigInt(b.bridgeChainId).toString(),
-        })),
+        registry.bridges
+          .filter((b) => b.auxiliary !== true)
+          .map((b) => ({
+            chain_id: b.chainId,
+            protocol: b.protocol ?? DEFAULT_PROTOCOL,
+            kind: b.kind,
+            address: getAddress(b.address),
+            address_key: b.address.toLowerCase(),
+            // Events spell the scheme id as a canonical decimal (a uint256's digits).
+            scheme_id: BigInt(b.bridgeChainId).toString(),
+          })),
       ),
     ];
     registryParams.set(registry, params);
@@ -96,7 +109,7 @@ const AMOUNTS = {
   min: "dest_token_decimals",
   receive: "dest_token_decimals",
   dbt: "dest_bridge_token_decimals",
-  xproto: "fee_decimals",
+  xproto: "xproto_fee_decimals",
   bridge_fee: "fee_decimals",
   subsidy: "dest_bridge_token_decimals",
 } as const;
@@ -153,8 +166,9 @@ export const EVENT_COLUMNS = [
   "block_time",
   "tx_hash",
   "address",
+  "protocol",
   "kind",
-  "event_name",
+  "role",
   "message_id",
   "args",
 ] as const;
@@ -178,6 +192,12 @@ export function deriveSelectSql(d: Dialect): string {
   const sbt = token("s.chain_id", f("s", "sourceBridgeToken"), "tm_sbt", "sc.native_symbol");
   const dt = token("s.dest_chain_id", f("s", "destToken"), "tm_dt", "dc.native_symbol");
   const dbt = token("s.dest_chain_id", f("s", "destBridgeToken"), "tm_dbt", "dc.native_symbol");
+  // The messaging fee's token: its own when the send names one (joined only then), else the
+  // fee token's.
+  const ownXproto = f("s", "xprotoFeeToken");
+  const xt = token("s.chain_id", ownXproto, "tm_xt", "sc.native_symbol");
+  const ifOwnXproto = (own: string, fee: string) =>
+    `CASE WHEN ${ownXproto} IS NULL THEN ${fee} ELSE ${own} END`;
   // Per message: the send's and outcomes' values, the tokens' symbols and decimals.
   const values: Record<string, string> = {
     message_id: "lower(s.message_id)",
@@ -197,6 +217,10 @@ export function deriveSelectSql(d: Dialect): string {
     source_token_decimals: st.decimals,
     fee_symbol: sbt.symbol,
     fee_decimals: sbt.decimals,
+    protocol: "s.protocol",
+    xproto_fee_address: ifOwnXproto(ownXproto, f("s", "sourceBridgeToken")),
+    xproto_fee_symbol: ifOwnXproto(xt.symbol, sbt.symbol),
+    xproto_fee_decimals: ifOwnXproto(xt.decimals, sbt.decimals),
     dest_token_symbol: dt.symbol,
     dest_token_decimals: dt.decimals,
     dest_bridge_token_decimals: dbt.decimals,
@@ -232,35 +256,39 @@ export function deriveSelectSql(d: Dialect): string {
     dest_tx_key: "up.dest_tx_hash",
   };
   const output = DERIVED_COLUMNS.map((c) => `${formatted[c] ?? `up.${c}`} AS ${c}`);
+  // Roles, never event names (src/domain/bridge-event.ts): a delivery or failure counts at the
+  // send's destination contract, a refund at its own; `retrying` changes nothing.
   const outcomeMatch =
-    "(o.event_name IN ('TransferDelivered', 'TransferFailed') AND o.chain_id = s.dest_chain_id" +
-    " AND lower(o.address) = s.dest_key) OR (o.event_name = 'TransferRefunded'" +
+    "(o.role IN ('delivered', 'failed') AND o.chain_id = s.dest_chain_id" +
+    " AND lower(o.address) = s.dest_key) OR (o.role = 'refunded'" +
     " AND o.chain_id = s.chain_id AND lower(o.address) = lower(s.address))";
-  const firstOf = (alias: string, name: string) =>
-    `LEFT JOIN oc ${alias} ON ${alias}.message_id = s.message_id AND ${alias}.event_name = '${name}' AND ${alias}.n = 1`;
-  const tokenJoin = (alias: string, chain: string, arg: string) =>
-    `LEFT JOIN token_metadata ${alias} ON ${alias}.chain_id = ${chain} AND ${alias}.address = lower(${f("s", arg)})`;
+  const firstOf = (alias: string, role: string) =>
+    `LEFT JOIN oc ${alias} ON ${alias}.message_id = s.message_id AND ${alias}.role = '${role}' AND ${alias}.n = 1`;
+  const tokenJoin = (alias: string, chain: string, address: string) =>
+    `LEFT JOIN token_metadata ${alias} ON ${alias}.chain_id = ${chain} AND ${alias}.address = lower(${address})`;
 
   return `WITH chains AS MATERIALIZED (${d.chainsFromJson("?")}),
 bridges AS MATERIALIZED (${d.bridgesFromJson("?")}),
 ev AS (SELECT r.chain_id, r.block_number, r.log_index, r.block_time, r.tx_hash, r.address,
-  r.kind, r.event_name, r.message_id, ${d.json("r.args")} AS j FROM indexer_events r),
+  r.protocol, r.kind, r.role, r.message_id, ${d.json("r.args")} AS j FROM indexer_events r),
 sends AS (SELECT ev.*, ROW_NUMBER() OVER (PARTITION BY ev.message_id
-  ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.event_name = 'TransferSent'),
+  ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.role = 'sent'),
 s AS (SELECT sends.*, db.chain_id AS dest_chain_id, db.address AS dest_contract, db.address_key AS dest_key
-  FROM sends LEFT JOIN bridges db ON db.kind = sends.kind AND db.scheme_id = ${f("sends", "destChainId")}
+  FROM sends LEFT JOIN bridges db ON db.protocol = sends.protocol AND db.kind = sends.kind
+  AND db.scheme_id = ${f("sends", "destChainId")}
   WHERE sends.n = 1),
-oc AS (SELECT o.message_id, o.event_name, o.tx_hash, o.block_time, ${f("o", "receiveAmount")} AS receive_units,
-  ROW_NUMBER() OVER (PARTITION BY o.message_id, o.event_name
+oc AS (SELECT o.message_id, o.role, o.tx_hash, o.block_time, ${f("o", "receiveAmount")} AS receive_units,
+  ROW_NUMBER() OVER (PARTITION BY o.message_id, o.role
   ORDER BY o.chain_id, o.block_number, o.log_index) AS n
   FROM ev o JOIN s ON s.message_id = o.message_id WHERE ${outcomeMatch}),
 u AS MATERIALIZED (SELECT ${Object.entries(values)
     .map(([name, sql]) => `${sql} AS ${name}`)
     .join(",\n  ")}
-  FROM s ${firstOf("dl", "TransferDelivered")} ${firstOf("fl", "TransferFailed")} ${firstOf("rf", "TransferRefunded")}
+  FROM s ${firstOf("dl", "delivered")} ${firstOf("fl", "failed")} ${firstOf("rf", "refunded")}
   LEFT JOIN chains sc ON sc.chain_id = s.chain_id LEFT JOIN chains dc ON dc.chain_id = s.dest_chain_id
-  ${tokenJoin("tm_st", "s.chain_id", "sourceToken")} ${tokenJoin("tm_sbt", "s.chain_id", "sourceBridgeToken")}
-  ${tokenJoin("tm_dt", "s.dest_chain_id", "destToken")} ${tokenJoin("tm_dbt", "s.dest_chain_id", "destBridgeToken")}),
+  ${tokenJoin("tm_st", "s.chain_id", f("s", "sourceToken"))} ${tokenJoin("tm_sbt", "s.chain_id", f("s", "sourceBridgeToken"))}
+  ${tokenJoin("tm_dt", "s.dest_chain_id", f("s", "destToken"))} ${tokenJoin("tm_dbt", "s.dest_chain_id", f("s", "destBridgeToken"))}
+  ${tokenJoin("tm_xt", "s.chain_id", ownXproto)}),
 ${amountSteps(d)}
 SELECT up.message_id AS message_key, ${output.join(",\n  ")} FROM up`;
 }

@@ -27,6 +27,7 @@
  * `transfers` rows are written once per batch, so row triggers on them see one change per
  * record and batch.
  */
+import { ADDRESS_SORT_COLUMNS, addressListStatements } from "./address-lists.js";
 import type { TransferBackend } from "./backend.js";
 import { type Dialect, dialectOf } from "./derive-dialect.js";
 import {
@@ -57,13 +58,7 @@ export interface TransferDerivation {
   ): Promise<DeriveResult>;
 }
 
-const SORT_COLUMNS = [
-  "updated_at",
-  "start_time",
-  "end_time",
-  "send_amount_key",
-  "receive_amount_key",
-] as const;
+const SORT_COLUMNS = ADDRESS_SORT_COLUMNS;
 
 const equal = (columns: readonly string[], a: string, b: string) =>
   columns.map((c) => `${a}.${c} = ${b}.${c}`).join(" AND ");
@@ -78,18 +73,8 @@ const replacedIds = (d: Dialect) =>
   `SELECT t.id FROM transfers t WHERE t.message_key IN (SELECT message_key FROM indexer_ids${d.planFence})` +
   ` AND NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})${d.planFence}`;
 
-const DIRTY = "(SELECT address_id FROM indexer_dirty)";
-
 function statements(d: Dialect) {
   const sets = (columns: readonly string[]) => columns.map((c) => `${c} = d.${c}`).join(", ");
-  const addressRow = (addressColumn: string) =>
-    `SELECT lower(t.${addressColumn}) AS address_key, t.id, ${["created_at", ...SORT_COLUMNS]
-      .map((c) => `t.${c}`)
-      .join(
-        ", ",
-      )} FROM indexer_derived d ${d.batchJoin} transfers t ON t.message_key = d.message_key` +
-    " WHERE NOT EXISTS (SELECT 1 FROM address_transfers a WHERE a.transfer_id = t.id)";
-  const rowColumns = ["created_at", ...SORT_COLUMNS].join(", ");
   const recordSortColumns = `SELECT ${SORT_COLUMNS.map((c) => `t.${c}`).join(", ")} FROM transfers t WHERE t.id = address_transfers.transfer_id`;
   return {
     tables: [
@@ -150,37 +135,7 @@ function statements(d: Dialect) {
         : `UPDATE address_transfers SET (${SORT_COLUMNS.join(", ")}) = (${recordSortColumns})` +
           ` WHERE transfer_id IN (SELECT t.id FROM indexer_derived d ${d.batchJoin} transfers t` +
           ` ON t.message_key = d.message_key) AND (${SORT_COLUMNS.join(", ")}) <> (${recordSortColumns})`,
-    // UNION: one row when from and to are the same address.
-    newRows:
-      `INSERT INTO indexer_address_rows (address_key, transfer_id, ${rowColumns})` +
-      ` ${addressRow("from_address")} UNION ${addressRow("to_address")}`,
-    lockStats:
-      "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
-      " SELECT k, 0, '', 0 FROM (SELECT address_key AS k FROM indexer_address_rows UNION" +
-      ` SELECT address_key FROM address_stats WHERE address_id IN ${DIRTY}) keys` +
-      ` WHERE true ORDER BY k ${d.statsUpsertTail}`,
-    dirtyBehind:
-      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT s.address_id FROM indexer_address_rows r" +
-      " JOIN address_stats s ON s.address_key = r.address_key WHERE s.total > 0" +
-      ` AND (r.created_at, r.transfer_id) < (s.last_created_at, s.last_id) AND s.address_id NOT IN ${DIRTY}`,
-    insertRows:
-      `INSERT INTO address_transfers (address_id, transfer_id, seq, ${rowColumns})` +
-      " SELECT s.address_id, r.transfer_id, s.total + ROW_NUMBER() OVER (PARTITION BY s.address_id" +
-      ` ORDER BY r.created_at, r.transfer_id), ${["created_at", ...SORT_COLUMNS].map((c) => `r.${c}`).join(", ")}` +
-      " FROM indexer_address_rows r JOIN address_stats s ON s.address_key = r.address_key",
-    statsAppended:
-      "UPDATE address_stats SET total = address_stats.total + n.added, last_created_at = n.created_at," +
-      " last_id = n.transfer_id FROM (SELECT address_key, created_at, transfer_id," +
-      " COUNT(*) OVER (PARTITION BY address_key) AS added, ROW_NUMBER() OVER (PARTITION BY" +
-      " address_key ORDER BY created_at DESC, transfer_id DESC) AS rn FROM indexer_address_rows) n" +
-      ` WHERE n.rn = 1 AND address_stats.address_key = n.address_key AND address_stats.address_id NOT IN ${DIRTY}`,
-    // `+address_id` steers SQLite to the transfer_id index (transfer-writes.ts, RENUMBER_SQL).
-    renumber:
-      "UPDATE address_transfers SET seq = r.rn FROM (SELECT address_id, transfer_id, ROW_NUMBER()" +
-      " OVER (PARTITION BY address_id ORDER BY created_at, transfer_id) AS rn FROM address_transfers" +
-      ` WHERE ${d.inList("address_id", "SELECT address_id FROM indexer_dirty")}) r WHERE +address_transfers.address_id = r.address_id` +
-      " AND address_transfers.transfer_id = r.transfer_id AND address_transfers.seq <> r.rn",
-    statsDirty: `UPDATE address_stats SET total = (SELECT COUNT(*) FROM address_transfers a WHERE a.address_id = address_stats.address_id), last_created_at = COALESCE((SELECT a.created_at FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), ''), last_id = COALESCE((SELECT a.transfer_id FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), 0) WHERE address_id IN ${DIRTY}`,
+    ...addressListStatements(d),
   };
 }
 

@@ -20,7 +20,7 @@
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { sleep } from "../chain/with-retry.js";
+import { sleep } from "../sleep.js";
 import { BACKGROUND_POSTGRES_TIMEOUTS, postgresClientConfig } from "./postgres/connections.js";
 import { createPrivateFile } from "./sqlite/private-files.js";
 

@@ -5,10 +5,10 @@
  * and every method runs inside whatever transaction the executor is bound to.
  */
 import type { Hex } from "viem";
-import type { BridgeEventName } from "../chain/bridge-events-abi.js";
+import type { BridgeEvent, BridgeEventRole, EventArgs } from "../domain/bridge-event.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { SqlExecutor, StoredTransfer } from "./backend.js";
-import type { BridgeEvent, EventArgs } from "./bridge-event.js";
 import {
   type IndexerLeader,
   LEADER_SQL,
@@ -20,7 +20,6 @@ import {
 } from "./indexer-leader-lock.js";
 import { hashKey } from "./transfer-keys.js";
 import { transferFromRow } from "./transfer-row.js";
-import type { BridgeTransaction } from "./types.js";
 
 export type IndexerChainState = "starting" | "backfill" | "following" | "stopped";
 
@@ -136,7 +135,7 @@ export interface IndexerRepository {
 /** Chunk size for IN (...) lists: well under both backends' parameter limits. */
 const CHUNK = 400;
 
-/** Rows per multi-row INSERT: 11 columns x 100 rows stays far below parameter limits. */
+/** Rows per multi-row INSERT: 13 columns x 100 rows stays far below parameter limits. */
 const ROWS_PER_INSERT = 100;
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
@@ -185,6 +184,8 @@ const EVENT_COLUMNS = [
   "event_name",
   "message_id",
   "args",
+  "protocol",
+  "role",
 ];
 
 /** One raw_events row's values in EVENT_COLUMNS order. */
@@ -201,6 +202,8 @@ function rawEventValues(e: BridgeEvent): unknown[] {
     e.name,
     e.messageId,
     JSON.stringify(e.args),
+    e.protocol,
+    e.role,
   ];
 }
 
@@ -386,7 +389,7 @@ export function createIndexerRepository(
       for (const part of chunks(events, ROWS_PER_INSERT)) {
         await sql.run(
           `INSERT INTO raw_events (${EVENT_COLUMNS.join(", ")}) VALUES ` +
-            rows(part.length, 11) +
+            rows(part.length, EVENT_COLUMNS.length) +
             " ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING",
           part.flatMap(rawEventValues),
         );
@@ -427,8 +430,10 @@ export function createIndexerRepository(
             txHash: String(r.tx_hash) as Hex,
             logIndex: Number(r.log_index),
             address: String(r.address) as Hex,
+            protocol: String(r.protocol),
             kind: Number(r.kind) as BridgeKind,
-            name: String(r.event_name) as BridgeEventName,
+            name: String(r.event_name),
+            role: String(r.role) as BridgeEventRole,
             messageId: String(r.message_id) as Hex,
             args: JSON.parse(String(r.args)) as EventArgs,
           });

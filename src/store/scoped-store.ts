@@ -8,7 +8,7 @@
  * transaction ended.
  */
 import type { TransferBackend } from "./backend.js";
-import type { DatabaseTransaction } from "./database.js";
+import type { DatabaseTransaction } from "./database-types.js";
 import { createTransferDerivation } from "./derive-transfers.js";
 import { createRepositories } from "./repositories.js";
 import { createTransferWrites } from "./transfer-writes.js";

@@ -4,10 +4,15 @@
  * message for its timeline. Shared SQL for both backends; the first two walk the
  * transfers (start_time, id) index of migration 0008.
  */
+
+import {
+  type BridgeTransaction,
+  TRANSFER_FIELDS,
+  type TransferStatus,
+} from "../domain/bridge-transaction.js";
 import type { SqlExecutor } from "./backend.js";
 import { hashKey } from "./transfer-keys.js";
 import { isNumberField } from "./transfer-row.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "./types.js";
 
 /** The largest `latestTransfers` page (the API allows 1..100). */
 export const MAX_LATEST = 100;
@@ -37,6 +42,8 @@ export interface StoredBridgeEvent {
   /** The emitting contract. */
   address: string;
   eventName: string;
+  /** Its role in the transfer (src/domain/bridge-event.ts). */
+  role: string;
   /** Decoded arguments: uint256 as decimal strings, addresses EIP-55. */
   args: Record<string, string | boolean>;
 }
@@ -65,7 +72,7 @@ const WINDOW_SQL =
 
 const EVENTS_SQL =
   "SELECT e.chain_id, e.block_number, e.block_time, e.tx_hash, e.log_index, e.address," +
-  " e.event_name, e.args, c.name AS chain_name FROM raw_events e" +
+  " e.event_name, e.role, e.args, c.name AS chain_name FROM raw_events e" +
   " LEFT JOIN indexer_chains c ON c.chain_id = e.chain_id" +
   " WHERE e.message_id = ? ORDER BY e.block_time, e.chain_id, e.block_number, e.log_index";
 
@@ -109,6 +116,7 @@ export function createTransferActivity(sql: SqlExecutor) {
         logIndex: Number(row.log_index),
         address: String(row.address),
         eventName: String(row.event_name),
+        role: String(row.role),
         args: JSON.parse(String(row.args)) as Record<string, string | boolean>,
       }));
     },

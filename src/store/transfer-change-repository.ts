@@ -8,9 +8,11 @@
  * change is visible, every change with a smaller seq that will ever be visible is visible too,
  * so a reader that has returned everything up to seq s never has to look below s again.
  */
+
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { SqlExecutor } from "./backend.js";
+import type { TransferMatch } from "./transfer-match.js";
 import { transferMatches } from "./transfer-match.js";
-import type { BridgeTransaction, TransferMatch } from "./types.js";
 
 export const TRANSFER_CHANGE_TYPES = ["created", "updated", "removed"] as const;
 export type TransferChangeType = (typeof TRANSFER_CHANGE_TYPES)[number];

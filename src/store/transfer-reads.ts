@@ -17,16 +17,12 @@
  * <literal>` as a bounded top-N sort, while a bound `LIMIT ?` costs 4-6x more per query
  * (measured: one-row hash lookup 13-20 us vs 70-115 us on the 1M-record bench database).
  */
+
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import type { TransferBackend } from "./backend.js";
 import { addressKey, hashKey, isEvmAddressShaped } from "./transfer-keys.js";
 import { isNumberField } from "./transfer-row.js";
-import {
-  type BridgeTransaction,
-  type ListTransfersQuery,
-  type ListTransfersResult,
-  type SortField,
-  TRANSFER_FIELDS,
-} from "./types.js";
+import type { ListTransfersQuery, ListTransfersResult, SortField } from "./types.js";
 
 /** Column holding the sort value, in both transfers and address_transfers. */
 const SORT_COLUMNS: Record<SortField, string> = {

@@ -2,8 +2,13 @@
  * Mapping between the API record and table rows. The column order of `transfers` (after the
  * internal id) is TRANSFER_FIELDS followed by TRANSFER_KEY_COLUMNS.
  */
+
+import {
+  type BridgeTransaction,
+  TRANSFER_FIELDS,
+  type TransferStatus,
+} from "../domain/bridge-transaction.js";
 import { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "./types.js";
 
 export const TRANSFER_KEY_COLUMNS = [
   "message_key",
@@ -20,6 +25,7 @@ const NUMBER_FIELDS = new Set<string>([
   "dest_token_decimals",
   "dest_bridge_token_decimals",
   "fee_decimals",
+  "xproto_fee_decimals",
 ]);
 
 export function isNumberField(field: string): boolean {

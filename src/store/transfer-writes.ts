@@ -1,20 +1,15 @@
 /**
  * Write path of the transfer repository, shared by both backends. Runs inside a transaction
- * the caller provides (TransferRepository.upsertTransfers wraps it).
- *
- * Invariant per address key k (checked by the test suite against a plain ORDER BY):
- *   the address_transfers rows of k have seq 1..total, in (created_at, transfer_id) order, and
- *   address_stats(k) holds total and the greatest (created_at, transfer_id).
- * Maintained per batch: new rows of k that all sort after the stored last one append
- * (seq = total + 1, ...: the live case, O(1) per row); otherwise the new rows get a temporary
- * seq and every row of k from the smallest new one onwards is renumbered with ROW_NUMBER() in
- * one statement (cost: the rows after the insertion point, usually few). Updates keep
- * created_at, so they never move a row.
+ * the caller provides (TransferRepository.upsertTransfers wraps it). The address lists of the
+ * records it writes are kept by address-lists.ts, their one owner.
  */
-import type { AddressRow, AddressStats, StoredTransfer, TransferBackend } from "./backend.js";
+
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
+import { addressRow, createAddressLists } from "./address-lists.js";
+import type { AddressRow, StoredTransfer, TransferBackend } from "./backend.js";
 import { amountSortKey, hashKey } from "./transfer-keys.js";
 import { isNumberField, sameTransferContent, transferAddressKeys } from "./transfer-row.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type UpsertResult } from "./types.js";
+import type { UpsertResult } from "./types.js";
 
 /**
  * Records per batch. Statements take whole batches as JSON (SQLite) or arrays (PostgreSQL), so
@@ -58,44 +53,6 @@ const ADDRESS_SORT_COLUMNS: [keyof BridgeTransaction, string, (v: string) => str
   ["receive_amount", "receive_amount_key", amountSortKey],
 ];
 
-const PREDECESSOR_SEQ_SQL =
-  "SELECT seq FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) < (?, ?)" +
-  " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
-
-// `+address_id` (a no-op on both backends) keeps SQLite's planner from scanning the address's
-// whole (address_id, ...) index instead of using the index on transfer_id: without statistics
-// it cannot tell that one transfer_id matches at most two rows, while one address may hold
-// 100,000 (that mistake made one renumber O(n^2)).
-const RENUMBER_SQL =
-  "UPDATE address_transfers SET seq = ? + r.rn FROM (" +
-  "SELECT transfer_id, ROW_NUMBER() OVER (ORDER BY created_at, transfer_id) AS rn" +
-  " FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) >= (?, ?)) r" +
-  " WHERE +address_transfers.address_id = ? AND address_transfers.transfer_id = r.transfer_id";
-
-const LAST_ROW_SQL =
-  "SELECT created_at, transfer_id FROM address_transfers WHERE address_id = ?" +
-  " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
-
-function compareRows(aCreated: string, aId: number, bCreated: string, bId: number): number {
-  if (aCreated !== bCreated) return aCreated < bCreated ? -1 : 1;
-  return aId - bId;
-}
-
-function addressRow(key: string, transferId: number, record: BridgeTransaction): AddressRow {
-  return {
-    addressKey: key,
-    addressId: 0,
-    transferId,
-    seq: 0,
-    createdAt: record.created_at,
-    updatedAt: record.updated_at,
-    startTime: record.start_time,
-    endTime: record.end_time,
-    sendAmountKey: amountSortKey(record.send_amount),
-    receiveAmountKey: amountSortKey(record.receive_amount),
-  };
-}
-
 /** Splits records into batches with no message id twice in one batch (later one wins after). */
 function batches(records: readonly BridgeTransaction[]): BridgeTransaction[][] {
   const out: BridgeTransaction[][] = [];
@@ -117,101 +74,7 @@ function batches(records: readonly BridgeTransaction[]): BridgeTransaction[][] {
 
 export function createTransferWrites(backend: TransferBackend) {
   const { sql, bulk } = backend;
-
-  /** Adds rows for addresses, keeping the seq invariant (see top of file). */
-  async function placeAddressRows(rows: AddressRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const byKey = new Map<string, AddressRow[]>();
-    for (const row of rows) {
-      const list = byKey.get(row.addressKey);
-      if (list) list.push(row);
-      else byKey.set(row.addressKey, [row]);
-    }
-    const keys = [...byKey.keys()].sort();
-    const stats = await bulk.lockAddressStats(keys);
-    const renumberFrom: AddressRow[] = [];
-    const newStats: AddressStats[] = [];
-    for (const key of keys) {
-      const list = byKey.get(key)!;
-      list.sort((a, b) => compareRows(a.createdAt, a.transferId, b.createdAt, b.transferId));
-      const current = stats.get(key)!;
-      for (const row of list) row.addressId = current.addressId;
-      const first = list[0]!;
-      const last = list[list.length - 1]!;
-      const appends =
-        current.total === 0 ||
-        compareRows(first.createdAt, first.transferId, current.lastCreatedAt, current.lastId) > 0;
-      if (appends) {
-        list.forEach((row, i) => {
-          row.seq = current.total + i + 1;
-        });
-      } else {
-        renumberFrom.push(first);
-      }
-      const lastIsNew =
-        current.total === 0 ||
-        compareRows(last.createdAt, last.transferId, current.lastCreatedAt, current.lastId) > 0;
-      newStats.push({
-        addressId: current.addressId,
-        addressKey: key,
-        total: current.total + list.length,
-        lastCreatedAt: lastIsNew ? last.createdAt : current.lastCreatedAt,
-        lastId: lastIsNew ? last.transferId : current.lastId,
-      });
-    }
-    await bulk.insertAddressRows(rows);
-    if (renumberFrom.length > 0) {
-      // RENUMBER_SQL joins the address's tail to address_transfers on transfer_id, as the bulk
-      // updates do: index probes, not a scan of the table (TransferBulkOps.withIndexedJoins).
-      await bulk.withIndexedJoins(async () => {
-        for (const first of renumberFrom) {
-          const predecessor = await sql.all<{ seq: unknown }>(PREDECESSOR_SEQ_SQL, [
-            first.addressId,
-            first.createdAt,
-            first.transferId,
-          ]);
-          const base = Number(predecessor[0]?.seq ?? 0);
-          await sql.run(RENUMBER_SQL, [
-            base,
-            first.addressId,
-            first.createdAt,
-            first.transferId,
-            first.addressId,
-          ]);
-        }
-      });
-    }
-    await bulk.writeAddressStats(newStats);
-  }
-
-  /** Removes a transfer from an address's list, closing the gap in seq. */
-  async function removeAddressRow(key: string, transferId: number): Promise<void> {
-    const stats = (await bulk.lockAddressStats([key])).get(key)!;
-    const id = stats.addressId;
-    const rows = await sql.all<{ seq: unknown }>(
-      "SELECT seq FROM address_transfers WHERE transfer_id = ? AND +address_id = ?",
-      [transferId, id],
-    );
-    if (rows[0] === undefined) return;
-    await sql.run("DELETE FROM address_transfers WHERE transfer_id = ? AND +address_id = ?", [
-      transferId,
-      id,
-    ]);
-    await sql.run("UPDATE address_transfers SET seq = seq - 1 WHERE address_id = ? AND seq > ?", [
-      id,
-      Number(rows[0].seq),
-    ]);
-    const last = await sql.all<{ created_at: string; transfer_id: unknown }>(LAST_ROW_SQL, [id]);
-    await bulk.writeAddressStats([
-      {
-        addressId: id,
-        addressKey: key,
-        total: stats.total - 1,
-        lastCreatedAt: last[0]?.created_at ?? "",
-        lastId: Number(last[0]?.transfer_id ?? 0),
-      },
-    ]);
-  }
+  const addressLists = createAddressLists(backend);
 
   // Statement text per set of changed columns (a handful of shapes: a delivery, a failure, a
   // reorg...), so the backend's statement cache prepares each once.
@@ -232,7 +95,7 @@ export function createTransferWrites(backend: TransferBackend) {
     // record keeps its place (and seq) in every address list.
     const record: BridgeTransaction = { ...next, created_at: stored.record.created_at };
     // Only the changed columns are written: an index whose columns are not in the SET list is
-    // not touched at all (a delivery changes 5 of 32 fields; the full SET rewrote 3 + 10
+    // not touched at all (a delivery changes 5 of 36 fields; the full SET rewrote 3 + 10
     // index entries per transfer).
     const plan: UpdatePlan = {
       id: stored.id,
@@ -278,7 +141,7 @@ export function createTransferWrites(backend: TransferBackend) {
     const oldKeys = transferAddressKeys(plan.stored);
     const newKeys = transferAddressKeys(plan.record);
     for (const key of oldKeys) {
-      if (!newKeys.includes(key)) await removeAddressRow(key, plan.id);
+      if (!newKeys.includes(key)) await addressLists.removeRow(key, plan.id);
     }
     return newKeys
       .filter((key) => !oldKeys.includes(key))
@@ -410,7 +273,7 @@ export function createTransferWrites(backend: TransferBackend) {
       updates.push(planUpdate(previous, record));
     }
     addressRows.push(...(await applyUpdates(updates)));
-    await placeAddressRows(addressRows);
+    await addressLists.placeRows(addressRows);
   }
 
   /**
@@ -434,7 +297,7 @@ export function createTransferWrites(backend: TransferBackend) {
       const keys = messageIds.slice(at, at + UPSERT_BATCH_SIZE).map(hashKey);
       for (const stored of await bulk.findByMessageKeys(keys)) {
         for (const key of transferAddressKeys(stored.record))
-          await removeAddressRow(key, stored.id);
+          await addressLists.removeRow(key, stored.id);
         deleted += await sql.run("DELETE FROM transfers WHERE id = ?", [stored.id]);
       }
     }

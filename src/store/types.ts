@@ -1,92 +1,16 @@
 /**
- * The bridge transaction record exactly as the API returns it (docs/http-api.md, "The record"), and
- * the repository interface both store implementations (SQLite, PostgreSQL) satisfy.
+ * The repository interface both store implementations (SQLite, PostgreSQL) satisfy, and the list
+ * query it answers. The record itself is the domain's (src/domain/bridge-transaction.ts).
  */
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { Settlement } from "../domain/settlement.js";
 import type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
 import type { TransferChangeRepository } from "./transfer-change-repository.js";
+import type { TransferMatch } from "./transfer-match.js";
 
 export type { Settlement } from "../domain/settlement.js";
 export type { ActivityRow, StoredBridgeEvent } from "./transfer-activity.js";
-
-export const TRANSFER_STATUSES = ["Processing", "Success", "Failed"] as const;
-export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
-
-/**
- * One bridge transaction in API form. Amounts are canonical human-unit decimal strings
- * (src/amount.ts), "" where not yet known. EVM addresses are EIP-55, hashes and ids lowercase
- * hex. Times are UTC "YYYY-MM-DD HH:MM:SS", "" where not yet known.
- */
-export interface BridgeTransaction {
-  message_id: string;
-  source_contract: string;
-  dest_contract: string;
-  source_tx_hash: string;
-  dest_tx_hash: string;
-  from_address: string;
-  to_address: string;
-  send_amount: string;
-  min_receive_amount: string;
-  receive_amount: string;
-  source_chain_name: string;
-  dest_chain_name: string;
-  source_token_address: string;
-  source_token_decimals: number;
-  source_token_symbol: string;
-  dest_token_address: string;
-  dest_token_decimals: number;
-  dest_token_symbol: string;
-  dest_bridge_token: string;
-  dest_bridge_token_decimals: number;
-  dest_bridge_token_amount: string;
-  fee_address: string;
-  fee_decimals: number;
-  fee_symbol: string;
-  xproto_fee: string;
-  bridge_fee: string;
-  status: TransferStatus;
-  subsidy_amount: string;
-  start_time: string;
-  end_time: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Field order of the API record; also the column order of the transfers table. */
-export const TRANSFER_FIELDS = [
-  "message_id",
-  "source_contract",
-  "dest_contract",
-  "source_tx_hash",
-  "dest_tx_hash",
-  "from_address",
-  "to_address",
-  "send_amount",
-  "min_receive_amount",
-  "receive_amount",
-  "source_chain_name",
-  "dest_chain_name",
-  "source_token_address",
-  "source_token_decimals",
-  "source_token_symbol",
-  "dest_token_address",
-  "dest_token_decimals",
-  "dest_token_symbol",
-  "dest_bridge_token",
-  "dest_bridge_token_decimals",
-  "dest_bridge_token_amount",
-  "fee_address",
-  "fee_decimals",
-  "fee_symbol",
-  "xproto_fee",
-  "bridge_fee",
-  "status",
-  "subsidy_amount",
-  "start_time",
-  "end_time",
-  "created_at",
-  "updated_at",
-] as const satisfies readonly (keyof BridgeTransaction)[];
+export type { TransferMatch } from "./transfer-match.js";
 
 /** Sort keys of the list endpoint (docs/http-api.md, API rule 3), in snake_case. */
 export const SORT_FIELDS = [
@@ -99,17 +23,6 @@ export const SORT_FIELDS = [
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 export type SortOrder = "asc" | "desc";
-
-/**
- * What `addressOrTxHash` was classified as (docs/http-api.md, API rule 3):
- * - evmAddress: lowercase 0x + 40 hex; matches from_address / to_address case-insensitively;
- * - evmHash: lowercase 0x + 64 hex; matches source_tx_hash / dest_tx_hash / message_id;
- * - other: exact match against all five fields (non-EVM chains).
- */
-export type TransferMatch =
-  | { kind: "evmAddress"; value: string }
-  | { kind: "evmHash"; value: string }
-  | { kind: "other"; value: string };
 
 export interface ListTransfersQuery {
   match: TransferMatch;

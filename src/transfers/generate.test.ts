@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BridgeTransaction } from "../store/types.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { createTimeFormatter, createTransferGenerator } from "./generate.js";
 import { parseTransferRecord } from "./validate.js";
 

@@ -10,7 +10,7 @@
  * apart from the address pool's checksum cache.
  */
 import { convertDecimals, formatAmount } from "../amount.js";
-import type { BridgeTransaction, TransferStatus } from "../store/types.js";
+import type { BridgeTransaction, TransferStatus } from "../domain/bridge-transaction.js";
 import { createPrng, mix32, type Prng } from "./prng.js";
 import {
   type CatalogChain,
@@ -322,6 +322,10 @@ export function createTransferGenerator(options: GenerateTransfersOptions): Tran
       end_time: final ? formatTime(endTime) : "",
       created_at: formatTime(createdAt),
       updated_at: formatTime(final ? endTime + 5 + prng.int(25) : createdAt),
+      protocol: "reference",
+      xproto_fee_address: sourceToken.address,
+      xproto_fee_decimals: sourceToken.decimals,
+      xproto_fee_symbol: sourceToken.symbol,
     };
   }
 

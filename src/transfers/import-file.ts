@@ -11,9 +11,10 @@
  *   updates nothing.
  */
 import { stat } from "node:fs/promises";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { repeatedMemberName } from "../repeated-json-member.js";
 import type { Database } from "../store/database.js";
-import type { BridgeTransaction, UpsertResult } from "../store/types.js";
+import type { UpsertResult } from "../store/types.js";
 import { LineTooLongError, readLines } from "./read-lines.js";
 import { parseTransferRecord } from "./validate.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type BridgeTransaction, TRANSFER_FIELDS } from "../store/types.js";
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
 import { createTransferGenerator } from "./generate.js";
 import { isValidTime, parseTransferRecord } from "./validate.js";
 
@@ -90,6 +90,26 @@ describe("parseTransferRecord", () => {
     expectError(rest, "fee_symbol", /missing/);
   });
 
+  it("behavior: a record without the four added fields is the reference protocol's, its messaging fee in the fee token", () => {
+    const {
+      protocol: _p,
+      xproto_fee_address: _a,
+      xproto_fee_decimals: _d,
+      xproto_fee_symbol: _s,
+      ...specified
+    } = SUCCESS;
+    assert.deepEqual(parsed(specified), {
+      ...SUCCESS,
+      protocol: "reference",
+      xproto_fee_address: SUCCESS.fee_address,
+      xproto_fee_decimals: SUCCESS.fee_decimals,
+      xproto_fee_symbol: SUCCESS.fee_symbol,
+    });
+    const { xproto_fee_symbol: _only, ...partial } = SUCCESS;
+    expectError(partial, "xproto_fee_symbol", /missing/);
+    expectError({ ...SUCCESS, protocol: "Layer Zero" }, "protocol", /protocol name/);
+  });
+
   it("error: an unknown field is named", () => {
     expectError({ ...SUCCESS, memo: "x" }, "memo", /not a field/);
   });
@@ -111,14 +131,20 @@ describe("parseTransferRecord", () => {
   });
 
   it("error: more fractional digits than the token's decimals, per amount field", () => {
-    const r = { ...SUCCESS, source_token_decimals: 2, fee_decimals: 2, dest_token_decimals: 2 };
+    const r = {
+      ...SUCCESS,
+      source_token_decimals: 2,
+      fee_decimals: 2,
+      dest_token_decimals: 2,
+      xproto_fee_decimals: 2,
+    };
     r.dest_bridge_token_decimals = 2;
     const cases: [keyof BridgeTransaction, string][] = [
       ["send_amount", "source_token_decimals"],
       ["min_receive_amount", "dest_token_decimals"],
       ["receive_amount", "dest_token_decimals"],
       ["dest_bridge_token_amount", "dest_bridge_token_decimals"],
-      ["xproto_fee", "fee_decimals"],
+      ["xproto_fee", "xproto_fee_decimals"],
       ["bridge_fee", "fee_decimals"],
       ["subsidy_amount", "dest_bridge_token_decimals"],
     ];
@@ -218,7 +244,8 @@ function corruptionsFor(field: string): unknown[] {
   if (field.endsWith("_time") || field.endsWith("_at")) {
     return ["2025-02-30 00:00:00", "2025-01-01", "yesterday", 1700000000, null];
   }
-  if (/amount|fee$|_fee/.test(field) && !field.startsWith("fee_")) {
+  if (field === "protocol") return ["", "Reference", "layer zero", "-x", 7, null];
+  if (/amount|fee$|_fee/.test(field) && !/^(xproto_)?fee_/.test(field)) {
     return ["-1", "1e3", "abc", "1.", "1".padEnd(90, "0"), 1, null];
   }
   if (field.endsWith("_name") || field.endsWith("_symbol")) return ["", " x", 7, null];

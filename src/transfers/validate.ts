@@ -12,7 +12,7 @@ import {
   TRANSFER_FIELDS,
   TRANSFER_STATUSES,
   type TransferStatus,
-} from "../store/types.js";
+} from "../domain/bridge-transaction.js";
 
 export type ParseTransferResult =
   | { ok: true; record: BridgeTransaction }
@@ -26,6 +26,7 @@ const DECIMALS_FIELDS = [
   "dest_token_decimals",
   "dest_bridge_token_decimals",
   "fee_decimals",
+  "xproto_fee_decimals",
 ] as const satisfies readonly Field[];
 type DecimalsField = (typeof DECIMALS_FIELDS)[number];
 const NUMBER_FIELDS: ReadonlySet<string> = new Set<string>(DECIMALS_FIELDS);
@@ -67,7 +68,7 @@ const AMOUNT_RULES: Partial<Record<Field, AmountRule>> = {
     zero: "rejected",
     emptyWhileProcessing: "allowed",
   },
-  xproto_fee: { decimalsField: "fee_decimals", zero: "allowed" },
+  xproto_fee: { decimalsField: "xproto_fee_decimals", zero: "allowed" },
   bridge_fee: { decimalsField: "fee_decimals", zero: "allowed" },
   // Paid to the recipient on delivery in the destination bridge token (IBridge.sol), not a fee.
   subsidy_amount: { decimalsField: "dest_bridge_token_decimals", zero: "allowed" },
@@ -82,6 +83,7 @@ const ADDRESS_FIELDS: readonly Field[] = [
   "dest_token_address",
   "dest_bridge_token",
   "fee_address",
+  "xproto_fee_address",
 ];
 const HASH_FIELDS: readonly Field[] = ["message_id", "source_tx_hash", "dest_tx_hash"];
 const NAME_FIELDS: readonly Field[] = [
@@ -90,8 +92,34 @@ const NAME_FIELDS: readonly Field[] = [
   "source_token_symbol",
   "dest_token_symbol",
   "fee_symbol",
+  "xproto_fee_symbol",
 ];
 const TIME_FIELDS: readonly Field[] = ["start_time", "end_time", "created_at", "updated_at"];
+/** A protocol's name (src/protocols/index.ts): lowercase words joined by "-". */
+const PROTOCOL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+const ADDED_FIELDS = [
+  "protocol",
+  "xproto_fee_address",
+  "xproto_fee_decimals",
+  "xproto_fee_symbol",
+] as const satisfies readonly Field[];
+
+/**
+ * The four fields added beside the specification's (decisions.md 9) may all be left out of an
+ * import, as records exported before they existed are: they are then the reference protocol's,
+ * with the messaging fee in the fee token. Some of them without the others is an error.
+ */
+function withAddedFields(value: Record<string, unknown>): Record<string, unknown> {
+  if (ADDED_FIELDS.some((field) => Object.hasOwn(value, field))) return value;
+  return {
+    protocol: "reference",
+    xproto_fee_address: value.fee_address,
+    xproto_fee_decimals: value.fee_decimals,
+    xproto_fee_symbol: value.fee_symbol,
+    ...value,
+  };
+}
 
 /**
  * getAddress computes a keccak hash (about 10 us); an import of millions of records sees the
@@ -161,8 +189,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * breaks a rule. Fields whose values other rules depend on (status, the four decimals) are
  * checked before the fields that depend on them, so an error always names the field at fault.
  */
-export function parseTransferRecord(value: unknown): ParseTransferResult {
-  if (!isPlainObject(value)) return fail("record", "must be a JSON object");
+export function parseTransferRecord(input: unknown): ParseTransferResult {
+  if (!isPlainObject(input)) return fail("record", "must be a JSON object");
+  const value = withAddedFields(input);
   for (const key of Object.keys(value)) {
     if (!KNOWN_FIELDS.has(key)) return fail(key, "is not a field of a bridge transaction record");
   }
@@ -206,6 +235,11 @@ function normaliseField(
   record: Readonly<Record<Field, string | number>>,
 ): string | Broken {
   if (field === "status") return value;
+  if (field === "protocol") {
+    return PROTOCOL_NAME.test(value) && value.length <= 32
+      ? value
+      : broken('must be a protocol name such as "reference" (lowercase letters, digits and "-")');
+  }
   const amountRule = AMOUNT_RULES[field];
   if (amountRule !== undefined) return normaliseAmount(value, amountRule, status, record);
   if (field === "dest_tx_hash" && value === "") {

@@ -5,11 +5,13 @@
  * `{ ok: false, msg }` so the page has one thing to show the user.
  */
 
-import type { TransferSummary } from "../api/transfer-summary.js";
-import type { TransferTimeline } from "../api/transfer-timeline.js";
-import type { RouteQuoteData } from "../router/quote-response.js";
-import type { RouterRequest } from "../router/validate-request.js";
-import type { BridgeTransaction } from "../store/types.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
+import type {
+  RouteQuoteData,
+  RouterRequest,
+  TransferSummary,
+  TransferTimeline,
+} from "./api-types.js";
 
 export interface TransferPage {
   data: BridgeTransaction[];

@@ -16,9 +16,10 @@
  * newest `size` transfers, ordered by the chosen field. A refresh that brings the same rows
  * changes nothing on the page; new rows are highlighted and counted.
  */
-import type { TransferSummary } from "../api/transfer-summary.js";
+
 import { amountNode } from "./amount-view.js";
 import type { ApiClient } from "./api-client.js";
+import type { TransferSummary } from "./api-types.js";
 import type { ChainDirectory } from "./chain-directory.js";
 import { EMPTY_DIRECTORY } from "./chain-directory.js";
 import { el } from "./dom.js";

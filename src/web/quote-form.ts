@@ -4,9 +4,10 @@
  * the decoded `signData.params`, or the envelope's `msg`. The API key is kept in localStorage
  * (this browser only) so it need not be pasted again.
  */
-import type { RouteQuoteData } from "../router/quote-response.js";
+
 import { amountNode } from "./amount-view.js";
 import type { ApiClient, ExplorerChain, QuoteRequest } from "./api-client.js";
+import type { RouteQuoteData } from "./api-types.js";
 import { bridgeAction } from "./bridge-button.js";
 import { installChainSelects, useTextInputs } from "./chain-selects.js";
 import { el, showMessage } from "./dom.js";

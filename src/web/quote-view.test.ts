@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RouteQuoteData } from "../router/quote-response.js";
+import type { RouteQuoteData } from "./api-types.js";
 import { DEFAULT_STATE } from "./url-state.js";
 
 // quote-form.ts and home-view.ts touch the DOM only when called with elements: their pure parts

@@ -16,9 +16,9 @@
  * again every POLL_MS for PATIENCE_MS. An id that cannot be a transfer's, or a message id no
  * transfer has, is said at once.
  */
-import type { TimelineStep, TransferTimeline } from "../api/transfer-timeline.js";
 import { amountNode } from "./amount-view.js";
 import type { ApiClient } from "./api-client.js";
+import type { TimelineStep, TransferTimeline } from "./api-types.js";
 import { type ChainDirectory, EMPTY_DIRECTORY } from "./chain-directory.js";
 import { el, showMessage } from "./dom.js";
 import {

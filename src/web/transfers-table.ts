@@ -5,7 +5,7 @@
  * `?q=<value>` (a click searches that value) with a copy button; a search for an address marks
  * each transfer In, Out or Self relative to it.
  */
-import type { BridgeTransaction } from "../store/types.js";
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { amountNode } from "./amount-view.js";
 import { type ChainDirectory, EMPTY_DIRECTORY } from "./chain-directory.js";
 import { el } from "./dom.js";

@@ -16,6 +16,8 @@
  * 24 hours, then marked failed. A subscription whose attempts have all failed for
  * `disableAfterMs` (24 hours) since its last success is disabled with the reason.
  */
+
+import { CLEAR_SECRET_BOX, type SecretBox } from "../secret-box.js";
 import type { SqlExecutor } from "../store/backend.js";
 import type { ClaimedDelivery, WebhookRepository } from "../store/webhook-repository.js";
 import { formatWebhookTime } from "../store/webhook-repository.js";
@@ -25,7 +27,6 @@ import { recordAttemptCounts } from "./delivery-health.js";
 import { type ChangeReader, fanOutOnce } from "./fan-out.js";
 import { type AttemptOutcome, DEFAULT_WEBHOOK_TIMEOUT_MS, postWebhook } from "./post-webhook.js";
 import { DEFAULT_RETRY_POLICY, nextAttemptAt, type RetryPolicy } from "./retry-schedule.js";
-import { CLEAR_SECRET_BOX, type SecretBox } from "./secret-box.js";
 
 export interface DeliveryLogger {
   info(fields: object, message: string): void;

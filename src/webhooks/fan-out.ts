@@ -9,9 +9,10 @@
  * fans out, the others skip the step and go on sending. The change log's seq order is its commit
  * order (migration 0007), so nothing can later appear behind the cursor.
  */
+
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { SqlExecutor } from "../store/backend.js";
 import { createTransferChangeRepository } from "../store/transfer-change-repository.js";
-import type { BridgeTransaction } from "../store/types.js";
 import type { NewDelivery, WebhookRepository } from "../store/webhook-repository.js";
 import { filterMatches } from "./subscription-filter.js";
 import { eventBody, eventIdOf, eventTypeOf, type LoggedChange } from "./webhook-event.js";

@@ -11,10 +11,12 @@
  * - At most 1 KiB of the response body is read, then the connection is dropped: a receiver
  *   cannot make us download anything large or hold a connection open by trickling a body.
  */
+
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from "../config/webhook-config.js";
 import { hostOf, isPrivateAddress } from "./outbound-address.js";
 import {
   EVENT_ID_HEADER,
@@ -23,8 +25,8 @@ import {
   signatureHeader,
 } from "./signature.js";
 
-/** A 2xx within this long delivers (docs/webhooks.md, "Retries"). */
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** A 2xx within this long delivers (docs/webhooks.md, "Retries"); config/webhook-config.ts. */
+export { DEFAULT_WEBHOOK_TIMEOUT_MS };
 /** How much of a response body is read (and kept, for `deliveries`). */
 export const MAX_RESPONSE_BYTES = 1024;
 

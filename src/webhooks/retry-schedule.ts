@@ -9,6 +9,8 @@
  * 10-20 s, ... after each failure, 21-43 min after the tenth, then every 30-60 min: about 40
  * attempts in 24 hours.
  */
+import { backoffDelayMs } from "../backoff.js";
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from "../config/webhook-config.js";
 
 export interface RetryPolicy {
   /** First retry delay, milliseconds (WEBHOOK_RETRY_BASE_MS; default 5000). */
@@ -20,15 +22,14 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  baseMs: 5000,
+  baseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS,
   maxDelayMs: 3_600_000,
   windowMs: 24 * 3_600_000,
 };
 
 /** The delay before retry number `retry` (1 for the first retry), before jitter. */
 export function retryDelayMs(policy: RetryPolicy, retry: number): number {
-  const exponent = Math.min(Math.max(retry - 1, 0), 40);
-  return Math.min(policy.baseMs * 2 ** exponent, policy.maxDelayMs);
+  return backoffDelayMs(retry, { baseMs: policy.baseMs, maxMs: policy.maxDelayMs, jitter: "none" });
 }
 
 /**
@@ -43,8 +44,12 @@ export function nextAttemptAt(
   random: () => number = Math.random,
 ): number | undefined {
   if (now - firstAttemptAt >= policy.windowMs) return undefined;
-  const delay = retryDelayMs(policy, attempts);
-  const at = now + Math.round(delay / 2 + random() * (delay / 2));
+  const delay = backoffDelayMs(
+    attempts,
+    { baseMs: policy.baseMs, maxMs: policy.maxDelayMs, jitter: "half" },
+    random,
+  );
+  const at = now + delay;
   // The last retry lands at the window's end at the latest, so a delivery is given the whole
   // 24 hours but not more.
   return Math.min(at, firstAttemptAt + policy.windowMs);

@@ -5,9 +5,9 @@
  * (docs/http-api.md, "3. Listing"): EVM addresses and 32-byte hashes match case-insensitively, other chains'
  * values exactly.
  */
-import { classifyAddressOrTxHash } from "../api/schemas/list-transfers-query.js";
-import { transferMatches } from "../store/transfer-match.js";
-import type { BridgeTransaction } from "../store/types.js";
+
+import type { BridgeTransaction } from "../domain/bridge-transaction.js";
+import { classifyAddressOrTxHash, transferMatches } from "../store/transfer-match.js";
 
 export interface SubscriptionFilter {
   /** Normalised (EVM values lowercase); empty with `txHashes` empty: every transfer. */

@@ -4,11 +4,11 @@
  */
 
 import { redactWebhookUrl } from "../redact-url.js";
+import { CLEAR_SECRET_BOX, type SecretBox, SecretKeyMissingError } from "../secret-box.js";
 import type { WebhookRepository, WebhookSubscription } from "../store/webhook-repository.js";
 import { formatWebhookTime } from "../store/webhook-repository.js";
 import type { WebhookStore } from "../store/webhook-store.js";
 import { checkWebhookUrl, type ResolveHost } from "./outbound-address.js";
-import { CLEAR_SECRET_BOX, type SecretBox, SecretKeyMissingError } from "./secret-box.js";
 import { generateWebhookSecret } from "./signature.js";
 import { parseSubscriptionFilter } from "./subscription-filter.js";
 

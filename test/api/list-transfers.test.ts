@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { toBaseUnits } from "../../src/amount.js";
-import { type BridgeTransaction, SORT_FIELDS, TRANSFER_FIELDS } from "../../src/store/types.js";
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../../src/domain/bridge-transaction.js";
+import { SORT_FIELDS } from "../../src/store/types.js";
 import type { DatabaseBackend } from "../setup/database.js";
 import {
   evmAddress,

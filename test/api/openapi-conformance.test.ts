@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
+import { indexerReadinessCheck } from "../../src/api/indexer-readiness.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { registerRateLimit } from "../../src/api/plugins/rate-limit.js";
 import { DISCOVERY_PATHS } from "../../src/api/routes/discovery.js";
@@ -22,8 +23,8 @@ import {
   routerReadinessCheck,
 } from "../../src/api/routes/router-quote.js";
 import { LATEST_STREAM_PATH, TRANSFER_STREAM_PATH } from "../../src/api/routes/transfer-stream.js";
+import { formatUtc } from "../../src/domain/utc-time.js";
 import { ErrorCode } from "../../src/errors.js";
-import { formatUtc } from "../../src/indexer/derive-transfer.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture } from "../../src/router/fixtures.js";
@@ -33,7 +34,6 @@ import {
 } from "../../src/router/providers/chain-state-provider.js";
 import { createStore, type Database, openDatabase } from "../../src/store/index.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
-import { indexerReadinessCheck } from "../../src/store/indexer-status.js";
 import { NoAnswerError } from "../../src/store/store-unavailable.js";
 import type { Store } from "../../src/store/types.js";
 import { createMemoryApiKeyRepository } from "../keys/memory-api-key-repository.js";

@@ -5,8 +5,9 @@
 import type { FastifyInstance } from "fastify";
 import { type BuildAppOptions, buildApp } from "../../src/api/app.js";
 import { loadConfig } from "../../src/config/env.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { createStore } from "../../src/store/index.js";
-import type { BridgeTransaction, Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/types.js";
 import { type DatabaseBackend, setupIsolatedDatabase } from "../setup/database.js";
 
 export interface ApiHarness {

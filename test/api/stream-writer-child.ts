@@ -5,8 +5,10 @@
  * and some removed, and transfers of other addresses in between. Prints "started" once its
  * store is open and "done" when finished.
  */
+
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { createStore } from "../../src/store/index.js";
-import type { BridgeTransaction, TransferMaintenanceRepository } from "../../src/store/types.js";
+import type { TransferMaintenanceRepository } from "../../src/store/types.js";
 import { makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 
 const [databaseUrl = "", address = "", countText = "20", seedText = "1"] = process.argv.slice(2);

@@ -9,8 +9,8 @@ import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { utcText } from "../../src/api/transfer-summary.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { sqlitePath } from "../../src/store/database-url.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import type { DatabaseBackend } from "../setup/database.js";
 import {
   evmAddress,
@@ -71,10 +71,10 @@ const RECORDS = [...successes, failed, processing, dai, old, imported];
 
 async function insertRawEvents(databaseUrl: string, backend: DatabaseBackend, rows: unknown[][]) {
   const columns =
-    "chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args";
+    "chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args, role";
   if (backend === "sqlite") {
     const db = new Database(sqlitePath(databaseUrl));
-    const insert = db.prepare(`INSERT INTO raw_events (${columns}) VALUES (${"?, ".repeat(10)}?)`);
+    const insert = db.prepare(`INSERT INTO raw_events (${columns}) VALUES (${"?, ".repeat(11)}?)`);
     for (const row of rows) insert.run(...row);
     db.prepare(
       "INSERT INTO indexer_chains (chain_id, name, start_block, cursor_block, cursor_hash, head_block, target_block, state, error, updated_at) VALUES (71001, 'alpha', 0, 0, '', 0, 0, 'following', '', '')",
@@ -120,8 +120,17 @@ function event(
     name,
     failed.message_id,
     JSON.stringify(args),
+    ROLES[name],
   ];
 }
+
+/** The reference events' roles (src/domain/bridge-event.ts). */
+const ROLES: Record<string, string> = {
+  TransferSent: "sent",
+  TransferDelivered: "delivered",
+  TransferFailed: "failed",
+  TransferRefunded: "refunded",
+};
 
 for (const backend of ["sqlite", "postgres"] as const) {
   describe(`explorer activity endpoints (${backend})`, () => {

@@ -37,7 +37,7 @@ describe("index benchmark: store floor", () => {
     await store.close();
     const db = new Database(source);
     const insert = db.prepare(
-      "INSERT INTO raw_events VALUES (1, ?, 0, ?, '0xb', 0, '0xa', 0, 'TransferSent', ?, '{}')",
+      "INSERT INTO raw_events VALUES (1, ?, 0, ?, '0xb', 0, '0xa', 0, 'TransferSent', ?, '{}', 'reference', 'sent')",
     );
     for (let i = 0; i < 50; i++) insert.run(`0x${i}`, i, `0xm${i}`);
     db.prepare(

@@ -11,8 +11,9 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { tsEntryArgs } from "../../bench/ts-entry.js";
 import { run } from "../../src/cli/import.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { createStore } from "../../src/store/index.js";
-import type { BridgeTransaction, Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/types.js";
 import { createTransferGenerator } from "../../src/transfers/generate.js";
 import { writeJsonl } from "../../src/transfers/write-jsonl.js";
 import {

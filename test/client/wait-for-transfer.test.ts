@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseRetryAfter } from "../../packages/client/src/errors.js";
 import { BridgeOracleError, createClient } from "../../packages/client/src/index.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { eventually } from "../setup/eventually.js";
 import { hexHash, makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { evmAddress, hexHash, makeProcessingTransfer, timeAt } from "../setup/transfer-fixtures.js";
 

@@ -14,13 +14,13 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
 import type { Address, Hex } from "viem";
+import type { BridgeEvent } from "../../src/domain/bridge-event.js";
 import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
-import { type DeriveContext, deriveTransfer } from "../../src/indexer/derive-transfer.js";
-import type { BridgeEvent } from "../../src/store/bridge-event.js";
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../../src/domain/bridge-transaction.js";
 import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
 import { amountSortKey } from "../../src/store/transfer-keys.js";
-import { type BridgeTransaction, TRANSFER_FIELDS } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
+import { type DeriveContext, deriveTransfer } from "./derive-transfer-model.js";
 
 const CHAINS = [71001, 71002, 71003];
 const BRIDGES: Record<number, Address> = {
@@ -84,7 +84,14 @@ const messageArb = fc.record({
   amounts: fc.array(units, { minLength: 7, maxLength: 7 }),
   outcomes: fc.array(
     fc.record({
-      name: fc.constantFrom("TransferDelivered", "TransferFailed", "TransferRefunded"),
+      // DeliveryRetrying: a `retrying` event (a reverted delivery that may be retried, as
+      // LayerZero's LzReceiveAlert), which changes nothing.
+      name: fc.constantFrom(
+        "TransferDelivered",
+        "TransferFailed",
+        "TransferRefunded",
+        "DeliveryRetrying",
+      ),
       /** A look-alike: at another contract on the same chain. */
       elsewhere: fc.boolean(),
       amount: units,
@@ -110,6 +117,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     txHash: hex32(0x7000000 + ++serial),
     logIndex: serial % 5,
     address,
+    protocol: "reference",
     kind: 1 as const,
     messageId,
   });
@@ -119,6 +127,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     {
       ...base(source, m.sendBlock, BRIDGES[source]!),
       name: "TransferSent",
+      role: "sent",
       args: {
         messageId,
         sender: USERS[m.sender]!,
@@ -144,10 +153,18 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     const args: Record<string, string> =
       o.name === "TransferDelivered"
         ? { messageId, recipient: USERS[m.recipient]!, receiveAmount: o.amount }
-        : o.name === "TransferFailed"
+        : o.name === "TransferFailed" || o.name === "DeliveryRetrying"
           ? { messageId, recipient: USERS[m.recipient]!, reason: "no liquidity" }
           : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
-    events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, args });
+    const role = (
+      {
+        TransferDelivered: "delivered",
+        TransferFailed: "failed",
+        TransferRefunded: "refunded",
+        DeliveryRetrying: "retrying",
+      } as const
+    )[o.name];
+    events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, role, args });
   });
   return events;
 }

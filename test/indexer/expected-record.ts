@@ -6,7 +6,7 @@
 import { getAddress, type TransactionReceipt } from "viem";
 import { formatAmount } from "../../src/amount.js";
 import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import type { MadeTransfer } from "./traffic.js";
 
 export type Outcome =
@@ -73,6 +73,10 @@ export async function expectedRecord(
     fee_address: getAddress(s.sourceBridgeToken),
     fee_decimals: feeToken.decimals,
     fee_symbol: feeToken.symbol,
+    protocol: "reference",
+    xproto_fee_address: getAddress(s.sourceBridgeToken),
+    xproto_fee_decimals: feeToken.decimals,
+    xproto_fee_symbol: feeToken.symbol,
     xproto_fee: formatAmount(s.xprotoFee, feeToken.decimals),
     bridge_fee: formatAmount(s.bridgeFee, feeToken.decimals),
     status: outcome.status,

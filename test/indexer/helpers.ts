@@ -7,10 +7,10 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { type IndexerConfig, parseIndexerConfig } from "../../src/config/indexer-config.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { TRANSFER_FIELDS } from "../../src/domain/bridge-transaction.js";
 import type { ChainIndexer, IndexerLogger } from "../../src/indexer/chain-indexer.js";
 import { createIndexer, type Indexer } from "../../src/indexer/create-indexer.js";
 import { type Database as OpenDatabase, openDatabase } from "../../src/store/index.js";
-import { TRANSFER_FIELDS } from "../../src/store/types.js";
 import { connectChain } from "../setup/anvil.js";
 import {
   type DatabaseBackend,

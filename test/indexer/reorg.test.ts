@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { summariseIndexerStatus } from "../../src/api/indexer-readiness.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { WrongChainError } from "../../src/indexer/chain-indexer.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
-import { summariseIndexerStatus } from "../../src/store/indexer-status.js";
 import { type ChainConnection, setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import type { DatabaseBackend, IsolatedDatabase } from "../setup/database.js";
 import { height, mine, revertTo, snapshot, startRpcProxy } from "./chain-control.js";

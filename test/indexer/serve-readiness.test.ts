@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { run as serve } from "../../src/cli/serve.js";
-import { formatUtc } from "../../src/indexer/derive-transfer.js";
+import { formatUtc } from "../../src/domain/utc-time.js";
 import { openDatabase } from "../../src/store/index.js";
 import type { IndexerChainRow } from "../../src/store/indexer-repository.js";
 import { freePort } from "../setup/free-port.js";

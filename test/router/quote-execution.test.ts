@@ -37,6 +37,7 @@ import { loadConfig } from "../../src/config/env.js";
 import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
 import { writeManifest } from "../../src/devnet/write-manifest.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { parseRegistry, type Registry } from "../../src/domain/registry.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { getAmountOut } from "../../src/router/dex.js";
@@ -51,7 +52,7 @@ import {
 } from "../../src/router/providers/duration-estimator.js";
 import type { RouteQuoteData } from "../../src/router/quote-response.js";
 import type { RouterRequest } from "../../src/router/validate-request.js";
-import { type BridgeTransaction, type Database, openDatabase } from "../../src/store/index.js";
+import { type Database, openDatabase } from "../../src/store/index.js";
 import { configOf, indexUntilIdle, openTestIndexer, type TestIndexer } from "../indexer/helpers.js";
 import { runKeys } from "../keys/cli-io.js";
 import {

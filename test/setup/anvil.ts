@@ -19,13 +19,13 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { BridgeParams } from "../../src/chain/bridge-params.js";
 import { type AnvilInstance, startAnvil } from "../../src/devnet/anvil.js";
 import { type DevnetChainSpec, deployDevnet } from "../../src/devnet/deploy.js";
 import type { DevnetManifest, ManifestAccount, ManifestChain } from "../../src/devnet/manifest.js";
 import { buildBridgeMessage, type TransferSentArgs } from "../../src/devnet/relayer-messages.js";
 import { uniswapArtifact } from "../../src/devnet/uniswap-artifacts.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
+import type { BridgeParams } from "../../src/protocols/reference/bridge-params.js";
 
 export interface TestDevnet {
   manifest: DevnetManifest;

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { getAddress } from "viem";
-import type { BridgeTransaction } from "../../src/store/types.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 
 let counter = 0;
 
@@ -62,8 +62,19 @@ export function makeTransfer(overrides: Partial<BridgeTransaction> = {}): Bridge
     end_time: timeAt(n * 10 + 5),
     created_at: timeAt(n * 10 + 1),
     updated_at: timeAt(n * 10 + 6),
+    protocol: "reference",
+    xproto_fee_address: evmAddress("usdc-a"),
+    xproto_fee_decimals: 6,
+    xproto_fee_symbol: "USDC",
   };
-  return { ...base, ...overrides };
+  // The messaging fee is in the fee token (the reference protocol) unless overridden.
+  const record = { ...base, ...overrides };
+  return {
+    ...record,
+    xproto_fee_address: overrides.xproto_fee_address ?? record.fee_address,
+    xproto_fee_decimals: overrides.xproto_fee_decimals ?? record.fee_decimals,
+    xproto_fee_symbol: overrides.xproto_fee_symbol ?? record.fee_symbol,
+  };
 }
 
 /** A Processing transfer: no destination outcome yet, so those fields are "". */

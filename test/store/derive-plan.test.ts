@@ -12,8 +12,8 @@ import { after, before, describe, it } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import type { Address, Hex } from "viem";
+import type { BridgeEvent } from "../../src/domain/bridge-event.js";
 import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
-import type { BridgeEvent } from "../../src/store/bridge-event.js";
 import {
   createTransferDerivation,
   derivationStatements,
@@ -52,6 +52,7 @@ function transfer(n: number, block: number): BridgeEvent[] {
     txHash: hex32(0x7000000 + n * 2 + logIndex),
     logIndex,
     address,
+    protocol: "reference",
     kind: 1 as const,
     messageId,
   });
@@ -59,6 +60,7 @@ function transfer(n: number, block: number): BridgeEvent[] {
     {
       ...at(71001, BRIDGE_A, 0),
       name: "TransferSent",
+      role: "sent" as const,
       args: {
         messageId,
         sender: USER,
@@ -80,6 +82,7 @@ function transfer(n: number, block: number): BridgeEvent[] {
     {
       ...at(71002, BRIDGE_B, 1),
       name: "TransferDelivered",
+      role: "delivered" as const,
       args: { messageId, recipient: USER, receiveAmount: "990000000000000000" },
     },
   ];

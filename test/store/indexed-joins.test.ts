@@ -11,11 +11,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import type { TransferBackend } from "../../src/store/backend.js";
 import { createStore } from "../../src/store/index.js";
 import { createPostgresBackend } from "../../src/store/postgres/postgres-backend.js";
 import { createTransferWrites } from "../../src/store/transfer-writes.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { evmAddress, hexHash, makeProcessingTransfer, timeAt } from "../setup/transfer-fixtures.js";
 

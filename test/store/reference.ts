@@ -2,7 +2,9 @@
  * Reference model for the store tests: what listTransfers must return, computed in memory with
  * plain sorting. `order` is the insertion position of a record (= id order of the store).
  */
-import type { BridgeTransaction, SortField, SortOrder } from "../../src/store/types.js";
+
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
+import type { SortField, SortOrder } from "../../src/store/types.js";
 
 export interface StoredRecord {
   record: BridgeTransaction;

@@ -7,13 +7,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { createStore } from "../../src/store/index.js";
 import type { TransferChange } from "../../src/store/transfer-change-repository.js";
-import type {
-  BridgeTransaction,
-  Store,
-  TransferMaintenanceRepository,
-} from "../../src/store/types.js";
+import type { Store, TransferMaintenanceRepository } from "../../src/store/types.js";
 import { type DatabaseBackend, setupIsolatedDatabase } from "../setup/database.js";
 import { makeProcessingTransfer, makeTransfer } from "../setup/transfer-fixtures.js";
 

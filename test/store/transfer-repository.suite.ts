@@ -9,16 +9,15 @@ import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
+import { type BridgeTransaction, TRANSFER_FIELDS } from "../../src/domain/bridge-transaction.js";
 import { createStore, MIGRATIONS } from "../../src/store/index.js";
 import { UPSERT_BATCH_SIZE } from "../../src/store/transfer-writes.js";
 import {
-  type BridgeTransaction,
   type ListTransfersQuery,
   SORT_FIELDS,
   type SortField,
   type SortOrder,
   type Store,
-  TRANSFER_FIELDS,
   type TransferMaintenanceRepository,
   type TransferMatch,
 } from "../../src/store/types.js";

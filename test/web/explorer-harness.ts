@@ -15,13 +15,14 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { buildApp } from "../../src/api/app.js";
 import { registerApiKeyAuth } from "../../src/api/plugins/auth.js";
 import { loadConfig } from "../../src/config/env.js";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { parseRegistry } from "../../src/domain/registry.js";
 import { generateApiKey } from "../../src/keys/api-key.js";
 import { createRouter } from "../../src/router/create-router.js";
 import { createRouterFixture, type RouterFixture } from "../../src/router/fixtures.js";
 import { sqlitePath } from "../../src/store/database-url.js";
 import { openDatabase } from "../../src/store/index.js";
-import type { BridgeTransaction, Store } from "../../src/store/types.js";
+import type { Store } from "../../src/store/types.js";
 import { setupIsolatedDatabase } from "../setup/database.js";
 import { hexHash } from "../setup/transfer-fixtures.js";
 
@@ -185,6 +186,14 @@ export interface RawEventRow {
   args: object;
 }
 
+/** The reference events' roles (src/domain/bridge-event.ts). */
+const ROLES: Record<RawEventRow["name"], string> = {
+  TransferSent: "sent",
+  TransferDelivered: "delivered",
+  TransferFailed: "failed",
+  TransferRefunded: "refunded",
+};
+
 /**
  * Stores indexed events for records (SQLite), so their pages show blocks, reasons and refunds:
  * the chains as the indexer knows them, then the events.
@@ -201,7 +210,7 @@ export function storeIndexedEvents(
     );
     for (const [id, name] of chains) insertChain.run(id, name);
     const insert = db.prepare(
-      "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO raw_events (chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     for (const e of events) {
       insert.run(
@@ -216,6 +225,7 @@ export function storeIndexedEvents(
         e.name,
         e.transfer.message_id,
         JSON.stringify(e.args),
+        ROLES[e.name],
       );
     }
   } finally {

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Page, Request } from "playwright-core";
+import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
 import { fixtureQuoteRequest } from "../../src/router/fixtures.js";
-import type { BridgeTransaction } from "../../src/store/types.js";
 import { LIST_TRANSFERS_PATH } from "../../src/web/api-client.js";
 import { formatAmount } from "../../src/web/format.js";
 import {

@@ -25,8 +25,8 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import type { IndexerChainStatus } from "../../store/indexer-repository.js";
 import type { SlotUsage } from "../../store/webhook-slots.js";
 import type {} from "./auth.js"; // FastifyContextConfig.apiKeyIgnored
-import type {} from "./rate-limit.js"; // FastifyContextConfig.rateLimitExempt
 import { createRequestStats } from "./request-stats.js";
+import type {} from "./route-config.js"; // FastifyContextConfig.rateLimitExempt
 import { registerWebhookMetrics, type WebhookMetricsOptions } from "./webhook-metrics.js";
 import { registerWebhookSlotMetrics, WEBHOOK_SLOT_METRIC_NAMES } from "./webhook-slot-metrics.js";
 import { withTimeout } from "./with-timeout.js";

@@ -29,13 +29,7 @@ import {
 import { createRedisRateLimitCounter } from "../../keys/redis-rate-limit-counter.js";
 import { requestGate } from "../request-gate.js";
 import { METRIC_NAMES } from "./metrics.js";
-
-declare module "fastify" {
-  interface FastifyContextConfig {
-    /** True to leave the route out of rate limiting (rate-limit.ts). */
-    rateLimitExempt?: boolean;
-  }
-}
+import type {} from "./route-config.js"; // FastifyContextConfig.rateLimitExempt
 
 export interface RateLimitOptions {
   /** Requests per window per client address without a key. 0 = unlimited. Default 120. */

@@ -11,9 +11,10 @@
  */
 import { createHash } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import type { BridgeTransaction } from "../../domain/bridge-transaction.js";
 import { ApiError, invalidParameter } from "../../errors.js";
-import type { BridgeTransaction, Store } from "../../store/types.js";
-import { classifyAddressOrTxHash } from "../schemas/list-transfers-query.js";
+import { classifyAddressOrTxHash } from "../../store/transfer-match.js";
+import type { Store } from "../../store/types.js";
 import {
   DEFAULT_LATEST_LIMIT,
   latestTransfersRouteSchema,

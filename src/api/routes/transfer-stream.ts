@@ -34,7 +34,8 @@ export interface TransferStreamRouteDeps {
   maxBufferedBytes: number;
 }
 
-const SEQ = /^[0-9]{1,15}$/;
+/** Event ids (seqs) have at most 15 digits: exact as a JS number, and as a BIGINT. */
+const MAX_SEQ_DIGITS = 15;
 
 /** Last-Event-ID (wins: EventSource sends it on reconnecting to the same URL) or `since`. */
 export function parseResumePoint(
@@ -43,24 +44,28 @@ export function parseResumePoint(
 ): number | undefined {
   const lastEventId = Array.isArray(header) ? header[0] : header;
   if (lastEventId !== undefined && lastEventId.trim() !== "") {
-    const value = lastEventId.trim();
-    if (!SEQ.test(value)) {
-      throw invalidParameter(
-        "Last-Event-ID",
-        `must be an event id of this stream (a non-negative integer), got ${shown(value)}`,
-      );
-    }
-    return Number(value);
+    return eventId("Last-Event-ID", lastEventId.trim());
   }
   const since = single(query, "since");
   if (since === undefined || since === "") return undefined;
-  if (!SEQ.test(since)) {
+  return eventId("since", since);
+}
+
+/** A resume point's value, or 400 40001 naming the rule it breaks (docs/push.md, "Resuming"). */
+function eventId(parameter: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) {
     throw invalidParameter(
-      "since",
-      `must be an event id of this stream (a non-negative integer), got ${shown(since)}`,
+      parameter,
+      `must be an event id of this stream (a non-negative integer), got ${shown(value)}`,
     );
   }
-  return Number(since);
+  if (value.length > MAX_SEQ_DIGITS) {
+    throw invalidParameter(
+      parameter,
+      `is too large to be an event id of this stream (at most ${MAX_SEQ_DIGITS} digits), got ${shown(value)}`,
+    );
+  }
+  return Number(value);
 }
 
 export function registerTransferStreamRoute(

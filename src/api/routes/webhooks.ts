@@ -12,9 +12,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../../errors.js";
+import type { SecretBox } from "../../secret-box.js";
 import type { WebhookStore } from "../../store/webhook-store.js";
 import { type ResolveHost, WebhookUrlError } from "../../webhooks/outbound-address.js";
-import type { SecretBox } from "../../webhooks/secret-box.js";
 import { FilterError } from "../../webhooks/subscription-filter.js";
 import {
   createSubscription,

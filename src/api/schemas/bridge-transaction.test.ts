@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TRANSFER_FIELDS } from "../../store/types.js";
+import { TRANSFER_FIELDS } from "../../domain/bridge-transaction.js";
 import { bridgeTransactionSchema } from "./bridge-transaction.js";
 
 describe("bridgeTransactionSchema", () => {

@@ -4,7 +4,7 @@
  * shape drifted from the documented one instead of sending it. bridge-transaction.test.ts checks
  * the property list against TRANSFER_FIELDS.
  */
-import { TRANSFER_STATUSES } from "../../store/types.js";
+import { TRANSFER_STATUSES } from "../../domain/bridge-transaction.js";
 
 const amount = (description: string) =>
   ({
@@ -60,6 +60,17 @@ const properties = {
   end_time: time('Destination-chain block time of the delivery or failure; "" while Processing'),
   created_at: time("When the service first stored the record"),
   updated_at: time("When the service last changed the record"),
+  protocol: {
+    type: "string",
+    description:
+      'The bridge protocol that carried the transfer (added beside the specification\'s fields): "reference" for the reference bridge contracts',
+    examples: ["reference"],
+  },
+  xproto_fee_address: text(
+    "Token xproto_fee is paid in (added): the fee token for the reference protocol, the native coin (0x0) where the messaging fee is paid in it",
+  ),
+  xproto_fee_decimals: decimals("Decimals of the xproto_fee token (added)"),
+  xproto_fee_symbol: text("Symbol of the xproto_fee token (added)"),
 } as const;
 
 export const bridgeTransactionSchema = {

@@ -53,7 +53,7 @@ const routerChainSchema = {
   },
 } as const;
 
-/** One chain of the `indexer` check (summariseIndexerStatus in store/indexer-status.ts). */
+/** One chain of the `indexer` check (summariseIndexerStatus in api/indexer-readiness.ts). */
 const indexerChainSchema = {
   type: "object",
   required: [

@@ -2,13 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { ApiError } from "../../errors.js";
+import { classifyAddressOrTxHash } from "../../store/transfer-match.js";
 import { SORT_FIELDS } from "../../store/types.js";
-import {
-  classifyAddressOrTxHash,
-  MAX_PAGE_NO,
-  parseListTransfersQuery,
-  SORT_NAMES,
-} from "./list-transfers-query.js";
+import { MAX_PAGE_NO, parseListTransfersQuery, SORT_NAMES } from "./list-transfers-query.js";
 
 const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 const HASH = `0x${"Ab".repeat(32)}`;

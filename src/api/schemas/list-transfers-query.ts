@@ -8,6 +8,7 @@
  * JSON schema (list-transfers.ts) only documents them for OpenAPI.
  */
 import { invalidParameter } from "../../errors.js";
+import { classifyAddressOrTxHash } from "../../store/transfer-match.js";
 import {
   type ListTransfersQuery,
   SORT_FIELDS,
@@ -36,10 +37,6 @@ export const SORT_NAME_ALIASES: Readonly<Record<string, SortField>> = Object.fre
 );
 export const SORT_NAMES: readonly string[] = Object.freeze(Object.keys(SORT_NAME_ALIASES));
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
-const OTHER_ID = /^[A-Za-z0-9:_-]{1,128}$/;
-
 export const ADDRESS_OR_TX_HASH_RULE =
   "must be an EVM address (0x + 40 hex digits), a 32-byte hash (0x + 64 hex digits), " +
   "or another chain's address or hash of 1-128 characters from A-Z a-z 0-9 : _ -";
@@ -48,14 +45,6 @@ export interface ParsedListTransfersQuery {
   query: ListTransfersQuery;
   /** Echoed in the response as numbers (docs/http-api.md, "List bridge transactions"). */
   page: { page: number; pageSize: number };
-}
-
-/** Classifies an already trimmed addressOrTxHash; undefined when it fits no class. */
-export function classifyAddressOrTxHash(value: string): TransferMatch | undefined {
-  if (EVM_ADDRESS.test(value)) return { kind: "evmAddress", value: value.toLowerCase() };
-  if (EVM_HASH.test(value)) return { kind: "evmHash", value: value.toLowerCase() };
-  if (OTHER_ID.test(value)) return { kind: "other", value };
-  return undefined;
 }
 
 /**

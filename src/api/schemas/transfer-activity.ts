@@ -4,7 +4,7 @@
  * and fixes the answer's shape for the serialiser; the parameters' rules run in
  * routes/transfer-activity.ts (clear messages, decisions.md 6).
  */
-import { TRANSFER_STATUSES } from "../../store/types.js";
+import { TRANSFER_STATUSES } from "../../domain/bridge-transaction.js";
 import { bridgeTransactionRef } from "./bridge-transaction.js";
 import { errorEnvelopeRef, standardErrorResponses, successEnvelopeSchema } from "./envelope.js";
 

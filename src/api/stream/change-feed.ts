@@ -9,6 +9,7 @@
  * was read (the change log's order guarantee, src/store/transfer-change-repository.ts, makes
  * "everything up to the newest one read" exact).
  */
+import { backoffDelayMs } from "../../backoff.js";
 import type { TransferChange, TransferChangeRepository } from "../../store/index.js";
 
 export interface ChangeFeedSubscriber {
@@ -53,7 +54,8 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
   let closed = false;
   let reading = false;
   let again = false;
-  let retryMs = firstRetryMs;
+  /** Failed reads in a row (src/backoff.ts: the delay doubles from firstRetryMs up to 10 s). */
+  let failures = 0;
   let retryTimer: NodeJS.Timeout | undefined;
   let failing = false;
   let stopWatching: (() => void) | undefined;
@@ -86,8 +88,14 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
         failing = false;
         logger?.info({ position }, "stream change feed: reading the change log again");
       }
-      retryMs = firstRetryMs;
+      failures = 0;
     } catch (error) {
+      failures++;
+      const retryMs = backoffDelayMs(failures, {
+        baseMs: firstRetryMs,
+        maxMs: 10_000,
+        jitter: "none",
+      });
       if (!failing) {
         failing = true;
         logger?.warn(
@@ -98,7 +106,6 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       clearTimeout(retryTimer);
       retryTimer = setTimeout(wake, retryMs);
       retryTimer.unref();
-      retryMs = Math.min(retryMs * 2, 10_000);
     } finally {
       reading = false;
     }

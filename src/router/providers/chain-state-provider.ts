@@ -22,7 +22,7 @@
  * quote sees is never understated.
  */
 import { type Address, type PublicClient, parseAbi } from "viem";
-import { backoffDelayMs } from "../../chain/backoff.js";
+import { backoffDelayMs } from "../../backoff.js";
 import { createRpcPublicClient } from "../../chain/create-chain-client.js";
 import type { BridgeKind } from "../../domain/bridge-kind.js";
 import type { Registry, RegistryChain } from "../../domain/registry.js";

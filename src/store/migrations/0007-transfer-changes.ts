@@ -1,6 +1,50 @@
-import { isNumberField } from "../transfer-row.js";
-import { TRANSFER_FIELDS } from "../types.js";
 import type { Migration } from "./migration.js";
+
+/**
+ * The record's fields when this migration shipped, frozen here: a migration's SQL never changes
+ * (fields added later are logged by the triggers of the migration that added them, 0012).
+ */
+export const FIELDS_0007 = [
+  "message_id",
+  "source_contract",
+  "dest_contract",
+  "source_tx_hash",
+  "dest_tx_hash",
+  "from_address",
+  "to_address",
+  "send_amount",
+  "min_receive_amount",
+  "receive_amount",
+  "source_chain_name",
+  "dest_chain_name",
+  "source_token_address",
+  "source_token_decimals",
+  "source_token_symbol",
+  "dest_token_address",
+  "dest_token_decimals",
+  "dest_token_symbol",
+  "dest_bridge_token",
+  "dest_bridge_token_decimals",
+  "dest_bridge_token_amount",
+  "fee_address",
+  "fee_decimals",
+  "fee_symbol",
+  "xproto_fee",
+  "bridge_fee",
+  "status",
+  "subsidy_amount",
+  "start_time",
+  "end_time",
+  "created_at",
+  "updated_at",
+] as const;
+
+const NUMBER_FIELDS_0007: ReadonlySet<string> = new Set([
+  "source_token_decimals",
+  "dest_token_decimals",
+  "dest_bridge_token_decimals",
+  "fee_decimals",
+]);
 
 /**
  * transfer_changes: the change log of transfer records (docs/push.md), the one source of the
@@ -30,23 +74,86 @@ import type { Migration } from "./migration.js";
  * PostgreSQL: JSON text of the record held in `row`, in TRANSFER_FIELDS order, compact as
  * JSON.stringify writes it (json_build_object would put spaces around every colon).
  */
-function postgresRecord(row: string): string {
-  const parts = TRANSFER_FIELDS.map((field, i) => {
-    const value = isNumberField(field) ? `${row}.${field}::text` : `to_json(${row}.${field})::text`;
+export function postgresRecord(
+  row: string,
+  fields: readonly string[] = FIELDS_0007,
+  isNumber: (field: string) => boolean = (f) => NUMBER_FIELDS_0007.has(f),
+): string {
+  const parts = fields.map((field, i) => {
+    const value = isNumber(field) ? `${row}.${field}::text` : `to_json(${row}.${field})::text`;
     return `'${i === 0 ? "{" : ","}"${field}":' || ${value}`;
   });
   return `${parts.join(" || ")} || '}'`;
 }
 
 /** SQLite: json_object keeps argument order, INTEGER columns become JSON numbers. */
-function sqliteRecord(row: string): string {
-  return `json_object(${TRANSFER_FIELDS.map((field) => `'${field}', ${row}.${field}`).join(", ")})`;
+export function sqliteRecord(row: string, fields: readonly string[] = FIELDS_0007): string {
+  return `json_object(${fields.map((field) => `'${field}', ${row}.${field}`).join(", ")})`;
 }
 
 const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
 
-const apiColumnChanged = (distinct: string) =>
-  TRANSFER_FIELDS.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
+export const apiColumnChanged = (distinct: string, fields: readonly string[] = FIELDS_0007) =>
+  fields.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
+
+/** SQLite: the three triggers that log `fields` of each changed row (0012 recreates them). */
+export function sqliteTriggers(fields: readonly string[]): string {
+  return `CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW", fields)}, ${SQLITE_NOW});
+END;
+CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
+WHEN ${apiColumnChanged("IS NOT", fields)}
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW", fields)}, ${SQLITE_NOW});
+END;
+CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
+BEGIN
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD", fields)}, ${SQLITE_NOW});
+END;
+`;
+}
+
+/**
+ * PostgreSQL: the function and the three deferred triggers that log `fields` (`create`:
+ * "CREATE" here, "CREATE OR REPLACE" when 0012 redefines the function).
+ */
+export function postgresTriggers(
+  fields: readonly string[],
+  isNumber: (field: string) => boolean,
+  create: "CREATE" | "CREATE OR REPLACE",
+): string {
+  return `${create} FUNCTION bridge_oracle_log_transfer_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r transfers;
+BEGIN
+  LOCK TABLE transfer_changes IN EXCLUSIVE MODE;
+  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
+  VALUES (
+    r.message_id,
+    CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
+    ${postgresRecord("r", fields, isNumber)},
+    to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
+  );
+  RETURN NULL;
+END
+$$;
+CREATE CONSTRAINT TRIGGER transfers_log_insert AFTER INSERT ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+CREATE CONSTRAINT TRIGGER transfers_log_update AFTER UPDATE ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (${apiColumnChanged("IS DISTINCT FROM", fields)})
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+CREATE CONSTRAINT TRIGGER transfers_log_delete AFTER DELETE ON transfers
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
+`;
+}
 
 const sqlite = `
 CREATE TABLE transfer_changes (
@@ -62,23 +169,7 @@ CREATE TABLE transfer_changes_pruned (
 );
 INSERT INTO transfer_changes_pruned (id, through_seq) VALUES (1, 0);
 
-CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW")}, ${SQLITE_NOW});
-END;
-CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
-WHEN ${apiColumnChanged("IS NOT")}
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW")}, ${SQLITE_NOW});
-END;
-CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
-BEGIN
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD")}, ${SQLITE_NOW});
-END;
-`;
+${sqliteTriggers(FIELDS_0007)}`;
 
 const postgres = `
 CREATE TABLE transfer_changes (
@@ -94,32 +185,6 @@ CREATE TABLE transfer_changes_pruned (
 );
 INSERT INTO transfer_changes_pruned (id, through_seq) VALUES (1, 0);
 
-CREATE FUNCTION bridge_oracle_log_transfer_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  r transfers;
-BEGIN
-  LOCK TABLE transfer_changes IN EXCLUSIVE MODE;
-  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
-  INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
-  VALUES (
-    r.message_id,
-    CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'removed' END,
-    ${postgresRecord("r")},
-    to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS')
-  );
-  RETURN NULL;
-END
-$$;
-CREATE CONSTRAINT TRIGGER transfers_log_insert AFTER INSERT ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-CREATE CONSTRAINT TRIGGER transfers_log_update AFTER UPDATE ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  WHEN (${apiColumnChanged("IS DISTINCT FROM")})
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-CREATE CONSTRAINT TRIGGER transfers_log_delete AFTER DELETE ON transfers
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
-  EXECUTE FUNCTION bridge_oracle_log_transfer_change();
-`;
+${postgresTriggers(FIELDS_0007, (f) => NUMBER_FIELDS_0007.has(f), "CREATE")}`;
 
 export const migration: Migration = { version: 7, name: "transfer-changes", sqlite, postgres };

@@ -20,6 +20,8 @@ import { migration as m0007 } from "./0007-transfer-changes.js";
 import { migration as m0008 } from "./0008-transfers-start-time.js";
 import { migration as m0009 } from "./0009-webhooks.js";
 import { migration as m0010 } from "./0010-webhook-health.js";
+import { migration as m0011 } from "./0011-event-roles.js";
+import { migration as m0012 } from "./0012-record-protocol.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -35,6 +37,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m0008,
   m0009,
   m0010,
+  m0011,
+  m0012,
 ];
 
 /**

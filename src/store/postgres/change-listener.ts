@@ -15,7 +15,9 @@
  * heartbeatIntervalMs + heartbeatTimeoutMs, so a cached answer trails a commit it did not hear
  * about by at most that long.
  */
+
 import pg from "pg";
+import { backoffDelayMs } from "../../backoff.js";
 import { redactUrl } from "../../redact-url.js";
 import { TRANSFERS_CHANGED_CHANNEL } from "../migrations/0004-transfer-change-notify.js";
 import type { StoreLogger } from "../types.js";
@@ -69,7 +71,8 @@ export function createChangeListener(options: ChangeListenerOptions): ChangeList
   /** A warning about the current outage has been logged. */
   let warned = false;
   let client: pg.Client | undefined;
-  let retryMs = firstRetryMs;
+  /** Lost connections in a row (src/backoff.ts: the delay doubles from firstRetryMs up to 30 s). */
+  let failures = 0;
   let retryTimer: NodeJS.Timeout | undefined;
   let heartbeatTimer: NodeJS.Timeout | undefined;
   const changed = () => {
@@ -87,6 +90,12 @@ export function createChangeListener(options: ChangeListenerOptions): ChangeList
     // A silent peer never answers a goodbye: endClient destroys the socket after a grace.
     if (dead !== undefined) void endClient(dead);
     if (closed) return;
+    failures++;
+    const retryMs = backoffDelayMs(failures, {
+      baseMs: firstRetryMs,
+      maxMs: 30_000,
+      jitter: "none",
+    });
     if (!warned) {
       warned = true;
       options.logger?.warn(
@@ -97,7 +106,6 @@ export function createChangeListener(options: ChangeListenerOptions): ChangeList
     }
     retryTimer = setTimeout(connect, retryMs);
     retryTimer.unref();
-    retryMs = Math.min(retryMs * 2, 30_000);
   }
 
   function heartbeat(on: pg.Client): void {
@@ -131,7 +139,7 @@ export function createChangeListener(options: ChangeListenerOptions): ChangeList
         if (client !== next || closed) return;
         listening = true;
         changed(); // whatever happened while not listening
-        retryMs = firstRetryMs;
+        failures = 0;
         if (warned) {
           warned = false;
           options.logger?.info(

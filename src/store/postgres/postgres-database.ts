@@ -9,7 +9,7 @@
 
 import { redactUrl } from "../../redact-url.js";
 import type { TransferBackend } from "../backend.js";
-import type { DatabaseTransaction, Database as OpenDatabase } from "../database.js";
+import type { DatabaseTransaction, Database as OpenDatabase } from "../database-types.js";
 import { API_KEYS_CHANGED_CHANNEL } from "../migrations/0006-api-key-change-notify.js";
 import { MIGRATIONS } from "../migrations/index.js";
 import { createRepositories } from "../repositories.js";

@@ -12,7 +12,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import Database from "better-sqlite3";
 import type { SqlExecutor } from "../backend.js";
-import type { Database as OpenDatabase } from "../database.js";
+import type { Database as OpenDatabase } from "../database-types.js";
 import { MIGRATIONS } from "../migrations/index.js";
 import { createRepositories } from "../repositories.js";
 import { createSerialQueue, runInScope, type TransactionConnection } from "../scoped-store.js";

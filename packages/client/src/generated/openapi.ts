@@ -656,6 +656,20 @@ export interface components {
              * @example 2026-11-21 09:30:00
              */
             updated_at: string;
+            /**
+             * @description The bridge protocol that carried the transfer (added beside the specification's fields): "reference" for the reference bridge contracts
+             * @example reference
+             */
+            protocol: string;
+            /** @description Token xproto_fee is paid in (added): the fee token for the reference protocol, the native coin (0x0) where the messaging fee is paid in it */
+            xproto_fee_address: string;
+            /**
+             * @description Decimals of the xproto_fee token (added)
+             * @example 18
+             */
+            xproto_fee_decimals: number;
+            /** @description Symbol of the xproto_fee token (added) */
+            xproto_fee_symbol: string;
         };
         /**
          * RouteQuoteParams

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { encodeAbiParameters, encodeEventTopics, type Hex } from "viem";
-import { BRIDGE_EVENTS_ABI } from "../chain/bridge-events-abi.js";
-import type { RawLog } from "../chain/create-chain-client.js";
-import { decodeBridgeLog, decodeBridgeLogGeneric } from "./decode-bridge-log.js";
+import type { RawLog } from "../../chain/create-chain-client.js";
+import { decodeBridgeLog, decodeBridgeLogGeneric } from "./decode-log.js";
+import { BRIDGE_EVENTS_ABI } from "./events-abi.js";
 
 const context = { chainId: 71001, kind: 1 as const, blockTime: 1_700_000_000 };
 const word = fc

@@ -1,8 +1,9 @@
 /**
- * The one backoff rule of everything that retries a chain: the RPC call retry (with-retry.ts),
- * the indexer's chain loop (indexer/chain-indexer.ts) and the router's state reader
- * (router/providers/chain-state-provider.ts). The delay doubles from `baseMs` with each failure
- * up to `maxMs`; jitter spreads clients that failed together (one RPC outage) apart.
+ * The one backoff rule of everything that retries: the RPC call retry (chain/with-retry.ts), the
+ * indexer's chain loop, the router's state reader, webhook delivery (webhooks/retry-schedule.ts),
+ * the stream's change feed, the PostgreSQL change listener and the devnet relayer. The delay
+ * doubles from `baseMs` with each failure up to `maxMs`; jitter spreads clients that failed
+ * together (one RPC outage) apart.
  */
 
 export interface BackoffOptions {

@@ -1,4 +1,7 @@
 /**
+ * The model of the derivation (src/store/derive-transfers-sql.ts), which derive-sql.test.ts holds
+ * the SQL to on random histories; nothing in production runs it.
+ *
  * Pairing as a pure reducer: the stored events of one message id (the source send, the
  * destination delivery or failure, the source refund, in any arrival order) -> the bridge
  * transaction record of docs/http-api.md, "The record", following API rules 2 and 7. Because
@@ -10,41 +13,25 @@
  * and bridge the send names count as its outcome (a look-alike elsewhere is ignored).
  */
 import { zeroAddress } from "viem";
-import { formatBaseUnitDigits } from "../amount.js";
-import { createAddressChecksummer } from "../chain/checksum-address.js";
-import type { BridgeRegistry } from "../domain/bridge-registry.js";
-import { type BridgeEvent, compareEvents } from "../store/bridge-event.js";
-import { type BridgeTransaction, TRANSFER_FIELDS, type TransferStatus } from "../store/types.js";
+import { formatBaseUnitDigits } from "../../src/amount.js";
+import { createAddressChecksummer } from "../../src/chain/checksum-address.js";
+import { type BridgeEvent, compareEvents } from "../../src/domain/bridge-event.js";
+import type { BridgeRegistry } from "../../src/domain/bridge-registry.js";
+import {
+  type BridgeTransaction,
+  TRANSFER_FIELDS,
+  type TransferStatus,
+} from "../../src/domain/bridge-transaction.js";
+import type { TokenMetadata } from "../../src/domain/send-tokens.js";
+import { formatUtc } from "../../src/domain/utc-time.js";
 
 /** Memoised EIP-55 (a pure function of its input, so one memo serves every caller). */
 const checksum = createAddressChecksummer();
-
-export interface TokenMetadata {
-  symbol: string;
-  decimals: number;
-}
 
 export interface DeriveContext {
   registry: BridgeRegistry;
   /** Metadata of an ERC-20 (the native coin 0x0 is resolved here, not asked for). */
   token(chainId: number, address: string): TokenMetadata | undefined;
-}
-
-/** Tokens a send needs metadata for, as (chain id, address) pairs; native coin excluded. */
-export function tokensOfSend(
-  send: BridgeEvent,
-  registry: BridgeRegistry,
-): { chainId: number; address: string }[] {
-  const out = [
-    { chainId: send.chainId, address: String(send.args.sourceToken) },
-    { chainId: send.chainId, address: String(send.args.sourceBridgeToken) },
-  ];
-  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId));
-  if (dest !== undefined) {
-    out.push({ chainId: dest, address: String(send.args.destToken) });
-    out.push({ chainId: dest, address: String(send.args.destBridgeToken) });
-  }
-  return out.filter((t) => t.address.toLowerCase() !== zeroAddress);
 }
 
 /**
@@ -60,33 +47,41 @@ export function deriveTransfer(
   now: string,
 ): BridgeTransaction | undefined {
   const ordered = events.length > 1 ? [...events].sort(compareEvents) : events;
-  const send = ordered.find((e) => e.name === "TransferSent");
+  const send = ordered.find((e) => e.role === "sent");
   if (send === undefined) return undefined;
   const { registry } = context;
   const a = send.args;
-  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId));
+  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId), send.protocol);
   const destContract =
-    destChainId === undefined ? undefined : registry.bridgeAddress(destChainId, send.kind);
+    destChainId === undefined
+      ? undefined
+      : registry.bridgeAddress(destChainId, send.kind, send.protocol);
 
-  // The outcome events: the first of each name at the send's destination bridge (delivery,
-  // failure) or at its own bridge (refund); a look-alike elsewhere is ignored.
+  // The outcome events: the first of each role at the send's destination contract (delivery,
+  // failure) or at its own (refund); a look-alike elsewhere is ignored, `retrying` changes nothing.
   const destKey = destContract?.toLowerCase();
   const sourceKey = send.address.toLowerCase();
   let delivery: BridgeEvent | undefined;
   let failure: BridgeEvent | undefined;
   let refund: BridgeEvent | undefined;
   for (const e of ordered) {
-    if (e.name === "TransferDelivered" || e.name === "TransferFailed") {
+    if (e.role === "delivered" || e.role === "failed") {
       if (e.chainId !== destChainId || e.address.toLowerCase() !== destKey) continue;
-      if (e.name === "TransferDelivered") delivery ??= e;
+      if (e.role === "delivered") delivery ??= e;
       else failure ??= e;
-    } else if (e.name === "TransferRefunded") {
+    } else if (e.role === "refunded") {
       if (e.chainId === send.chainId && e.address.toLowerCase() === sourceKey) refund ??= e;
     }
   }
 
   const sourceToken = tokenMeta(context, send.chainId, String(a.sourceToken));
   const sourceBridgeToken = tokenMeta(context, send.chainId, String(a.sourceBridgeToken));
+  // The messaging fee's token: its own when the send names one, else the fee token.
+  const xprotoAddress = a.xprotoFeeToken === undefined ? undefined : String(a.xprotoFeeToken);
+  const xprotoToken =
+    xprotoAddress === undefined
+      ? sourceBridgeToken
+      : tokenMeta(context, send.chainId, xprotoAddress);
   const destToken = tokenMeta(context, destChainId, String(a.destToken));
   const destBridgeToken = tokenMeta(context, destChainId, String(a.destBridgeToken));
 
@@ -136,7 +131,7 @@ export function deriveTransfer(
     fee_address: checksum(String(a.sourceBridgeToken)),
     fee_decimals: sourceBridgeToken.decimals,
     fee_symbol: sourceBridgeToken.symbol,
-    xproto_fee: amount(a.xprotoFee, sourceBridgeToken.decimals),
+    xproto_fee: amount(a.xprotoFee, xprotoToken.decimals),
     bridge_fee: amount(a.bridgeFee, sourceBridgeToken.decimals),
     status,
     subsidy_amount: amount(a.subsidy, destBridgeToken.decimals),
@@ -144,6 +139,10 @@ export function deriveTransfer(
     end_time: outcome === undefined ? "" : formatUtc(outcome.blockTime),
     created_at: existing?.created_at ?? now,
     updated_at: now,
+    protocol: send.protocol,
+    xproto_fee_address: checksum(xprotoAddress ?? String(a.sourceBridgeToken)),
+    xproto_fee_decimals: xprotoToken.decimals,
+    xproto_fee_symbol: xprotoToken.symbol,
   };
   return existing !== undefined && sameContent(record, existing) ? existing : record;
 }
@@ -175,20 +174,6 @@ function sameContent(record: BridgeTransaction, stored: BridgeTransaction): bool
     if (record[field] !== stored[field]) return false;
   }
   return true;
-}
-
-/** Recently formatted times: a block's transfers share its time. */
-const utcMemo = new Map<number, string>();
-
-/** UTC `YYYY-MM-DD HH:MM:SS` of a unix time in seconds. */
-export function formatUtc(unixSeconds: number): string {
-  let text = utcMemo.get(unixSeconds);
-  if (text === undefined) {
-    text = new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace("T", " ");
-    if (utcMemo.size >= 10_000) utcMemo.clear();
-    utcMemo.set(unixSeconds, text);
-  }
-  return text;
 }
 
 const DIGITS = /^[0-9]+$/;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import type { BridgeFeeConfig } from "./bridge-fee.js";
 import { bridgeFee, totalFee } from "./bridge-fee.js";
-import type { TokenConfig } from "./state.js";
 
-const config: TokenConfig = { feeBps: 5n, flatFee: 500_000n, minAmount: 0n, maxAmount: 0n };
+const config: BridgeFeeConfig = { feeBps: 5n, flatFee: 500_000n };
 
 describe("bridgeFee", () => {
   it("default: flatFee + x * feeBps / 10000, floor", () => {

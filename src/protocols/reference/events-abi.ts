@@ -1,7 +1,6 @@
 /**
- * The IBridge events (contracts/interfaces/IBridge.sol) the indexer reads, and the ERC-20 views
- * it reads token metadata with. Kept as parsed human-readable ABI so the indexer does not depend
- * on a compiled artifact.
+ * The reference bridge's events (contracts/interfaces/IBridge.sol) the indexer reads. Kept as
+ * parsed human-readable ABI so the indexer does not depend on a compiled artifact.
  */
 import { parseAbi, toEventSelector } from "viem";
 
@@ -20,8 +19,3 @@ export type BridgeEventName =
 
 /** topic0 of each event, for the eth_getLogs filter. */
 export const BRIDGE_EVENT_TOPICS = BRIDGE_EVENTS_ABI.map((item) => toEventSelector(item));
-
-export const ERC20_METADATA_ABI = parseAbi([
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-]);

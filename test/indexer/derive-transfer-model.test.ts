@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address, Hex } from "viem";
-import { createBridgeRegistry } from "../domain/bridge-registry.js";
-import type { BridgeEvent } from "../store/bridge-event.js";
-import { type DeriveContext, deriveTransfer, formatUtc } from "./derive-transfer.js";
+import type { BridgeEvent, BridgeEventRole } from "../../src/domain/bridge-event.js";
+import { createBridgeRegistry } from "../../src/domain/bridge-registry.js";
+import { formatUtc } from "../../src/domain/utc-time.js";
+import { type DeriveContext, deriveTransfer } from "./derive-transfer-model.js";
 
 const SRC_BRIDGE = "0x1111111111111111111111111111111111111111" as Address;
 const DST_BRIDGE = "0x2222222222222222222222222222222222222222" as Address;
@@ -39,8 +40,18 @@ const context: DeriveContext = {
   token: (chainId, address) => TOKENS[`${chainId}:${address.toLowerCase()}`],
 };
 
+const ROLES: Record<string, BridgeEventRole> = {
+  TransferSent: "sent",
+  TransferDelivered: "delivered",
+  TransferFailed: "failed",
+  TransferRefunded: "refunded",
+  LzReceiveAlert: "retrying",
+};
+
 function event(partial: Partial<BridgeEvent> & Pick<BridgeEvent, "name" | "args">): BridgeEvent {
   return {
+    protocol: "reference",
+    role: ROLES[partial.name]!,
     chainId: 71001,
     blockNumber: 10,
     blockHash: `0x${"01".repeat(32)}`,
@@ -152,6 +163,18 @@ describe("deriveTransfer", () => {
     assert.equal(refunded.receive_amount, "0");
     assert.equal(refunded.dest_tx_hash, "", "a refund happens on the source chain");
   });
+  it("behavior: a retryable delivery failure leaves it Processing; the delivery after it counts", () => {
+    const alert = { ...failure, name: "LzReceiveAlert", role: "retrying" as const };
+    const retrying = deriveTransfer([send, alert], context, undefined, NOW)!;
+    assert.equal(retrying.status, "Processing");
+    assert.equal(retrying.dest_tx_hash, "");
+    assert.equal(retrying.end_time, "");
+    assert.equal(
+      deriveTransfer([send, alert, delivery], context, undefined, NOW)!.status,
+      "Success",
+    );
+  });
+
   it("behavior: an outcome from another contract is ignored", () => {
     const spoof = { ...delivery, address: SRC_BRIDGE };
     assert.equal(deriveTransfer([send, spoof], context, undefined, NOW)!.status, "Processing");

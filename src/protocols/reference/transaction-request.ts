@@ -12,7 +12,7 @@
  * approveCallHead), so a quote encodes only its amounts and recipient.
  */
 import { type Address, toFunctionSelector } from "viem";
-import type { BridgeParams } from "../chain/bridge-params.js";
+import type { BridgeParams } from "./bridge-params.js";
 
 export interface TransactionRequest {
   /** EVM chain id to send it on. */

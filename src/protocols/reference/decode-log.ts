@@ -1,5 +1,6 @@
 /**
- * Raw log -> BridgeEvent. Logs that are not one of the four IBridge events (or that fail to
+ * The reference bridge's raw log -> its normalised BridgeEvent (its arguments already carry the
+ * normalised names of src/domain/bridge-event.ts; the event name gives the role). Logs that are not one of the four IBridge events (or that fail to
  * decode) return undefined: the filter asks only for these topics, so such a log is another
  * contract's event with a colliding selector and is not ours to interpret.
  *
@@ -7,18 +8,14 @@
  * 32-byte words directly: viem's generic decoder was the indexer's largest single CPU cost in a
  * backfill. Anything that does not have exactly the expected shape (topic count, data length)
  * and TransferFailed (a dynamic string) go through viem's strict decoder, so the result is the
- * same as before for every log (decode-bridge-log.test.ts compares both on random logs).
+ * same as before for every log (decode-log.test.ts compares both on random logs).
  */
 import { decodeEventLog, getAddress, type Hex } from "viem";
-import {
-  BRIDGE_EVENT_TOPICS,
-  BRIDGE_EVENTS_ABI,
-  type BridgeEventName,
-} from "../chain/bridge-events-abi.js";
-import { createAddressChecksummer } from "../chain/checksum-address.js";
-import type { RawLog } from "../chain/create-chain-client.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import type { BridgeEvent, EventArgs } from "../store/bridge-event.js";
+import { createAddressChecksummer } from "../../chain/checksum-address.js";
+import type { RawLog } from "../../chain/create-chain-client.js";
+import type { BridgeEvent, BridgeEventRole, EventArgs } from "../../domain/bridge-event.js";
+import type { BridgeKind } from "../../domain/bridge-kind.js";
+import { BRIDGE_EVENT_TOPICS, BRIDGE_EVENTS_ABI, type BridgeEventName } from "./events-abi.js";
 
 type ArgType = "bytes32" | "address" | "uint256";
 
@@ -91,13 +88,24 @@ function decodeGeneric(log: RawLog): { name: BridgeEventName; args: EventArgs } 
   }
 }
 
-interface DecodeContext {
+/** The protocol's name: the record's `protocol` field. */
+export const REFERENCE_PROTOCOL = "reference";
+
+/** Each event's role in a transfer; its arguments already carry the normalised names. */
+const ROLES: Record<BridgeEventName, BridgeEventRole> = {
+  TransferSent: "sent",
+  TransferDelivered: "delivered",
+  TransferFailed: "failed",
+  TransferRefunded: "refunded",
+};
+
+interface LogContext {
   chainId: number;
   kind: BridgeKind;
   blockTime: number;
 }
 
-export function decodeBridgeLog(log: RawLog, context: DecodeContext): BridgeEvent | undefined {
+export function decodeBridgeLog(log: RawLog, context: LogContext): BridgeEvent | undefined {
   const layout = STATIC_LAYOUTS.get(log.topics[0]?.toLowerCase() ?? "");
   const fast = layout === undefined ? undefined : decodeStatic(log, layout);
   return toBridgeEvent(
@@ -108,17 +116,14 @@ export function decodeBridgeLog(log: RawLog, context: DecodeContext): BridgeEven
 }
 
 /** The generic path alone (tests compare it with the fast one). */
-export function decodeBridgeLogGeneric(
-  log: RawLog,
-  context: DecodeContext,
-): BridgeEvent | undefined {
+export function decodeBridgeLogGeneric(log: RawLog, context: LogContext): BridgeEvent | undefined {
   return toBridgeEvent(log, context, decodeGeneric(log));
 }
 
 /** The event around decoded arguments; undefined without them or without a messageId. */
 function toBridgeEvent(
   log: RawLog,
-  context: DecodeContext,
+  context: LogContext,
   decoded: { name: BridgeEventName; args: EventArgs } | undefined,
 ): BridgeEvent | undefined {
   if (decoded === undefined) return undefined;
@@ -132,8 +137,10 @@ function toBridgeEvent(
     txHash: log.transactionHash.toLowerCase() as Hex,
     logIndex: log.logIndex,
     address: checksum(log.address.toLowerCase()) as Hex,
+    protocol: REFERENCE_PROTOCOL,
     kind: context.kind,
     name: decoded.name,
+    role: ROLES[decoded.name],
     messageId: messageId.toLowerCase() as Hex,
     args: decoded.args,
   };

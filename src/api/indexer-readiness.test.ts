@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { IndexerChainStatus } from "./indexer-repository.js";
-import { summariseIndexerStatus } from "./indexer-status.js";
+import type { IndexerChainStatus } from "../store/indexer-repository.js";
+import { summariseIndexerStatus } from "./indexer-readiness.js";
 
 const NOW = () => new Date("2026-11-21T12:00:30Z");
 const row = (over: Partial<IndexerChainStatus> = {}): IndexerChainStatus => ({

@@ -1,0 +1,64 @@
+/**
+ * The seam a bridge protocol plugs in at: one folder per protocol under src/protocols/ (its ABIs,
+ * decoding, pricing, transaction building), each exporting one `Protocol`, listed once in
+ * src/protocols/index.ts. The indexer asks a protocol for the topics to fetch and for the
+ * normalised events (src/domain/bridge-event.ts) of its contracts' logs; the derivation pairs
+ * those by their pairing key and never sees a protocol's event names; the registry says which
+ * contract belongs to which protocol and maps each protocol's chain naming to our chains
+ * (RegistryBridge.protocol, .bridgeChainId).
+ *
+ * A protocol imports the domain and chain/ (ABIs, RPC types), never indexer/, router/, api/,
+ * store/ or devnet/: they import it (test/layout/layering.test.ts).
+ */
+import type { Hex } from "viem";
+import type { RawLog } from "../chain/create-chain-client.js";
+import type { BridgeEvent } from "../domain/bridge-event.js";
+import type { RegistryBridge } from "../domain/bridge-registry.js";
+
+/** What a protocol's decoder knows about a span's logs besides the logs. */
+export interface DecodeContext {
+  chainId: number;
+  /** Unix seconds of a log's block (every log of the span has one). */
+  blockTime(log: RawLog): number;
+  /** The registry's entry of the contract at `address` on this chain, when it is this protocol's. */
+  contract(address: string): RegistryBridge | undefined;
+}
+
+/** How the indexer reads a protocol. */
+export interface ProtocolIndexing {
+  /** topic0 of every event it decodes: the eth_getLogs filter, over all of its contracts. */
+  readonly topics: readonly Hex[];
+  /**
+   * The normalised events of one span's logs of this protocol's contracts on one chain (in
+   * block and log order). Logs it does not know, or that do not decode, are left out. All the
+   * span's logs come at once, so a protocol whose transfer spans several logs of a transaction
+   * (LayerZero: OFTSent beside the endpoint's PacketSent with the fee) can join them here.
+   */
+  decodeLogs(logs: readonly RawLog[], context: DecodeContext): BridgeEvent[];
+}
+
+export interface Protocol {
+  /** Its name: the record's `protocol` field and the registry's RegistryBridge.protocol. */
+  readonly name: string;
+  readonly indexing: ProtocolIndexing;
+}
+
+/** The protocols a process knows, by name. */
+export interface ProtocolRegistry {
+  readonly protocols: readonly Protocol[];
+  get(name: string): Protocol | undefined;
+  /** topic0 of every protocol's events (one eth_getLogs filter for a chain's contracts). */
+  readonly topics: readonly Hex[];
+}
+
+export function createProtocolRegistry(protocols: readonly Protocol[]): ProtocolRegistry {
+  const byName = new Map<string, Protocol>();
+  for (const p of protocols) {
+    if (byName.has(p.name)) throw new Error(`protocol ${p.name} is registered twice`);
+    byName.set(p.name, p);
+  }
+  const topics = [
+    ...new Set(protocols.flatMap((p) => p.indexing.topics.map((t) => t.toLowerCase() as Hex))),
+  ];
+  return { protocols: [...protocols], get: (name) => byName.get(name), topics };
+}
