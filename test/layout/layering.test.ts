@@ -21,6 +21,7 @@ const FORBIDDEN: Record<string, readonly string[]> = {
   router: ["api", "store", "indexer", "cli", "devnet"],
   indexer: ["api", "cli", "devnet"],
   chain: ["api", "store", "indexer", "router", "cli"],
+  protocols: ["api", "indexer", "router", "devnet", "store", "cli"],
 };
 
 /** Folder under src/ -> the only entries of src/ it may import (besides itself). */
