@@ -125,7 +125,12 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
     const transport = http(chain.rpcUrl, { retryCount: 3, retryDelay: 200, timeout: 10_000 });
     links.set(lz.eid, {
       manifest: lz,
-      publicClient: createPublicClient({ chain: viemChain, transport, pollingInterval: 50 }),
+      publicClient: createPublicClient({
+        chain: viemChain,
+        transport,
+        pollingInterval: 50,
+        cacheTime: 0,
+      }),
       walletClient: createWalletClient({
         chain: viemChain,
         transport,
