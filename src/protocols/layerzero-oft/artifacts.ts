@@ -104,11 +104,12 @@ export function runtimeCodeMatches(
   const words = immutableValues.map((value) => bytesOf(value));
   if (words.some((word) => word.length !== 32))
     throw new Error("immutable values are 32-byte words");
-  for (let i = 0; i + 32 <= actual.length; i++) {
+  for (let i = 0; i < actual.length; i++) {
     if (actual[i] === expected[i]) continue;
     // The first differing byte may sit inside a word whose leading bytes are zero in both.
     let matched = false;
-    for (let start = Math.max(0, i - 31); start <= i && !matched; start++) {
+    const last = Math.min(i, actual.length - 32);
+    for (let start = Math.max(0, i - 31); start <= last && !matched; start++) {
       const window = actual.subarray(start, start + 32);
       if (!expected.subarray(start, start + 32).every((b) => b === 0)) continue;
       if (words.some((word) => word.equals(window))) {

@@ -32,6 +32,7 @@ import {
 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
+import { backoffDelayMs } from "../../../chain/backoff.js";
 import { endpointAbi, simpleMessageLibAbi } from "../abi.js";
 import { bytes32ToAddress, decodePacket, type Packet } from "../packet.js";
 import type { LayerZeroManifest, LayerZeroManifestChain } from "./manifest.js";
@@ -290,7 +291,12 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
           }
           job.attempts++;
           job.notBefore =
-            Date.now() + Math.min(MAX_RETRY_MS, retryDelayMs * 2 ** (job.attempts - 1));
+            Date.now() +
+            backoffDelayMs(job.attempts, {
+              baseMs: retryDelayMs,
+              maxMs: MAX_RETRY_MS,
+              jitter: "none",
+            });
         }
       }),
     );
