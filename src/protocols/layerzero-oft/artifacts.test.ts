@@ -22,7 +22,7 @@ describe("LayerZero artifacts and pins", () => {
   it("behavior: a changed source is named by the pin check", () => {
     const sources = collectSources();
     const unit = Object.keys(sources).find((u) => u.startsWith("@layerzerolabs/oft-evm/"));
-    assert.ok(unit !== undefined);
+    assert.ok(unit !== undefined, "unit !== undefined");
     const problems = verifyLayerZeroPins({ ...sources, [unit]: `${sources[unit]}\n// edited` });
     assert.equal(problems.length, 1);
     assert.match(problems[0] ?? "", /^@layerzerolabs\/oft-evm sources compiled have sha256/);

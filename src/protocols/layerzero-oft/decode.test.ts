@@ -19,7 +19,8 @@ const USER: Address = "0x52908400098527886E0F7030069857D2E4169EE7";
 const TX = `0x${"12".repeat(32)}` as Hex;
 
 let logIndex = 0;
-function log(address: Address, topics: Hex[], data: Hex) {
+/** encodeEventTopics types unindexed slots as null; every slot here is given. */
+function log(address: Address, topics: readonly unknown[], data: Hex) {
   return {
     address,
     topics: topics as [Hex, ...Hex[]],

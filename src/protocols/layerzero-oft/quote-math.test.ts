@@ -50,7 +50,10 @@ describe("OFT quote math", () => {
           const rate = 10n ** BigInt(exponent);
           const kept = removeDust(amount, rate);
           assert.equal(kept % rate, 0n);
-          assert.ok(kept <= amount && amount - kept < rate);
+          assert.ok(
+            kept <= amount && amount - kept < rate,
+            "kept <= amount && amount - kept < rate",
+          );
           assert.equal(removeDust(kept, rate), kept);
           const sd = toSharedDecimals(kept, rate);
           if (sd !== null) assert.equal(toLocalDecimals(sd, rate), kept);

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decodeFunctionData } from "viem";
+import { type Address, decodeFunctionData } from "viem";
 import { erc20Abi, oftAbi } from "./abi.js";
 import { addressToBytes32 } from "./packet.js";
 import { buildOftApproval, buildOftSendTransaction } from "./transaction.js";
 
-const oft = "0x1111111111111111111111111111111111111111";
-const token = "0x2222222222222222222222222222222222222222";
-const user = "0x3333333333333333333333333333333333333333";
+const oft: Address = "0x1111111111111111111111111111111111111111";
+const token: Address = "0x2222222222222222222222222222222222222222";
+const user: Address = "0x3333333333333333333333333333333333333333";
 
 describe("OFT transactions", () => {
   it("default: OFT.send carries the SendParam, the quoted fee and value = the native fee", () => {
@@ -53,7 +53,7 @@ describe("OFT transactions", () => {
       oft,
       amountLD: 5n,
     });
-    assert.ok(approval !== null);
+    assert.ok(approval !== null, "approval !== null");
     assert.equal(approval.transactionRequest.to, token);
     assert.equal(approval.transactionRequest.value, "0x0");
     const { functionName, args } = decodeFunctionData({

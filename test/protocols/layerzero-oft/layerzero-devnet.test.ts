@@ -16,12 +16,7 @@ import {
   toFunctionSelector,
 } from "viem";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
-import {
-  devnetOftAbi,
-  endpointAbi,
-  erc20Abi,
-  oftAbi,
-} from "../../../src/protocols/layerzero-oft/abi.js";
+import { devnetOftAbi, endpointAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import {
   type LayerZeroArtifacts,
   loadLayerZeroArtifacts,
@@ -403,7 +398,7 @@ describe("layerzero-oft on the devnet", () => {
     const before = await balance("gamma", omniGamma.token, recipient);
     const { receipt } = await sendOft("OMNI", "beta", "gamma", user(5), recipient, 5n * 10n ** 18n);
     const [sent] = (await normalised(chain("beta").client, receipt)) as OftSentEvent[];
-    assert.ok(sent !== undefined);
+    assert.ok(sent !== undefined, "sent !== undefined");
 
     await relayer.poll();
     const afterAlert = (await eventsOn("gamma")).filter((e) => e.guid === sent.guid);

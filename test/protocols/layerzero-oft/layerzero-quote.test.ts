@@ -77,7 +77,10 @@ describe("layerzero-oft quotes against quoteOFT / quoteSend on the devnet", () =
   for (const symbol of ["OMNI", "lzDAI"]) {
     it(`behavior: ${symbol}: the pure quote equals quoteOFT and quoteSend at the same block for any amount`, async () => {
       const [source, dest] = deploymentsOf(symbol);
-      assert.ok(source !== undefined && dest !== undefined);
+      assert.ok(
+        source !== undefined && dest !== undefined,
+        "source !== undefined && dest !== undefined",
+      );
       const alpha = connectChain(devnet.manifest, "alpha");
       const state = await readOftState(alpha.client, {
         oft: source.oft,
@@ -141,7 +144,10 @@ describe("layerzero-oft quotes against quoteOFT / quoteSend on the devnet", () =
       );
       // Every branch of the contract's behaviour was compared, not only the happy path.
       assert.ok(seen.ok > 0 && seen.slippage > 0 && seen.overflow > 0, JSON.stringify(seen));
-      assert.ok(maxSendableLD(rate) / rate === maxUint64);
+      assert.ok(
+        maxSendableLD(rate) / rate === maxUint64,
+        "maxSendableLD(rate) / rate === maxUint64",
+      );
       assert.deepEqual(
         quoteOftSend(state, { dstEid: 99999, amountLD: 1n, minAmountLD: 0n }).ok,
         false,
