@@ -4,6 +4,7 @@ pragma solidity ^0.8.22;
 import { Ownable } from "@openzeppelin/contracts/access/Ownable.sol";
 import { OFT } from "@layerzerolabs/oft-evm/contracts/OFT.sol";
 import { Origin } from "@layerzerolabs/oapp-evm/contracts/oapp/OApp.sol";
+import { DevnetReceivePause } from "./DevnetReceivePause.sol";
 
 /*
  * A concrete LayerZero V2 OFT for the bridge-oracle devnet: LayerZero's own OFT (from the npm
@@ -11,12 +12,7 @@ import { Origin } from "@layerzerolabs/oapp-evm/contracts/oapp/OApp.sol";
  * an owner mint to fund the devnet's users, and a receive pause so a delivery can revert in
  * lzReceive (the executor then raises LzReceiveAlert, and a retry after unpausing succeeds).
  */
-contract DevnetOFT is OFT {
-    bool public receivePaused;
-
-    error ReceivePaused();
-    event ReceivePausedSet(bool paused);
-
+contract DevnetOFT is OFT, DevnetReceivePause {
     constructor(
         string memory name_,
         string memory symbol_,
@@ -29,8 +25,7 @@ contract DevnetOFT is OFT {
     }
 
     function setReceivePaused(bool paused) external onlyOwner {
-        receivePaused = paused;
-        emit ReceivePausedSet(paused);
+        _setReceivePaused(paused);
     }
 
     function _lzReceive(
@@ -40,7 +35,7 @@ contract DevnetOFT is OFT {
         address executor,
         bytes calldata extraData
     ) internal override {
-        if (receivePaused) revert ReceivePaused();
+        _requireReceiving();
         super._lzReceive(origin, guid, message, executor, extraData);
     }
 }

@@ -4,6 +4,7 @@ pragma solidity ^0.8.22;
 import { Ownable } from "@openzeppelin/contracts/access/Ownable.sol";
 import { OFTAdapter } from "@layerzerolabs/oft-evm/contracts/OFTAdapter.sol";
 import { Origin } from "@layerzerolabs/oapp-evm/contracts/oapp/OApp.sol";
+import { DevnetReceivePause } from "./DevnetReceivePause.sol";
 
 /*
  * A concrete LayerZero V2 OFTAdapter for the bridge-oracle devnet: LayerZero's own OFTAdapter
@@ -11,12 +12,7 @@ import { Origin } from "@layerzerolabs/oapp-evm/contracts/oapp/OApp.sol";
  * devnet ERC-20: it locks on send and unlocks on receive. Like DevnetOFT it has a receive pause
  * to exercise a delivery that reverts in lzReceive and its retry.
  */
-contract DevnetOFTAdapter is OFTAdapter {
-    bool public receivePaused;
-
-    error ReceivePaused();
-    event ReceivePausedSet(bool paused);
-
+contract DevnetOFTAdapter is OFTAdapter, DevnetReceivePause {
     constructor(
         address token_,
         address endpoint_,
@@ -24,8 +20,7 @@ contract DevnetOFTAdapter is OFTAdapter {
     ) OFTAdapter(token_, endpoint_, owner_) Ownable(owner_) {}
 
     function setReceivePaused(bool paused) external onlyOwner {
-        receivePaused = paused;
-        emit ReceivePausedSet(paused);
+        _setReceivePaused(paused);
     }
 
     function _lzReceive(
@@ -35,7 +30,7 @@ contract DevnetOFTAdapter is OFTAdapter {
         address executor,
         bytes calldata extraData
     ) internal override {
-        if (receivePaused) revert ReceivePaused();
+        _requireReceiving();
         super._lzReceive(origin, guid, message, executor, extraData);
     }
 }

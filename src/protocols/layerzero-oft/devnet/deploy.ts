@@ -9,12 +9,13 @@
  *   legs) and a DevnetOFT on every other chain;
  * - every OFT of a mesh set as peer of the others; the executor account funded.
  *
- * Transactions go through the caller's sender (the devnet's deploy-tx.ts TxSender fits the
- * ContractSender shape), so nonces stay in one place per chain.
+ * Transactions go through the caller's ContractSender (src/chain/contract-sender.ts; the devnet's
+ * deploy-tx.ts implements it), so nonces stay in one place per chain.
  */
-import { type Abi, type Address, type Hex, keccak256, type PublicClient, toHex } from "viem";
+import { type Address, type Hex, keccak256, type PublicClient, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { toBaseUnits } from "../../../amount.js";
+import type { ContractSender } from "../../../chain/contract-sender.js";
 import { devnetOftAbi, endpointAbi, simpleMessageLibAbi } from "../abi.js";
 import { type LayerZeroArtifacts, loadLayerZeroArtifacts } from "../artifacts.js";
 import { addressToBytes32 } from "../packet.js";
@@ -24,25 +25,6 @@ import type {
   LayerZeroManifestChain,
   LayerZeroManifestMesh,
 } from "./manifest.js";
-
-/** What the devnet's deployer already has per chain (structurally its TxSender). */
-export interface ContractSender {
-  readonly from: Address;
-  deploy(
-    label: string,
-    contract: { abi: Abi; bytecode: Hex },
-    args?: readonly unknown[],
-  ): Promise<Address>;
-  call(
-    label: string,
-    to: Address,
-    abi: Abi,
-    functionName: string,
-    args?: readonly unknown[],
-    value?: bigint,
-  ): Promise<Hex>;
-  flush(): Promise<void>;
-}
 
 export interface LayerZeroDevnetChain {
   chainId: number;
