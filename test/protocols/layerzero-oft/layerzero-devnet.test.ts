@@ -15,7 +15,9 @@ import {
   type TransactionReceipt,
   toFunctionSelector,
 } from "viem";
+import { createDevnetClients } from "../../../src/devnet/chain-clients.js";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
+import { createRandom } from "../../../src/devnet/traffic-plan.js";
 import { devnetOftAbi, endpointAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import {
   type LayerZeroArtifacts,
@@ -37,8 +39,9 @@ import {
   createLayerZeroRelayer,
   type LayerZeroRelayer,
 } from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
+import { sendRandomOftTransfer } from "../../../src/protocols/layerzero-oft/devnet/traffic.js";
 import { computeGuid, decodeOftMessage } from "../../../src/protocols/layerzero-oft/packet.js";
-import { quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
+import { quoteOftSend, removeDust } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
 import {
   buildOftApproval,
@@ -444,5 +447,39 @@ describe("layerzero-oft on the devnet", () => {
       (await balance("gamma", omniGamma.token, recipient)) - before,
       sent.amountReceivedLD,
     );
+  });
+
+  it("behavior: the traffic generator's OFT transfers (both meshes, dust included) are delivered exactly", async () => {
+    const account = user(6);
+    const random = createRandom(7);
+    const sent = [];
+    for (let i = 0; i < 6; i++) {
+      const transfer = await sendRandomOftTransfer({
+        layerzero: lz,
+        account: account.address,
+        clientsFor: (chainId) => {
+          const found = devnet.manifest.chains.find((c) => c.chainId === chainId);
+          assert.ok(found !== undefined, `chain ${chainId}`);
+          const clients = createDevnetClients(found, account.privateKey, 20);
+          return { publicClient: clients.publicClient, walletClient: clients.walletClient };
+        },
+        random,
+        recipients: [user(7).address],
+      });
+      if (transfer !== null) sent.push(transfer);
+    }
+    assert.ok(sent.length >= 4, `sent ${sent.length} of 6`);
+    assert.ok(new Set(sent.map((t) => t.symbol)).size === 2, "both meshes");
+    await relayer.poll();
+    for (const transfer of sent) {
+      const dest = devnet.manifest.chains.find((c) => c.chainId === transfer.destChainId);
+      assert.ok(dest !== undefined, "destination chain");
+      const got = (await eventsOn(dest.name)).find((e) => e.guid === transfer.guid);
+      assert.equal(got?.type, "delivered", transfer.guid);
+      assert.equal(
+        got?.type === "delivered" && got.amountReceivedLD,
+        removeDust(transfer.amountLD, 10n ** 12n),
+      );
+    }
   });
 });

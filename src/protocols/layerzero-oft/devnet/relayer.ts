@@ -75,6 +75,8 @@ interface ChainLink {
   publicClient: PublicClient<Transport, Chain>;
   walletClient: WalletClient<Transport, Chain, PrivateKeyAccount>;
   cursor: bigint;
+  /** Scans failed in a row: a streak is logged once, not once per poll. */
+  failures: number;
 }
 
 interface Job {
@@ -139,6 +141,7 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
         pollingInterval: 50,
       }),
       cursor: BigInt(chain.deployBlock) - 1n,
+      failures: 0,
     });
   }
   const jobs = new Map<Hex, Job>();
@@ -168,6 +171,8 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
       });
     }
     link.cursor = head;
+    if (link.failures > 0) p.logger?.info(`LayerZero scan of eid ${link.manifest.eid} works again`);
+    link.failures = 0;
   }
 
   async function send(link: ChainLink, to: Address, data: Hex, gas?: bigint): Promise<void> {
@@ -259,11 +264,13 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
   async function poll(): Promise<void> {
     await Promise.all(
       [...links.values()].map((link) =>
-        scan(link).catch((error: unknown) =>
-          p.logger?.warn(
-            `LayerZero scan of eid ${link.manifest.eid} failed: ${(error as Error).message}`,
-          ),
-        ),
+        scan(link).catch((error: unknown) => {
+          if (link.failures++ === 0) {
+            p.logger?.warn(
+              `LayerZero scan of eid ${link.manifest.eid} failed: ${(error as Error).message}`,
+            );
+          }
+        }),
       ),
     );
     // One destination at a time per chain keeps the executor's nonces in order; packets of a
