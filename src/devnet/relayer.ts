@@ -144,6 +144,7 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
           layerzero: manifest.layerzero,
           chains: manifest.chains,
           pollIntervalMs,
+          confirmations,
           logger,
         });
 

@@ -48,6 +48,8 @@ export interface CreateLayerZeroRelayerParameters {
   layerzero: LayerZeroManifest;
   chains: readonly LayerZeroRelayerChain[];
   pollIntervalMs?: number;
+  /** Blocks that must be on top of a PacketSent before it is worked. Default 0. */
+  confirmations?: number;
   /** First delay before retrying a delivery that reverted; doubles up to 10 s. Default 500 ms. */
   retryDelayMs?: number;
   logger?: { info(message: string): void; warn(message: string): void };
@@ -111,6 +113,7 @@ export function revertDataOf(error: unknown): Hex {
 
 export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): LayerZeroRelayer {
   const pollIntervalMs = p.pollIntervalMs ?? 300;
+  const confirmations = BigInt(Math.max(0, p.confirmations ?? 0));
   const retryDelayMs = p.retryDelayMs ?? 500;
   const account = privateKeyToAccount(p.layerzero.executor.privateKey, {
     nonceManager: createNonceManager({ source: jsonRpc() }),
@@ -151,7 +154,8 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
   let loop: Promise<void> | undefined;
 
   async function scan(link: ChainLink): Promise<void> {
-    const head = await link.publicClient.getBlockNumber();
+    // Invariant: cursor <= head - confirmations.
+    const head = (await link.publicClient.getBlockNumber()) - confirmations;
     if (head <= link.cursor) return;
     const logs = await link.publicClient.getLogs({
       address: link.manifest.endpoint,
