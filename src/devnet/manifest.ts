@@ -5,6 +5,7 @@
  */
 import type { Abi, Address, Hex } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { LayerZeroManifest } from "../protocols/layerzero-oft/devnet/manifest.js";
 
 export interface ManifestToken {
   symbol: string;
@@ -65,6 +66,8 @@ export interface DevnetManifest {
   relayer: ManifestAccount;
   /** Funded user accounts (tokens and native coin). */
   accounts: ManifestAccount[];
+  /** LayerZero V2 on the devnet (src/protocols/layerzero-oft); absent in older manifests. */
+  layerzero?: LayerZeroManifest;
   abis: {
     /** IBridge: entry function `bridge(BridgeParams)` and the four transfer events. */
     bridge: Abi;
