@@ -10,8 +10,8 @@
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
-import type { BridgeParams } from "../protocols/reference/bridge-params.js";
 import { sendRandomOftTransfer } from "../protocols/layerzero-oft/devnet/traffic.js";
+import type { BridgeParams } from "../protocols/reference/bridge-params.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { DevnetManifest, ManifestAccount } from "./manifest.js";

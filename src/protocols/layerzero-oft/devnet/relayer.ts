@@ -32,7 +32,7 @@ import {
 } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
-import { backoffDelayMs } from "../../../chain/backoff.js";
+import { backoffDelayMs } from "../../../backoff.js";
 import { endpointAbi, simpleMessageLibAbi } from "../abi.js";
 import { bytes32ToAddress, decodePacket, type Packet } from "../packet.js";
 import type { LayerZeroManifest, LayerZeroManifestChain } from "./manifest.js";
