@@ -8,6 +8,7 @@ import { mnemonicToAccount } from "viem/accounts";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { deployLayerZeroDevnet } from "../protocols/layerzero-oft/devnet/deploy.js";
+import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
@@ -110,7 +111,11 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
     users: userAddresses,
     log,
   });
-  return { ...buildManifest(deployed, parameters.chains, artifacts, accounts), layerzero };
+  return {
+    ...buildManifest(deployed, parameters.chains, artifacts, accounts),
+    layerzero,
+    contracts: layerZeroRegistryBridges(layerzero),
+  };
 }
 
 async function assertChainId(client: PublicClient, spec: DevnetChainSpec): Promise<void> {

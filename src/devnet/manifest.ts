@@ -5,6 +5,7 @@
  */
 import type { Abi, Address, Hex } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { RegistryBridge } from "../domain/bridge-registry.js";
 import type { LayerZeroManifest } from "../protocols/layerzero-oft/devnet/manifest.js";
 
 export interface ManifestToken {
@@ -68,6 +69,11 @@ export interface DevnetManifest {
   accounts: ManifestAccount[];
   /** LayerZero V2 on the devnet (src/protocols/layerzero-oft); absent in older manifests. */
   layerzero?: LayerZeroManifest;
+  /**
+   * Other protocols' contracts as the indexer configuration's `contracts` reads them
+   * (config/indexer-config.ts): LayerZero's endpoints and OFTs. Absent in older manifests.
+   */
+  contracts?: RegistryBridge[];
   abis: {
     /** IBridge: entry function `bridge(BridgeParams)` and the four transfer events. */
     bridge: Abi;

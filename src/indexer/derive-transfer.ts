@@ -47,12 +47,33 @@ export function tokensOfSend(
   if (send.args.xprotoFeeToken !== undefined) {
     out.push({ chainId: send.chainId, address: String(send.args.xprotoFeeToken) });
   }
-  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId), send.protocol);
+  const dest = destinationOf(send, registry).chainId;
   if (dest !== undefined) {
     out.push({ chainId: dest, address: String(send.args.destToken) });
     out.push({ chainId: dest, address: String(send.args.destBridgeToken) });
   }
   return out.filter((t) => t.address.toLowerCase() !== zeroAddress);
+}
+
+/**
+ * The chain and contract a send is delivered at: the contract the send names
+ * (SentArgs.destContract) on the chain its protocol calls `destChainId`, else the registry's
+ * contract of the send's protocol and kind on that chain.
+ */
+export function destinationOf(
+  send: BridgeEvent,
+  registry: BridgeRegistry,
+): { chainId: number | undefined; contract: string | undefined } {
+  const schemeId = String(send.args.destChainId);
+  const named = send.args.destContract;
+  if (named !== undefined) {
+    const found = registry.bridgeInScheme(send.protocol, schemeId, String(named));
+    return { chainId: found?.chainId, contract: found?.address };
+  }
+  const chainId = registry.chainIdInScheme(send.kind, schemeId, send.protocol);
+  const contract =
+    chainId === undefined ? undefined : registry.bridgeAddress(chainId, send.kind, send.protocol);
+  return { chainId, contract };
 }
 
 /**
@@ -72,11 +93,10 @@ export function deriveTransfer(
   if (send === undefined) return undefined;
   const { registry } = context;
   const a = send.args;
-  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId), send.protocol);
+  const destination = destinationOf(send, registry);
+  const destChainId = destination.chainId;
   const destContract =
-    destChainId === undefined
-      ? undefined
-      : registry.bridgeAddress(destChainId, send.kind, send.protocol);
+    destination.contract === undefined ? undefined : checksum(destination.contract);
 
   // The outcome events: the first of each role at the send's destination contract (delivery,
   // failure) or at its own (refund); a look-alike elsewhere is ignored, `retrying` changes nothing.
