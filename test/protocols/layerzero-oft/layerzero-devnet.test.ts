@@ -41,18 +41,14 @@ import {
 } from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
 import { sendRandomOftTransfer } from "../../../src/protocols/layerzero-oft/devnet/traffic.js";
 import { computeGuid, decodeOftMessage } from "../../../src/protocols/layerzero-oft/packet.js";
-import { quoteOftSend, removeDust } from "../../../src/protocols/layerzero-oft/quote-math.js";
-import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
-import {
-  buildOftApproval,
-  buildOftSendTransaction,
-} from "../../../src/protocols/layerzero-oft/transaction.js";
+import { removeDust } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import {
   type ChainConnection,
   connectChain,
   setupDevnet,
   type TestDevnet,
 } from "../../setup/anvil.js";
+import { type SentOft, sendOftFrom } from "./send-oft.js";
 
 describe("layerzero-oft on the devnet", () => {
   let devnet: TestDevnet;
@@ -105,61 +101,22 @@ describe("layerzero-oft on the devnet", () => {
     chain(name).balanceOf(token, owner);
 
   /** Quotes with the pure math over state read at the current block, then sends as `from`. */
-  async function sendOft(
+  const sendOft = (
     symbol: string,
     from: string,
     to: string,
     sender: ManifestAccount,
     recipient: Address,
     amountLD: bigint,
-  ): Promise<{
-    receipt: TransactionReceipt;
-    quote: { amountSentLD: bigint; amountReceivedLD: bigint; nativeFee: bigint };
-  }> {
-    const source = deployment(symbol, from);
-    const dest = deployment(symbol, to);
-    const connection = chain(from);
-    const state = await readOftState(connection.client, { oft: source.oft, dstEids: [dest.eid] });
-    const quote = quoteOftSend(state, { dstEid: dest.eid, amountLD, minAmountLD: 0n });
-    assert.ok(
-      quote.ok,
-      JSON.stringify(quote, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+  ): Promise<SentOft> =>
+    sendOftFrom(
+      chain(from),
+      deployment(symbol, from),
+      deployment(symbol, to),
+      sender,
+      recipient,
+      amountLD,
     );
-    const wallet = connection.wallet(sender);
-    const approval = buildOftApproval({
-      chainId: connection.chain.chainId,
-      approvalRequired: state.approvalRequired,
-      token: state.token,
-      oft: source.oft,
-      amountLD,
-    });
-    assert.equal(approval !== null, source.adapter, "an approval exactly for the adapter");
-    if (approval !== null) {
-      const hash = await wallet.sendTransaction({
-        to: approval.transactionRequest.to,
-        data: approval.transactionRequest.data,
-      });
-      await connection.client.waitForTransactionReceipt({ hash });
-    }
-    const request = buildOftSendTransaction({
-      chainId: connection.chain.chainId,
-      oft: source.oft,
-      dstEid: dest.eid,
-      to: recipient,
-      amountLD,
-      minAmountLD: quote.amountReceivedLD,
-      nativeFee: quote.nativeFee,
-      refundAddress: sender.address,
-    });
-    const hash = await wallet.sendTransaction({
-      to: request.to,
-      data: request.data,
-      value: BigInt(request.value),
-    });
-    const receipt = await connection.client.waitForTransactionReceipt({ hash });
-    assert.equal(receipt.status, "success");
-    return { receipt, quote };
-  }
 
   async function normalised(client: PublicClient, receipt: TransactionReceipt) {
     const tx = await client.getTransaction({ hash: receipt.transactionHash });

@@ -1,0 +1,71 @@
+/**
+ * An OFT send made the way an integrator makes one: the pure quote over state read at the
+ * current block (quote-math.ts, state.ts), the adapter's approval and OFT.send built by
+ * transaction.ts, signed by `sender`. Shared by the LayerZero devnet suites.
+ */
+import assert from "node:assert/strict";
+import type { Address, TransactionReceipt } from "viem";
+import type { ManifestAccount } from "../../../src/devnet/manifest.js";
+import type { LayerZeroManifestDeployment } from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+import { quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
+import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
+import {
+  buildOftApproval,
+  buildOftSendTransaction,
+} from "../../../src/protocols/layerzero-oft/transaction.js";
+import type { ChainConnection } from "../../setup/anvil.js";
+
+export interface SentOft {
+  receipt: TransactionReceipt;
+  quote: { amountSentLD: bigint; amountReceivedLD: bigint; nativeFee: bigint };
+}
+
+export async function sendOftFrom(
+  connection: ChainConnection,
+  source: LayerZeroManifestDeployment,
+  dest: LayerZeroManifestDeployment,
+  sender: ManifestAccount,
+  recipient: Address,
+  amountLD: bigint,
+): Promise<SentOft> {
+  const state = await readOftState(connection.client, { oft: source.oft, dstEids: [dest.eid] });
+  const quote = quoteOftSend(state, { dstEid: dest.eid, amountLD, minAmountLD: 0n });
+  assert.ok(
+    quote.ok,
+    JSON.stringify(quote, (_, v) => (typeof v === "bigint" ? String(v) : v)),
+  );
+  const wallet = connection.wallet(sender);
+  const approval = buildOftApproval({
+    chainId: connection.chain.chainId,
+    approvalRequired: state.approvalRequired,
+    token: state.token,
+    oft: source.oft,
+    amountLD,
+  });
+  assert.equal(approval !== null, source.adapter, "an approval exactly for the adapter");
+  if (approval !== null) {
+    const hash = await wallet.sendTransaction({
+      to: approval.transactionRequest.to,
+      data: approval.transactionRequest.data,
+    });
+    await connection.client.waitForTransactionReceipt({ hash });
+  }
+  const request = buildOftSendTransaction({
+    chainId: connection.chain.chainId,
+    oft: source.oft,
+    dstEid: dest.eid,
+    to: recipient,
+    amountLD,
+    minAmountLD: quote.amountReceivedLD,
+    nativeFee: quote.nativeFee,
+    refundAddress: sender.address,
+  });
+  const hash = await wallet.sendTransaction({
+    to: request.to,
+    data: request.data,
+    value: BigInt(request.value),
+  });
+  const receipt = await connection.client.waitForTransactionReceipt({ hash });
+  assert.equal(receipt.status, "success");
+  return { receipt, quote };
+}
