@@ -10,6 +10,11 @@ import { summariseIndexerStatus } from "../../src/api/indexer-readiness.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { WrongChainError } from "../../src/indexer/chain-indexer.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
+import {
+  createLayerZeroRelayer,
+  type LayerZeroRelayer,
+} from "../../src/protocols/layerzero-oft/devnet/relayer.js";
+import { guidOf, sendOftFrom } from "../protocols/layerzero-oft/send-oft.js";
 import { type ChainConnection, setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import type { DatabaseBackend, IsolatedDatabase } from "../setup/database.js";
 import { height, mine, revertTo, snapshot, startRpcProxy } from "./chain-control.js";
@@ -27,6 +32,8 @@ interface ReorgCase {
   depth: number;
   removes: "send" | "delivery";
   backend: "sqlite" | "postgres";
+  /** Whose transfer the orphaned blocks hold: the reference bridge's (default) or an OFT's. */
+  protocol?: "layerzero-oft";
 }
 
 const CASES: ReorgCase[] = [
@@ -36,6 +43,8 @@ const CASES: ReorgCase[] = [
   { depth: 10, removes: "send", backend: "sqlite" },
   { depth: 10, removes: "delivery", backend: "postgres" },
   { depth: 64, removes: "delivery", backend: "sqlite" },
+  { depth: 3, removes: "send", backend: "sqlite", protocol: "layerzero-oft" },
+  { depth: 5, removes: "delivery", backend: "postgres", protocol: "layerzero-oft" },
 ];
 
 describe("indexer: reorganisations", () => {
@@ -43,17 +52,39 @@ describe("indexer: reorganisations", () => {
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let beta: ChainConnection;
+  let lzRelayer: LayerZeroRelayer;
   const cleanups: (() => Promise<void>)[] = [];
+
+  /** An OMNI send alpha -> beta through the real OFT (LayerZero), as an integrator makes it. */
+  async function sendOmni(userIndex: number): Promise<{ messageId: string }> {
+    const mesh = manifest.layerzero?.meshes.find((m) => m.symbol === "OMNI");
+    const on = (c: ChainConnection) => {
+      const found = mesh?.deployments.find((d) => d.chainId === c.chain.chainId);
+      assert.ok(found !== undefined, `OMNI on ${c.chain.name}`);
+      return found;
+    };
+    const user = manifest.accounts[userIndex]!;
+    const sent = await sendOftFrom(alpha, on(alpha), on(beta), user, user.address, 3n * 10n ** 18n);
+    return { messageId: guidOf(sent.receipt) };
+  }
 
   before(async () => {
     devnet = await setupTwoChainDevnet();
     ({ manifest, alpha, beta } = devnet);
+    assert.ok(manifest.layerzero !== undefined, "the devnet runs LayerZero");
+    // Driven by poll() only: deliveries happen where a case puts them.
+    lzRelayer = createLayerZeroRelayer({
+      layerzero: manifest.layerzero,
+      chains: manifest.chains,
+      retryDelayMs: 0,
+    });
     // Some history every case starts from.
     const t = await sendTransfer(manifest, alpha, beta, 1, 100n);
     await deliver(manifest, t);
     await sendTransfer(manifest, beta, alpha, 2, 9n);
   });
   after(async () => {
+    await lzRelayer?.stop();
     for (const c of cleanups.reverse()) await c();
     await devnet?.cleanup();
   });
@@ -66,7 +97,8 @@ describe("indexer: reorganisations", () => {
   }
 
   for (const c of CASES) {
-    it(`behavior: a reorg of depth ${c.depth} removing a ${c.removes} (${c.backend})`, async () => {
+    const what = c.protocol === undefined ? c.removes : `${c.protocol} ${c.removes}`;
+    it(`behavior: a reorg of depth ${c.depth} removing a ${what} (${c.backend})`, async () => {
       const { ix, db } = await indexer(c.backend);
       await indexUntilIdle(ix.indexer.chains);
       let messageId: string;
@@ -75,8 +107,12 @@ describe("indexer: reorganisations", () => {
         reorged = alpha;
         const id = await snapshot(alpha);
         const start = await height(alpha);
-        const t = await sendTransfer(manifest, alpha, beta, 1, 7n, { userIndex: 5 });
-        messageId = t.sent.messageId.toLowerCase();
+        if (c.protocol === "layerzero-oft") {
+          ({ messageId } = await sendOmni(5));
+        } else {
+          const t = await sendTransfer(manifest, alpha, beta, 1, 7n, { userIndex: 5 });
+          messageId = t.sent.messageId.toLowerCase();
+        }
         await mine(alpha, start + c.depth - (await height(alpha)));
         assert.equal(await height(alpha), start + c.depth);
         await indexUntilIdle(ix.indexer.chains);
@@ -87,12 +123,17 @@ describe("indexer: reorganisations", () => {
         await revertTo(alpha, id);
       } else {
         reorged = beta;
-        const t = await sendTransfer(manifest, alpha, beta, 1, 8n, { userIndex: 6 });
-        messageId = t.sent.messageId.toLowerCase();
+        const oft = c.protocol === "layerzero-oft";
+        const t = oft
+          ? undefined
+          : await sendTransfer(manifest, alpha, beta, 1, 8n, { userIndex: 6 });
+        messageId =
+          t === undefined ? (await sendOmni(6)).messageId : t.sent.messageId.toLowerCase();
         await indexUntilIdle(ix.indexer.chains);
         const id = await snapshot(beta);
         const start = await height(beta);
-        await deliver(manifest, t);
+        if (t === undefined) await lzRelayer.poll();
+        else await deliver(manifest, t);
         await mine(beta, start + c.depth - (await height(beta)));
         assert.equal(await height(beta), start + c.depth);
         await indexUntilIdle(ix.indexer.chains);

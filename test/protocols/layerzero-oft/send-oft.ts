@@ -4,8 +4,9 @@
  * transaction.ts, signed by `sender`. Shared by the LayerZero devnet suites.
  */
 import assert from "node:assert/strict";
-import type { Address, TransactionReceipt } from "viem";
+import { type Address, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
+import { oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import type { LayerZeroManifestDeployment } from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
 import { quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
@@ -68,4 +69,11 @@ export async function sendOftFrom(
   const receipt = await connection.client.waitForTransactionReceipt({ hash });
   assert.equal(receipt.status, "success");
   return { receipt, quote };
+}
+
+/** The guid (the record's message_id) of a receipt's one OFTSent. */
+export function guidOf(receipt: TransactionReceipt): Hex {
+  const [sent, ...more] = parseEventLogs({ abi: oftAbi, eventName: "OFTSent", logs: receipt.logs });
+  assert.ok(sent !== undefined && more.length === 0, "one OFTSent in the receipt");
+  return sent.args.guid.toLowerCase() as Hex;
 }
