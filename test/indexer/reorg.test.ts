@@ -10,11 +10,6 @@ import { summariseIndexerStatus } from "../../src/api/indexer-readiness.js";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import { WrongChainError } from "../../src/indexer/chain-indexer.js";
 import { ReorgTooDeepError } from "../../src/indexer/find-common-ancestor.js";
-import {
-  createLayerZeroRelayer,
-  type LayerZeroRelayer,
-} from "../../src/protocols/layerzero-oft/devnet/relayer.js";
-import { guidOf, sendOftFrom } from "../protocols/layerzero-oft/send-oft.js";
 import { type ChainConnection, setupTwoChainDevnet, type TwoChainDevnet } from "../setup/anvil.js";
 import type { DatabaseBackend, IsolatedDatabase } from "../setup/database.js";
 import { height, mine, revertTo, snapshot, startRpcProxy } from "./chain-control.js";
@@ -26,7 +21,7 @@ import {
   openIsolatedIndexer,
   openTestIndexer,
 } from "./helpers.js";
-import { deliver, sendTransfer } from "./traffic.js";
+import { deliver, deliverOftPackets, sendOmni, sendTransfer } from "./traffic.js";
 
 interface ReorgCase {
   depth: number;
@@ -52,39 +47,18 @@ describe("indexer: reorganisations", () => {
   let manifest: DevnetManifest;
   let alpha: ChainConnection;
   let beta: ChainConnection;
-  let lzRelayer: LayerZeroRelayer;
   const cleanups: (() => Promise<void>)[] = [];
-
-  /** An OMNI send alpha -> beta through the real OFT (LayerZero), as an integrator makes it. */
-  async function sendOmni(userIndex: number): Promise<{ messageId: string }> {
-    const mesh = manifest.layerzero?.meshes.find((m) => m.symbol === "OMNI");
-    const on = (c: ChainConnection) => {
-      const found = mesh?.deployments.find((d) => d.chainId === c.chain.chainId);
-      assert.ok(found !== undefined, `OMNI on ${c.chain.name}`);
-      return found;
-    };
-    const user = manifest.accounts[userIndex]!;
-    const sent = await sendOftFrom(alpha, on(alpha), on(beta), user, user.address, 3n * 10n ** 18n);
-    return { messageId: guidOf(sent.receipt) };
-  }
 
   before(async () => {
     devnet = await setupTwoChainDevnet();
     ({ manifest, alpha, beta } = devnet);
     assert.ok(manifest.layerzero !== undefined, "the devnet runs LayerZero");
-    // Driven by poll() only: deliveries happen where a case puts them.
-    lzRelayer = createLayerZeroRelayer({
-      layerzero: manifest.layerzero,
-      chains: manifest.chains,
-      retryDelayMs: 0,
-    });
     // Some history every case starts from.
     const t = await sendTransfer(manifest, alpha, beta, 1, 100n);
     await deliver(manifest, t);
     await sendTransfer(manifest, beta, alpha, 2, 9n);
   });
   after(async () => {
-    await lzRelayer?.stop();
     for (const c of cleanups.reverse()) await c();
     await devnet?.cleanup();
   });
@@ -108,7 +82,7 @@ describe("indexer: reorganisations", () => {
         const id = await snapshot(alpha);
         const start = await height(alpha);
         if (c.protocol === "layerzero-oft") {
-          ({ messageId } = await sendOmni(5));
+          messageId = await sendOmni(manifest, alpha, beta, 5);
         } else {
           const t = await sendTransfer(manifest, alpha, beta, 1, 7n, { userIndex: 5 });
           messageId = t.sent.messageId.toLowerCase();
@@ -128,11 +102,13 @@ describe("indexer: reorganisations", () => {
           ? undefined
           : await sendTransfer(manifest, alpha, beta, 1, 8n, { userIndex: 6 });
         messageId =
-          t === undefined ? (await sendOmni(6)).messageId : t.sent.messageId.toLowerCase();
+          t === undefined
+            ? await sendOmni(manifest, alpha, beta, 6)
+            : t.sent.messageId.toLowerCase();
         await indexUntilIdle(ix.indexer.chains);
         const id = await snapshot(beta);
         const start = await height(beta);
-        if (t === undefined) await lzRelayer.poll();
+        if (t === undefined) await deliverOftPackets(manifest);
         else await deliver(manifest, t);
         await mine(beta, start + c.depth - (await height(beta)));
         assert.equal(await height(beta), start + c.depth);

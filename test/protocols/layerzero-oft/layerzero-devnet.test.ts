@@ -42,28 +42,26 @@ import {
 import { sendRandomOftTransfer } from "../../../src/protocols/layerzero-oft/devnet/traffic.js";
 import { computeGuid, decodeOftMessage } from "../../../src/protocols/layerzero-oft/packet.js";
 import { removeDust } from "../../../src/protocols/layerzero-oft/quote-math.js";
+import { type ChainConnection, setupDevnet, type TestDevnet } from "../../setup/anvil.js";
 import {
-  type ChainConnection,
-  connectChain,
-  setupDevnet,
-  type TestDevnet,
-} from "../../setup/anvil.js";
-import { type SentOft, sendOftFrom } from "./send-oft.js";
+  type LayerZeroDevnetView,
+  type SentOft,
+  sendOftFrom,
+  viewLayerZeroDevnet,
+} from "./send-oft.js";
 
 describe("layerzero-oft on the devnet", () => {
   let devnet: TestDevnet;
   let lz: LayerZeroManifest;
   let relayer: LayerZeroRelayer;
   let artifacts: LayerZeroArtifacts;
-  const chains: Record<string, ChainConnection> = {};
 
   before(async () => {
     artifacts = loadLayerZeroArtifacts();
     devnet = await setupDevnet();
     assert.ok(devnet.manifest.layerzero !== undefined, "the manifest has a layerzero section");
     lz = devnet.manifest.layerzero;
-    for (const name of ["alpha", "beta", "gamma"])
-      chains[name] = connectChain(devnet.manifest, name);
+    view = viewLayerZeroDevnet(devnet.manifest);
     // Not started: each test drives it with poll(), so "not yet delivered" is a state it controls.
     relayer = createLayerZeroRelayer({
       layerzero: lz,
@@ -76,27 +74,12 @@ describe("layerzero-oft on the devnet", () => {
     await devnet?.cleanup();
   });
 
-  const chain = (name: string): ChainConnection => {
-    const found = chains[name];
-    if (found === undefined) throw new Error(`no chain ${name}`);
-    return found;
-  };
-  const user = (index: number): ManifestAccount => {
-    const account = devnet.manifest.accounts[index];
-    if (account === undefined) throw new Error(`no user ${index}`);
-    return account;
-  };
-  const deployment = (symbol: string, name: string): LayerZeroManifestDeployment => {
-    const mesh = lz.meshes.find((m) => m.symbol === symbol);
-    const found = mesh?.deployments.find((d) => d.chainId === chain(name).chain.chainId);
-    if (found === undefined) throw new Error(`no ${symbol} on ${name}`);
-    return found;
-  };
-  const lzChain = (name: string) => {
-    const found = lz.chains.find((c) => c.chainId === chain(name).chain.chainId);
-    if (found === undefined) throw new Error(`no LayerZero chain ${name}`);
-    return found;
-  };
+  let view: LayerZeroDevnetView;
+  const chain = (name: string): ChainConnection => view.chain(name);
+  const user = (index: number): ManifestAccount => view.user(index);
+  const deployment = (symbol: string, name: string): LayerZeroManifestDeployment =>
+    view.deployment(symbol, name);
+  const lzChain = (name: string) => view.lzChain(name);
   const balance = (name: string, token: Address, owner: Address) =>
     chain(name).balanceOf(token, owner);
 

@@ -29,13 +29,13 @@ import {
   openIsolatedIndexer,
   type TestIndexer,
 } from "../../indexer/helpers.js";
+import { type ChainConnection, setupDevnet, type TestDevnet } from "../../setup/anvil.js";
 import {
-  type ChainConnection,
-  connectChain,
-  setupDevnet,
-  type TestDevnet,
-} from "../../setup/anvil.js";
-import { type SentOft, sendOftFrom } from "./send-oft.js";
+  type LayerZeroDevnetView,
+  type SentOft,
+  sendOftFrom,
+  viewLayerZeroDevnet,
+} from "./send-oft.js";
 
 type Fields = Omit<BridgeTransaction, "created_at" | "updated_at">;
 
@@ -43,7 +43,6 @@ describe("layerzero-oft through the indexer (devnet)", () => {
   let devnet: TestDevnet;
   let lz: LayerZeroManifest;
   let relayer: LayerZeroRelayer;
-  const chains: Record<string, ChainConnection> = {};
   const indexers: { backend: string; ix: TestIndexer }[] = [];
   const cleanups: (() => Promise<void>)[] = [];
 
@@ -55,8 +54,7 @@ describe("layerzero-oft through the indexer (devnet)", () => {
       (devnet.manifest.contracts ?? []).some((c) => c.protocol === "layerzero-oft"),
       "the manifest lists LayerZero's contracts for the indexer",
     );
-    for (const name of ["alpha", "beta", "gamma"])
-      chains[name] = connectChain(devnet.manifest, name);
+    view = viewLayerZeroDevnet(devnet.manifest);
     // Driven by poll(): "not yet delivered" is a state the test controls.
     relayer = createLayerZeroRelayer({
       layerzero: lz,
@@ -74,22 +72,11 @@ describe("layerzero-oft through the indexer (devnet)", () => {
     await devnet?.cleanup();
   });
 
-  const chain = (name: string): ChainConnection => {
-    const found = chains[name];
-    if (found === undefined) throw new Error(`no chain ${name}`);
-    return found;
-  };
-  const user = (index: number): ManifestAccount => {
-    const account = devnet.manifest.accounts[index];
-    if (account === undefined) throw new Error(`no user ${index}`);
-    return account;
-  };
-  const deployment = (symbol: string, name: string): LayerZeroManifestDeployment => {
-    const mesh = lz.meshes.find((m) => m.symbol === symbol);
-    const found = mesh?.deployments.find((d) => d.chainId === chain(name).chain.chainId);
-    if (found === undefined) throw new Error(`no ${symbol} on ${name}`);
-    return found;
-  };
+  let view: LayerZeroDevnetView;
+  const chain = (name: string): ChainConnection => view.chain(name);
+  const user = (index: number): ManifestAccount => view.user(index);
+  const deployment = (symbol: string, name: string): LayerZeroManifestDeployment =>
+    view.deployment(symbol, name);
 
   /** Indexes every chain on both stores; returns each store's record of `guid`. */
   async function recordsOf(guid: Hex): Promise<(BridgeTransaction | undefined)[]> {

@@ -5,16 +5,20 @@
  */
 import assert from "node:assert/strict";
 import { type Address, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
-import type { ManifestAccount } from "../../../src/devnet/manifest.js";
+import type { DevnetManifest, ManifestAccount } from "../../../src/devnet/manifest.js";
 import { oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
-import type { LayerZeroManifestDeployment } from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+import type {
+  LayerZeroManifest,
+  LayerZeroManifestChain,
+  LayerZeroManifestDeployment,
+} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
 import { quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
 import {
   buildOftApproval,
   buildOftSendTransaction,
 } from "../../../src/protocols/layerzero-oft/transaction.js";
-import type { ChainConnection } from "../../setup/anvil.js";
+import { type ChainConnection, connectChain } from "../../setup/anvil.js";
 
 export interface SentOft {
   receipt: TransactionReceipt;
@@ -76,4 +80,46 @@ export function guidOf(receipt: TransactionReceipt): Hex {
   const [sent, ...more] = parseEventLogs({ abi: oftAbi, eventName: "OFTSent", logs: receipt.logs });
   assert.ok(sent !== undefined && more.length === 0, "one OFTSent in the receipt");
   return sent.args.guid.toLowerCase() as Hex;
+}
+
+/** A LayerZero devnet as the suites look at it: chains by name, users, OFT deployments. */
+export interface LayerZeroDevnetView {
+  lz: LayerZeroManifest;
+  chain(name: string): ChainConnection;
+  user(index: number): ManifestAccount;
+  /** The mesh `symbol`'s OFT or adapter on chain `name`. */
+  deployment(symbol: string, name: string): LayerZeroManifestDeployment;
+  /** Chain `name`'s LayerZero entry (eid, endpoint, message library, fee). */
+  lzChain(name: string): LayerZeroManifestChain;
+}
+
+export function viewLayerZeroDevnet(manifest: DevnetManifest): LayerZeroDevnetView {
+  const lz = manifest.layerzero;
+  assert.ok(lz !== undefined, "the manifest has a layerzero section");
+  const chains = new Map(manifest.chains.map((c) => [c.name, connectChain(manifest, c.name)]));
+  const chain = (name: string): ChainConnection => {
+    const found = chains.get(name);
+    if (found === undefined) throw new Error(`no chain ${name}`);
+    return found;
+  };
+  return {
+    lz,
+    chain,
+    user: (index) => {
+      const account = manifest.accounts[index];
+      if (account === undefined) throw new Error(`no user ${index}`);
+      return account;
+    },
+    deployment: (symbol, name) => {
+      const mesh = lz.meshes.find((m) => m.symbol === symbol);
+      const found = mesh?.deployments.find((d) => d.chainId === chain(name).chain.chainId);
+      if (found === undefined) throw new Error(`no ${symbol} on ${name}`);
+      return found;
+    },
+    lzChain: (name) => {
+      const found = lz.chains.find((c) => c.chainId === chain(name).chain.chainId);
+      if (found === undefined) throw new Error(`no LayerZero chain ${name}`);
+      return found;
+    },
+  };
 }
