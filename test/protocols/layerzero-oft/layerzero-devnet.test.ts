@@ -18,7 +18,7 @@ import {
 import { createDevnetClients } from "../../../src/devnet/chain-clients.js";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
 import { createRandom } from "../../../src/devnet/traffic-plan.js";
-import { devnetOftAbi, endpointAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
+import { endpointAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import {
   type LayerZeroArtifacts,
   loadLayerZeroArtifacts,
@@ -47,6 +47,7 @@ import {
   type LayerZeroDevnetView,
   type SentOft,
   sendOftFrom,
+  setReceivePaused,
   viewLayerZeroDevnet,
 } from "./send-oft.js";
 
@@ -324,18 +325,10 @@ describe("layerzero-oft on the devnet", () => {
   });
 
   it("behavior: a delivery that reverts in lzReceive raises LzReceiveAlert, stays retryable and succeeds after a retry", async () => {
-    const owner = devnet.manifest.deployer;
     const omniGamma = deployment("OMNI", "gamma");
     const gamma = chain("gamma");
-    const pause = async (paused: boolean) => {
-      const hash = await gamma.wallet(owner).writeContract({
-        address: omniGamma.oft,
-        abi: devnetOftAbi,
-        functionName: "setReceivePaused",
-        args: [paused],
-      });
-      await gamma.client.waitForTransactionReceipt({ hash });
-    };
+    const pause = (paused: boolean) =>
+      setReceivePaused(devnet.manifest, gamma, omniGamma.oft, paused);
     await pause(true);
     const recipient = user(4).address;
     const before = await balance("gamma", omniGamma.token, recipient);

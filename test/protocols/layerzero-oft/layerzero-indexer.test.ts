@@ -14,7 +14,7 @@ import { formatAmount } from "../../../src/amount.js";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
 import type { BridgeTransaction } from "../../../src/domain/bridge-transaction.js";
 import { formatUtc } from "../../../src/domain/utc-time.js";
-import { devnetOftAbi, erc20Abi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
+import { erc20Abi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import type {
   LayerZeroManifest,
   LayerZeroManifestDeployment,
@@ -34,6 +34,7 @@ import {
   type LayerZeroDevnetView,
   type SentOft,
   sendOftFrom,
+  setReceivePaused,
   viewLayerZeroDevnet,
 } from "./send-oft.js";
 
@@ -275,18 +276,10 @@ describe("layerzero-oft through the indexer (devnet)", () => {
   });
 
   it("behavior: a delivery that reverts in lzReceive raises LzReceiveAlert; the record stays Processing, then Success after the retry", async () => {
-    const owner = devnet.manifest.deployer;
     const omniGamma = deployment("OMNI", "gamma");
     const gamma = chain("gamma");
-    const pause = async (paused: boolean) => {
-      const hash = await gamma.wallet(owner).writeContract({
-        address: omniGamma.oft,
-        abi: devnetOftAbi,
-        functionName: "setReceivePaused",
-        args: [paused],
-      });
-      await gamma.client.waitForTransactionReceipt({ hash });
-    };
+    const pause = (paused: boolean) =>
+      setReceivePaused(devnet.manifest, gamma, omniGamma.oft, paused);
     await pause(true);
     const sender = user(5);
     const recipient = user(4).address;

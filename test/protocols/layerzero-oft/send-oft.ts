@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { type Address, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import type { DevnetManifest, ManifestAccount } from "../../../src/devnet/manifest.js";
-import { oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
+import { devnetOftAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import type {
   LayerZeroManifest,
   LayerZeroManifestChain,
@@ -122,4 +122,20 @@ export function viewLayerZeroDevnet(manifest: DevnetManifest): LayerZeroDevnetVi
       return found;
     },
   };
+}
+
+/** Pauses (or resumes) an OFT's lzReceive as its owner, the devnet deployer (a devnet knob). */
+export async function setReceivePaused(
+  manifest: DevnetManifest,
+  connection: ChainConnection,
+  oft: Address,
+  paused: boolean,
+): Promise<void> {
+  const hash = await connection.wallet(manifest.deployer).writeContract({
+    address: oft,
+    abi: devnetOftAbi,
+    functionName: "setReceivePaused",
+    args: [paused],
+  });
+  await connection.client.waitForTransactionReceipt({ hash });
 }
