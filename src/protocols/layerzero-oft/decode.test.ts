@@ -7,10 +7,16 @@ import {
   getAddress,
   type Hex,
   pad,
+  zeroAddress,
 } from "viem";
+import type { RawLog } from "../../chain/create-chain-client.js";
+import type { BridgeKind } from "../../domain/bridge-kind.js";
+import type { DecodeContext } from "../protocol.js";
 import { endpointAbi, oftAbi } from "./abi.js";
 import { decodeLayerZeroLog, LAYERZERO_TOPICS, normaliseLayerZeroTransaction } from "./decode.js";
+import { layerZeroOftProtocol } from "./index.js";
 import { computeGuid, encodeOftMessage, encodePacket } from "./packet.js";
+import { LAYERZERO_OFT_PROTOCOL } from "./registry.js";
 
 const ENDPOINT = getAddress("0x00000000000000000000000000000000000000e1");
 const OFT_A = getAddress("0x000000000000000000000000000000000000a0a0");
@@ -186,5 +192,92 @@ describe("LayerZero log decoding", () => {
     );
     assert.equal(decodeLayerZeroLog(transfer), null);
     assert.deepEqual(normaliseLayerZeroTransaction([transfer]), []);
+  });
+});
+
+describe("layerZeroOftProtocol.decodeLogs (the seam)", () => {
+  const DAI = getAddress("0x000000000000000000000000000000000000da10");
+  const entry = (address: Address, kind: BridgeKind, eid: number, token?: Address) => ({
+    protocol: LAYERZERO_OFT_PROTOCOL,
+    kind,
+    chainId: eid - 40101 + 71001,
+    address,
+    bridgeChainId: String(eid),
+    ...(token === undefined ? {} : { token }),
+  });
+  /** alpha (eid 40101): the endpoint and OFT_A; beta (40102): OFT_B, an adapter over DAI. */
+  const registry = [
+    entry(ENDPOINT, 2, 40101),
+    entry(OFT_A, 2, 40101, OFT_A),
+    entry(OFT_B, 0, 40102, DAI),
+  ];
+  const context = (registered: readonly Address[], value: bigint | undefined): DecodeContext => ({
+    chainId: 71001,
+    blockTime: () => 1_800_000_000,
+    contract: (address) =>
+      registry.find(
+        (b) => b.chainId === 71001 && registered.includes(b.address) && same(b.address, address),
+      ),
+    contractIn: (schemeId, address) =>
+      registry.find((b) => b.bridgeChainId === schemeId && same(b.address, address)),
+    transactionValue: (hash) => (hash === TX ? value : undefined),
+  });
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const raw = (logs: ReturnType<typeof sendLogs>["logs"]): RawLog[] =>
+    logs.map((l) => ({
+      ...l,
+      blockNumber: Number(l.blockNumber),
+      blockHash: `0x${"ab".repeat(32)}`,
+    }));
+  const decode = layerZeroOftProtocol.indexing.decodeLogs;
+
+  it("default: a send to an adapter is a kind 0 `sent` naming its destination contract and token, the transaction's value as messaging fee in the native coin", () => {
+    const { guid, logs } = sendLogs(4n, 3n * 10n ** 18n);
+    const events = decode(raw(logs), context([ENDPOINT, OFT_A], 250n));
+    assert.equal(events.length, 1);
+    const [sent] = events;
+    assert.equal(sent?.role, "sent");
+    assert.equal(sent?.messageId, guid.toLowerCase());
+    assert.equal(sent?.kind, 0, "the destination is an OFTAdapter: lock / unlock");
+    assert.equal(sent?.address, OFT_A);
+    assert.equal(sent?.protocol, "layerzero-oft");
+    assert.deepEqual(
+      {
+        recipient: sent?.args.recipient,
+        destChainId: sent?.args.destChainId,
+        destContract: sent?.args.destContract,
+        sourceToken: sent?.args.sourceToken,
+        destToken: sent?.args.destToken,
+        sendAmount: sent?.args.sendAmount,
+        bridgeFee: sent?.args.bridgeFee,
+        xprotoFee: sent?.args.xprotoFee,
+        xprotoFeeToken: sent?.args.xprotoFeeToken,
+      },
+      {
+        recipient: USER,
+        destChainId: "40102",
+        destContract: OFT_B,
+        sourceToken: OFT_A,
+        destToken: DAI,
+        sendAmount: (3n * 10n ** 18n).toString(),
+        bridgeFee: "0",
+        xprotoFee: "250",
+        xprotoFeeToken: zeroAddress,
+      },
+    );
+  });
+
+  it("behavior: the valueTopics are OFTSent's only; the endpoint's PacketDelivered is not fetched", () => {
+    assert.deepEqual(layerZeroOftProtocol.indexing.valueTopics, [LAYERZERO_TOPICS.OFTSent]);
+    assert.equal(
+      layerZeroOftProtocol.indexing.topics.includes(LAYERZERO_TOPICS.PacketDelivered),
+      false,
+    );
+  });
+
+  it("error: without the endpoint's PacketSent (endpoint not registered) the recipient is unknown: no event; unregistered OFTs are ignored", () => {
+    const { logs } = sendLogs(5n, 10n ** 18n);
+    assert.deepEqual(decode(raw(logs), context([OFT_A], 1n)), []);
+    assert.deepEqual(decode(raw(logs), context([ENDPOINT], 1n)), []);
   });
 });
