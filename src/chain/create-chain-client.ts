@@ -46,6 +46,11 @@ export interface ChainClient {
     toBlock: number;
   }): Promise<RawLog[]>;
   readTokenMetadata(token: Hex): Promise<{ symbol: string; decimals: number }>;
+  /**
+   * The native value (wei) a transaction sent (eth_getTransactionByHash); undefined when the
+   * node does not know it (a transaction of a block that was just reorganised away).
+   */
+  getTransactionValue(hash: Hex): Promise<bigint | undefined>;
 }
 
 export interface ChainClientOptions {
@@ -246,6 +251,15 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
         // Range refusals and timeouts are fetchLogs' to handle (it halves the span first).
         { isRetryable: (e) => !isRangeError(e) && !isTimeoutError(e) },
       ),
+    getTransactionValue: (hash) =>
+      call(`eth_getTransactionByHash(${hash})`, async () => {
+        const tx = await client.request({ method: "eth_getTransactionByHash", params: [hash] });
+        if (tx === null) return undefined;
+        if (typeof tx.value !== "string") {
+          throw new MalformedRpcAnswerError(`transaction ${hash} has no value`);
+        }
+        return BigInt(tx.value);
+      }),
     readTokenMetadata: (token) =>
       call(`token metadata of ${token}`, async () => {
         const [symbol, decimals] = await Promise.all([

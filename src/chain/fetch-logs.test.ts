@@ -19,6 +19,7 @@ function fakeClient(maxSpan: number, spans: [number, number][]): ChainClient {
       return [{ blockNumber: fromBlock } as RawLog];
     },
     readTokenMetadata: async () => ({ symbol: "X", decimals: 1 }),
+    getTransactionValue: async () => 0n,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { loadArtifacts } from "../devnet/artifacts.js";
 import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
+import { loadLayerZeroArtifacts } from "../protocols/layerzero-oft/artifacts.js";
 
 const USAGE = `usage: bridge-oracle compile [--if-stale]
 
@@ -30,12 +31,13 @@ export async function run(args: string[]): Promise<number> {
   try {
     if (args.includes("--if-stale")) {
       let compiled = false;
-      loadArtifacts({
-        progress: (message) => {
-          compiled = true;
-          process.stdout.write(`${message}\n`);
-        },
-      });
+      const progress = (message: string) => {
+        compiled = true;
+        process.stdout.write(`${message}\n`);
+      };
+      loadArtifacts({ progress });
+      // contracts/layerzero/ (LayerZero's OFT sources from node_modules), pins checked first.
+      loadLayerZeroArtifacts({ progress });
       process.stdout.write(
         compiled
           ? `compiled in ${Date.now() - started} ms -> ${artifactsPath()}\n`
@@ -44,6 +46,7 @@ export async function run(args: string[]): Promise<number> {
       return 0;
     }
     const artifacts = compileContracts();
+    loadLayerZeroArtifacts();
     for (const warning of artifacts.warnings) process.stderr.write(`${warning}\n`);
     const deployable = Object.values(artifacts.contracts).filter((c) => c.bytecode !== "0x");
     process.stdout.write(

@@ -66,6 +66,67 @@ describe("parseIndexerConfig", () => {
     ];
     for (const [json, pattern] of cases) assert.throws(() => parseIndexerConfig(json), pattern);
   });
+  it("behavior: `contracts` adds other protocols' contracts; a chain of contracts only needs no `bridges`", () => {
+    const { bridges: _b, bridgeChainIds: _i, ...bare } = chain;
+    const oft = "0x3333333333333333333333333333333333333333";
+    const config = parseIndexerConfig({
+      chains: [chain, { ...bare, name: "beta", chainId: 71002 }],
+      contracts: [
+        { protocol: "layerzero-oft", chainId: 71002, address: A, kind: 2, bridgeChainId: "40102" },
+        {
+          protocol: "layerzero-oft",
+          chainId: 71002,
+          address: oft,
+          kind: 0,
+          bridgeChainId: 40102,
+          token: A.toUpperCase().replace("0X", "0x"),
+        },
+      ],
+    });
+    assert.deepEqual(config.bridges.slice(2), [
+      { protocol: "layerzero-oft", kind: 2, chainId: 71002, address: A, bridgeChainId: "40102" },
+      {
+        protocol: "layerzero-oft",
+        kind: 0,
+        chainId: 71002,
+        address: oft,
+        bridgeChainId: "40102",
+        token: A,
+      },
+    ]);
+  });
+  it("error: `contracts` entries are checked and named", () => {
+    const lz = {
+      protocol: "layerzero-oft",
+      chainId: 71001,
+      address: A,
+      kind: 2,
+      bridgeChainId: "1",
+    };
+    const { bridges: _b, bridgeChainIds: _i, ...bare } = chain;
+    const cases: [unknown, RegExp][] = [
+      [{ chains: [chain], contracts: {} }, /`contracts` must be an array/],
+      [{ chains: [chain], contracts: [{ ...lz, protocol: "" }] }, /contracts\[0\]\.protocol/],
+      [{ chains: [chain], contracts: [{ ...lz, chainId: 5 }] }, /chainId 5 is not one of/],
+      [{ chains: [chain], contracts: [{ ...lz, address: "0x1" }] }, /address must be a 0x address/],
+      [{ chains: [chain], contracts: [{ ...lz, token: "x" }] }, /token must be a 0x address/],
+      [{ chains: [chain], contracts: [{ ...lz, kind: 3 }] }, /kind must be 0, 1 or 2/],
+      [{ chains: [chain], contracts: [{ ...lz, bridgeChainId: "x" }] }, /bridgeChainId must be/],
+      [{ chains: [chain], contracts: [lz, lz] }, /listed twice on chain 71001/],
+      [
+        {
+          chains: [
+            chain,
+            { ...chain, name: "b", chainId: 2, bridgeChainIds: { "0": "2", "1": "102" } },
+          ],
+          contracts: [lz, { ...lz, chainId: 2 }],
+        },
+        /layerzero-oft uses id 1 for chains 71001 and 2/,
+      ],
+      [{ chains: [bare] }, /chain alpha has no bridge/],
+    ];
+    for (const [json, pattern] of cases) assert.throws(() => parseIndexerConfig(json), pattern);
+  });
   it("error: an RPC URL with credentials is redacted in the message", () => {
     assert.throws(
       () => parseIndexerConfig({ chains: [{ ...chain, rpcUrl: "wss://user:topsecret@h/x" }] }),

@@ -9,7 +9,13 @@
  *                     "nativeSymbol"?: "ETH",
  *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
  *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" } } ],
+ *       "contracts"?: [ { "protocol": "layerzero-oft", "chainId": 71001, "address": "0x..",
+ *                         "kind": 2, "bridgeChainId": "40101", "token"?: "0x..",
+ *                         "auxiliary"?: true } ],
  *       "indexer"?: { "pollIntervalMs"?: 1000, "maxBlockRange"?: 2000, "rpcTimeoutMs"?: 10000 } }
+ *
+ * `contracts` are other protocols' contracts (src/protocols/); a chain listed there may leave
+ * out `bridges` and `bridgeChainIds` (it runs no reference bridge).
  *
  * Validated once at start; every error names the entry and the rule.
  */
@@ -112,13 +118,16 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
     );
     const nativeSymbol = c.nativeSymbol ?? INDEXER_DEFAULTS.nativeSymbol;
     if (typeof nativeSymbol !== "string") fail(`${where}.nativeSymbol must be a string`);
-    if (!isObject(c.bridges))
+    // A chain of other protocols' contracts only (`contracts`) may leave both out.
+    const onlyContracts = c.bridges === undefined && c.bridgeChainIds === undefined;
+    if (!onlyContracts && !isObject(c.bridges))
       fail(`${where}.bridges must map bridge kinds ("0", "1", "2") to addresses`);
-    if (!isObject(c.bridgeChainIds)) fail(`${where}.bridgeChainIds must map bridge kinds to ids`);
-    const addresses = c.bridges as Record<string, unknown>;
-    const schemeIds = c.bridgeChainIds as Record<string, unknown>;
+    if (!onlyContracts && !isObject(c.bridgeChainIds))
+      fail(`${where}.bridgeChainIds must map bridge kinds to ids`);
+    const addresses = (c.bridges ?? {}) as Record<string, unknown>;
+    const schemeIds = (c.bridgeChainIds ?? {}) as Record<string, unknown>;
     // A chain with no bridge would be polled forever and never yield a record.
-    if (Object.keys(addresses).length === 0) {
+    if (!onlyContracts && Object.keys(addresses).length === 0) {
       fail(`${where}.bridges names no bridge; give at least one of "0", "1", "2"`);
     }
     for (const key of Object.keys(addresses)) {
@@ -164,6 +173,12 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
       seen.set(b.bridgeChainId, b.chainId);
     }
   }
+  bridges.push(...parseContracts(root.contracts, chains, fail));
+  for (const c of chains) {
+    if (!bridges.some((b) => b.chainId === c.chainId)) {
+      fail(`chain ${c.name} has no bridge: give its \`bridges\` or list contracts of it`);
+    }
+  }
   return {
     chains,
     bridges,
@@ -186,6 +201,64 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
       fail,
     ),
   };
+}
+
+/**
+ * `contracts`: the other protocols' contracts (src/protocols/), each `{ "protocol", "chainId",
+ * "address", "kind", "bridgeChainId", "token"?, "auxiliary"? }` (RegistryBridge; `auxiliary`:
+ * read for its logs only, never a transfer's endpoint, as LayerZero's EndpointV2). Within one protocol an id
+ * names one chain; the devnet manifest lists its LayerZero contracts here.
+ */
+function parseContracts(
+  raw: unknown,
+  chains: readonly IndexerChainConfig[],
+  fail: (m: string) => never,
+): RegistryBridge[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) fail("`contracts` must be an array");
+  const out: RegistryBridge[] = [];
+  const chainOfId = new Map<string, number>();
+  (raw as unknown[]).forEach((entry, i) => {
+    const at = `contracts[${i}]`;
+    if (!isObject(entry)) fail(`${at} must be an object`);
+    const c = entry as Record<string, unknown>;
+    if (typeof c.protocol !== "string" || c.protocol === "")
+      fail(`${at}.protocol must name a protocol`);
+    const chainId = integer(c.chainId, `${at}.chainId`, 1, fail);
+    if (!chains.some((x) => x.chainId === chainId))
+      fail(`${at}.chainId ${chainId} is not one of \`chains\``);
+    for (const field of ["address", ...(c.token === undefined ? [] : ["token"])]) {
+      const value = c[field];
+      if (typeof value !== "string" || !isAddress(value, { strict: false }))
+        fail(`${at}.${field} must be a 0x address`);
+    }
+    const kind = c.kind as BridgeKind;
+    if (!BRIDGE_KINDS.includes(kind)) fail(`${at}.kind must be 0, 1 or 2`);
+    if (!/^[0-9]+$/.test(String(c.bridgeChainId)))
+      fail(`${at}.bridgeChainId must be a decimal integer (the chain in its protocol's scheme)`);
+    const bridgeChainId = BigInt(String(c.bridgeChainId)).toString();
+    if (c.auxiliary !== undefined && typeof c.auxiliary !== "boolean")
+      fail(`${at}.auxiliary must be true or false`);
+    const protocol = c.protocol as string;
+    const key = `${protocol}:${bridgeChainId}`;
+    const other = chainOfId.get(key);
+    if (other !== undefined && other !== chainId)
+      fail(`${at}: ${protocol} uses id ${bridgeChainId} for chains ${other} and ${chainId}`);
+    chainOfId.set(key, chainId);
+    const address = getAddress(c.address as string);
+    if (out.some((b) => b.chainId === chainId && b.address === address))
+      fail(`${at}.address ${address} is listed twice on chain ${chainId}`);
+    out.push({
+      protocol,
+      kind,
+      chainId,
+      address,
+      bridgeChainId,
+      ...(c.token === undefined ? {} : { token: getAddress(c.token as string) }),
+      ...(c.auxiliary === true ? { auxiliary: true } : {}),
+    });
+  });
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

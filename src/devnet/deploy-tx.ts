@@ -4,7 +4,6 @@
  * waits for estimates or receipts until `flush()`, which checks every receipt at once.
  */
 import {
-  type Abi,
   type Address,
   encodeDeployData,
   encodeFunctionData,
@@ -12,28 +11,10 @@ import {
   type Hex,
   type PublicClient,
 } from "viem";
+import type { ContractSender } from "../chain/contract-sender.js";
 
-export interface TxSender {
-  readonly from: Address;
-  /** Sends a contract creation; resolves with the address it will have. */
-  deploy(
-    label: string,
-    contract: { abi: Abi; bytecode: Hex },
-    args?: readonly unknown[],
-  ): Promise<Address>;
-  /** Sends a contract call (gas limit CALL_GAS unless `gas` is given). */
-  call(
-    label: string,
-    to: Address,
-    abi: Abi,
-    functionName: string,
-    args?: readonly unknown[],
-    value?: bigint,
-    gas?: bigint,
-  ): Promise<Hex>;
-  /** Waits for every transaction sent so far and throws naming the first one that failed. */
-  flush(): Promise<void>;
-}
+/** The devnet's sender (src/chain/contract-sender.ts has the shape). */
+export type TxSender = ContractSender;
 
 const DEPLOY_GAS = 8_000_000n;
 // Generous: addLiquidity creates a pair contract (~1.5M gas); anvil charges only gas used.

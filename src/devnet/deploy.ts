@@ -8,6 +8,8 @@ import { type Address, createPublicClient, http, type PublicClient } from "viem"
 import { mnemonicToAccount } from "viem/accounts";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { deployLayerZeroDevnet } from "../protocols/layerzero-oft/devnet/deploy.js";
+import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
@@ -100,7 +102,22 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
 
   await Promise.all(deployed.map((chain) => linkChain(chain, deployed, artifacts)));
   log(`linked ${deployed.length} chains in ${Date.now() - started} ms`);
-  return buildManifest(deployed, parameters.chains, artifacts, accounts);
+  const layerzero = await deployLayerZeroDevnet({
+    chains: deployed.map((c) => ({
+      chainId: c.ids.evm,
+      eid: c.ids.endpoint,
+      client: c.client,
+      sender: c.sender,
+      tokens: c.tokens,
+    })),
+    users: userAddresses,
+    log,
+  });
+  return {
+    ...buildManifest(deployed, parameters.chains, artifacts, accounts),
+    layerzero,
+    contracts: layerZeroRegistryBridges(layerzero),
+  };
 }
 
 async function assertChainId(client: PublicClient, spec: DevnetChainSpec): Promise<void> {

@@ -6,6 +6,8 @@
 
 import type { Abi, Address, Hex } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import type { RegistryBridge } from "../domain/bridge-registry.js";
+import type { LayerZeroManifest } from "../protocols/layerzero-oft/devnet/manifest.js";
 import type { ManifestUniswapV3 } from "./deploy-uniswap-v3.js";
 
 export interface ManifestToken {
@@ -79,6 +81,13 @@ export interface DevnetManifest {
   relayer: ManifestAccount;
   /** Funded user accounts (tokens and native coin). */
   accounts: ManifestAccount[];
+  /** LayerZero V2 on the devnet (src/protocols/layerzero-oft); absent in older manifests. */
+  layerzero?: LayerZeroManifest;
+  /**
+   * Other protocols' contracts as the indexer configuration's `contracts` reads them
+   * (config/indexer-config.ts): LayerZero's endpoints and OFTs. Absent in older manifests.
+   */
+  contracts?: RegistryBridge[];
   abis: {
     /** IBridge: entry function `bridge(BridgeParams)` and the four transfer events. */
     bridge: Abi;

@@ -14,6 +14,7 @@
  */
 import { type Address, type Hex, type Log, parseEventLogs } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { createLayerZeroRelayer } from "../protocols/layerzero-oft/devnet/relayer.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { DevnetManifest, ManifestChain } from "./manifest.js";
@@ -134,6 +135,18 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
   const refunded = new Set<Hex>();
   const jobs = new Map<string, Job>();
   const counters = { delivered: 0, refunded: 0, polls: 0 };
+
+  // LayerZero packets are the DVN's and executor's job (src/protocols/layerzero-oft/devnet).
+  const layerZero =
+    manifest.layerzero === undefined
+      ? undefined
+      : createLayerZeroRelayer({
+          layerzero: manifest.layerzero,
+          chains: manifest.chains,
+          pollIntervalMs,
+          confirmations,
+          logger,
+        });
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -412,9 +425,11 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
         `relaying ${manifest.chains.map((c) => c.name).join(", ")} (confirmations ${confirmations}, delay ${delayMs} ms)`,
       );
       loop = runLoop();
+      layerZero?.start();
     },
     async stop() {
       running = false;
+      await layerZero?.stop();
       abort.abort();
       if (timer !== undefined) clearTimeout(timer);
       wake(); // ends the loop's sleep now (clearing the timer alone would leave it pending)

@@ -10,6 +10,7 @@
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { sendRandomOftTransfer } from "../protocols/layerzero-oft/devnet/traffic.js";
 import type { BridgeParams } from "../protocols/reference/bridge-params.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
@@ -351,12 +352,48 @@ export function createTrafficGenerator(
     }
   }
 
+  /** A LayerZero OFT transfer (src/protocols/layerzero-oft/devnet/traffic.ts) from a free account. */
+  async function sendOftOne(): Promise<unknown> {
+    const layerzero = manifest.layerzero;
+    const free = manifest.accounts.filter((account) => !busy.has(account.address));
+    if (layerzero === undefined || free.length === 0) return null;
+    const account = random.pick(free);
+    busy.add(account.address);
+    try {
+      const sent = await sendRandomOftTransfer({
+        layerzero,
+        account: account.address,
+        clientsFor: (chainId) => clientsFor(account, chainId),
+        random,
+        recipients: manifest.accounts.map((a) => a.address),
+      });
+      if (sent === null) stats.skipped++;
+      else
+        logger.info(
+          `sent OFT ${sent.guid.slice(0, 10)}… ${sent.symbol} ${sent.sourceChainId}->${sent.destChainId}`,
+        );
+      return sent;
+    } catch (error) {
+      stats.errors++;
+      if (running)
+        logger.warn(
+          `OFT transfer from ${account.address.slice(0, 8)}… failed: ${errorMessage(error)}`,
+        );
+      return null;
+    } finally {
+      busy.delete(account.address);
+    }
+  }
+
+  let ticks = 0;
   function schedule(): void {
     if (!running) return;
     // Jitter of +-50 % keeps the rate on average while avoiding lockstep with block times.
     const wait = Math.round(intervalMs * (0.5 + random.next()));
     timer = setTimeout(() => {
-      const work = sendOne().finally(() => inFlight.delete(work));
+      // Every fourth scheduled transfer is an OFT send; sendOne() stays the reference bridge's.
+      const oft = manifest.layerzero !== undefined && ++ticks % 4 === 0;
+      const work = (oft ? sendOftOne() : sendOne()).finally(() => inFlight.delete(work));
       inFlight.add(work);
       schedule();
     }, wait);

@@ -37,6 +37,12 @@ export interface SentArgs {
    * of the same protocol and kind).
    */
   destChainId: string;
+  /**
+   * The contract the delivery happens at, when the protocol names it (LayerZero: the packet's
+   * receiver, the peer OFT); it must be one of the protocol's registry contracts on the
+   * destination chain. Absent: the registry's contract of the send's protocol and kind there.
+   */
+  destContract?: string;
   sourceToken: string;
   sendAmount: string;
   /** The token the bridge fee is paid in (the record's fee_address). */

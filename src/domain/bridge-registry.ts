@@ -33,6 +33,11 @@ export interface RegistryBridge {
    * OFTSent): never a send's destination, so it resolves no chain naming and no dest_contract.
    */
   auxiliary?: boolean;
+  /**
+   * The token this contract moves, for protocols whose contracts each carry one token (a
+   * LayerZero OFT: itself; an OFTAdapter: the token it locks). Absent for the reference bridges.
+   */
+  token?: string;
 }
 
 /**
@@ -56,6 +61,11 @@ export interface BridgeRegistry {
   bridgeKind(chainId: number, address: string): BridgeKind | undefined;
   /** The bridge at `address` on `chainId` (any protocol). */
   bridgeAt(chainId: number, address: string): RegistryBridge | undefined;
+  /**
+   * `protocol`'s contract at `address` on the chain `protocol` names `schemeId` (any kind): the
+   * destination of a send that names its destination contract (SentArgs.destContract).
+   */
+  bridgeInScheme(protocol: string, schemeId: string, address: string): RegistryBridge | undefined;
   bridgesOn(chainId: number): RegistryBridge[];
 }
 
@@ -75,6 +85,12 @@ export function createBridgeRegistry(
   );
   const byChainAddress = new Map(
     bridges.map((b) => [`${b.chainId}:${b.address.toLowerCase()}`, b]),
+  );
+  const byProtocolSchemeAddress = new Map(
+    bridges.map((b) => [
+      `${protocolOf(b)}:${BigInt(b.bridgeChainId)}:${b.address.toLowerCase()}`,
+      b,
+    ]),
   );
   // Scheme ids as events spell them ("101", or "0101"...) -> canonical decimal; few distinct.
   const canonicalIds = new Map<string, string>();
@@ -103,6 +119,8 @@ export function createBridgeRegistry(
       addressByChainKind.get(`${protocol}:${id}:${kind}`),
     bridgeKind: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`)?.kind,
     bridgeAt: (id, address) => byChainAddress.get(`${id}:${address.toLowerCase()}`),
+    bridgeInScheme: (protocol, schemeId, address) =>
+      byProtocolSchemeAddress.get(`${protocol}:${canonicalId(schemeId)}:${address.toLowerCase()}`),
     bridgesOn: (id) => bridges.filter((b) => b.chainId === id),
   };
 }

@@ -5,6 +5,7 @@
 import { zeroAddress } from "viem";
 import type { BridgeEvent } from "./bridge-event.js";
 import type { BridgeRegistry } from "./bridge-registry.js";
+import { destinationOf } from "./send-destination.js";
 
 export interface TokenMetadata {
   symbol: string;
@@ -23,7 +24,7 @@ export function tokensOfSend(
   if (send.args.xprotoFeeToken !== undefined) {
     out.push({ chainId: send.chainId, address: String(send.args.xprotoFeeToken) });
   }
-  const dest = registry.chainIdInScheme(send.kind, String(send.args.destChainId), send.protocol);
+  const dest = destinationOf(send, registry).chainId;
   if (dest !== undefined) {
     out.push({ chainId: dest, address: String(send.args.destToken) });
     out.push({ chainId: dest, address: String(send.args.destBridgeToken) });

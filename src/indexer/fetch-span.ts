@@ -89,7 +89,38 @@ export function createSpanFetcher(deps: SpanFetcherDeps): SpanFetcher {
    * The normalised events of a span's logs: each log goes to the protocol of the registry
    * contract that emitted it (contracts of no known protocol are skipped), in log order.
    */
-  function decodeSpan(logs: readonly RawLog[], blockTime: (log: RawLog) => number): BridgeEvent[] {
+  /**
+   * The native values of the transactions whose logs' protocols ask for them (valueTopics);
+   * undefined when the node no longer knows one (reorganised away during the fetch: "raced").
+   */
+  async function transactionValues(
+    logs: readonly RawLog[],
+  ): Promise<Map<string, bigint> | undefined> {
+    const hashes = new Set<Hex>();
+    for (const log of logs) {
+      const contract = registry.bridgeAt(chain.chainId, log.address);
+      if (contract === undefined) continue;
+      const wanted = deps.protocols.get(contract.protocol ?? DEFAULT_PROTOCOL)?.indexing
+        .valueTopics;
+      const topic = log.topics[0]?.toLowerCase();
+      if (wanted?.some((t) => t.toLowerCase() === topic)) hashes.add(log.transactionHash);
+    }
+    const values = new Map<string, bigint>();
+    if (hashes.size === 0) return values;
+    const list = [...hashes];
+    const found = await mapLimit(list, HEADER_CONCURRENCY, (h) => client.getTransactionValue(h));
+    for (const [i, value] of found.entries()) {
+      if (value === undefined) return undefined;
+      values.set(list[i]!.toLowerCase(), value);
+    }
+    return values;
+  }
+
+  function decodeSpan(
+    logs: readonly RawLog[],
+    blockTime: (log: RawLog) => number,
+    values: ReadonlyMap<string, bigint>,
+  ): BridgeEvent[] {
     const byProtocol = new Map<string, RawLog[]>();
     for (const log of logs) {
       const contract = registry.bridgeAt(chain.chainId, log.address);
@@ -113,6 +144,8 @@ export function createSpanFetcher(deps: SpanFetcherDeps): SpanFetcher {
               ? found
               : undefined;
           },
+          contractIn: (schemeId, address) => registry.bridgeInScheme(name, schemeId, address),
+          transactionValue: (txHash) => values.get(txHash.toLowerCase()),
         }),
       );
     }
@@ -173,10 +206,16 @@ export function createSpanFetcher(deps: SpanFetcherDeps): SpanFetcher {
       if (log.removed) return "raced";
       if ((header?.timestamp ?? log.blockTimestamp) === undefined) return "raced";
     }
-    const events = decodeSpan(logs, (log) => {
-      const time = known.get(log.blockNumber)?.timestamp ?? log.blockTimestamp;
-      return time!;
-    });
+    const values = await transactionValues(logs);
+    if (values === undefined) return "raced";
+    const events = decodeSpan(
+      logs,
+      (log) => {
+        const time = known.get(log.blockNumber)?.timestamp ?? log.blockTimestamp;
+        return time!;
+      },
+      values,
+    );
     const sendTokens = events
       .filter((e) => e.role === "sent")
       .flatMap((s) => tokensOfSend(s, registry));

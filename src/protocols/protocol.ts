@@ -22,12 +22,30 @@ export interface DecodeContext {
   blockTime(log: RawLog): number;
   /** The registry's entry of the contract at `address` on this chain, when it is this protocol's. */
   contract(address: string): RegistryBridge | undefined;
+  /**
+   * This protocol's contract at `address` on the chain the protocol names `schemeId` (its
+   * RegistryBridge.bridgeChainId): a send's destination contract, e.g. to name the token it
+   * delivers.
+   */
+  contractIn(schemeId: string, address: string): RegistryBridge | undefined;
+  /**
+   * The native value (wei) of a transaction with a log whose topic0 is in the protocol's
+   * `valueTopics`; undefined for any other transaction.
+   */
+  transactionValue(txHash: Hex): bigint | undefined;
 }
 
 /** How the indexer reads a protocol. */
 export interface ProtocolIndexing {
   /** topic0 of every event it decodes: the eth_getLogs filter, over all of its contracts. */
   readonly topics: readonly Hex[];
+  /**
+   * topic0 of the events whose transaction's native value decodeLogs needs (a messaging fee no
+   * event carries: LayerZero's OFTSent). The indexer fetches those transactions' values in the
+   * same span (one eth_getTransactionByHash each) and hands them over as
+   * DecodeContext.transactionValue. Absent: none.
+   */
+  readonly valueTopics?: readonly Hex[];
   /**
    * The normalised events of one span's logs of this protocol's contracts on one chain (in
    * block and log order). Logs it does not know, or that do not decode, are left out. All the

@@ -257,7 +257,8 @@ export function deriveSelectSql(d: Dialect): string {
   };
   const output = DERIVED_COLUMNS.map((c) => `${formatted[c] ?? `up.${c}`} AS ${c}`);
   // Roles, never event names (src/domain/bridge-event.ts): a delivery or failure counts at the
-  // send's destination contract, a refund at its own; `retrying` changes nothing.
+  // send's destination contract (the one it names, else its protocol's and kind's there), a
+  // refund at its own; `retrying` changes nothing.
   const outcomeMatch =
     "(o.role IN ('delivered', 'failed') AND o.chain_id = s.dest_chain_id" +
     " AND lower(o.address) = s.dest_key) OR (o.role = 'refunded'" +
@@ -274,8 +275,9 @@ ev AS (SELECT r.chain_id, r.block_number, r.log_index, r.block_time, r.tx_hash, 
 sends AS (SELECT ev.*, ROW_NUMBER() OVER (PARTITION BY ev.message_id
   ORDER BY ev.chain_id, ev.block_number, ev.log_index) AS n FROM ev WHERE ev.role = 'sent'),
 s AS (SELECT sends.*, db.chain_id AS dest_chain_id, db.address AS dest_contract, db.address_key AS dest_key
-  FROM sends LEFT JOIN bridges db ON db.protocol = sends.protocol AND db.kind = sends.kind
-  AND db.scheme_id = ${f("sends", "destChainId")}
+  FROM sends LEFT JOIN bridges db ON db.protocol = sends.protocol
+  AND db.scheme_id = ${f("sends", "destChainId")} AND (CASE WHEN ${f("sends", "destContract")} IS NULL
+  THEN db.kind = sends.kind ELSE db.address_key = lower(${f("sends", "destContract")}) END)
   WHERE sends.n = 1),
 oc AS (SELECT o.message_id, o.role, o.tx_hash, o.block_time, ${f("o", "receiveAmount")} AS receive_units,
   ROW_NUMBER() OVER (PARTITION BY o.message_id, o.role

@@ -36,7 +36,7 @@ import {
   waitFor,
   writeChildConfig,
 } from "./index-child-process.js";
-import { addRoundOfWork, deliver, sendTransfer } from "./traffic.js";
+import { addRoundOfWork, deliver, deliverOftPackets, sendOmni, sendTransfer } from "./traffic.js";
 
 const LOOPS = Number(process.env.INDEXER_KILL_LOOPS ?? 4);
 const SEED = Number(process.env.INDEXER_KILL_SEED ?? 20261121);
@@ -66,6 +66,9 @@ describe("indexer: crashes and restarts", () => {
         userIndex: 4 + (i % 4),
       });
       await deliver(manifest, back);
+      // An OFT send (LayerZero) each way; the odd rounds' deliveries happen here.
+      await sendOmni(manifest, i % 2 === 0 ? alpha : beta, i % 2 === 0 ? beta : alpha, i);
+      if (i % 2 === 1) await deliverOftPackets(manifest);
       // Spread the events over many blocks: many small batches, so kills land inside backfill.
       await mine(alpha, 12);
       await mine(beta, 12);
@@ -114,6 +117,13 @@ describe("indexer: crashes and restarts", () => {
 
       const expected = await dumpCleanIndex(manifest, store);
       assert.ok(expected.transfers!.length >= 12, "expected.transfers!.length >= 12");
+      const oft = (expected.transfers as { protocol: string; status: string }[]).filter(
+        (r) => r.protocol === "layerzero-oft",
+      );
+      assert.ok(
+        oft.length >= 6 + LOOPS - 1 && oft.some((r) => r.status === "Success"),
+        `OFT transfers in the comparison: ${JSON.stringify(oft.map((r) => r.status))}`,
+      );
       assert.deepEqual(await dumpDatabase(live.databaseUrl), expected);
     });
 

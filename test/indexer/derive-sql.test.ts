@@ -29,14 +29,34 @@ const BRIDGES: Record<number, Address> = {
   71003: "0x3333333333333333333333333333333333333333",
 };
 const OTHER_CONTRACT = "0x9999999999999999999999999999999999999999" as Address;
+/**
+ * A protocol with two contracts of one kind per chain (like two OFT meshes): its sends name
+ * their destination contract (SentArgs.destContract), so pairing cannot go by kind.
+ */
+const MESH = "mesh";
+const MESH_CONTRACTS = CHAINS.map((_, i) => [
+  `0x6${i}${"0".repeat(37)}1`,
+  `0x6${i}${"0".repeat(37)}2`,
+]) as [Address, Address][];
 const registry = createBridgeRegistry(
   CHAINS.map((chainId, i) => ({ name: `chain${i}`, chainId, nativeSymbol: `N${i}` })),
-  CHAINS.map((chainId, i) => ({
-    kind: 1 as const,
-    chainId,
-    address: BRIDGES[chainId]!,
-    bridgeChainId: String(101 + i),
-  })),
+  [
+    ...CHAINS.map((chainId, i) => ({
+      kind: 1 as const,
+      chainId,
+      address: BRIDGES[chainId]!,
+      bridgeChainId: String(101 + i),
+    })),
+    ...CHAINS.flatMap((chainId, i) =>
+      MESH_CONTRACTS[i]!.map((address) => ({
+        protocol: MESH,
+        kind: 1 as const,
+        chainId,
+        address,
+        bridgeChainId: String(201 + i),
+      })),
+    ),
+  ],
 );
 /** Tokens of distinct decimals on every chain (0x0 is the native coin, 18 decimals). */
 const TOKEN_ADDRESSES = [
@@ -98,6 +118,8 @@ const messageArb = fc.record({
     }),
     { maxLength: 3 },
   ),
+  /** Sent through the two-contract protocol, naming destination contract 0 or 1 of `dest`. */
+  mesh: fc.constantFrom(undefined, 0, 1),
   sendBlock: fc.integer({ min: 1, max: 12 }),
   outcomeBlocks: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 3, maxLength: 3 }),
 });
@@ -117,22 +139,35 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
     txHash: hex32(0x7000000 + ++serial),
     logIndex: serial % 5,
     address,
-    protocol: "reference",
+    protocol: m.mesh === undefined ? "reference" : MESH,
     kind: 1 as const,
     messageId,
   });
+  // The mesh: the send names a destination contract; a look-alike sits at the other one.
+  const meshDest = m.mesh === undefined ? undefined : MESH_CONTRACTS[m.dest]![m.mesh]!;
+  const bridgeOf = (chainId: number, elsewhere: boolean): Address => {
+    if (m.mesh === undefined) return elsewhere ? OTHER_CONTRACT : BRIDGES[chainId]!;
+    const i = CHAINS.indexOf(chainId);
+    if (chainId === source && chainId !== dest) return MESH_CONTRACTS[i]![elsewhere ? 1 : 0]!;
+    return MESH_CONTRACTS[i]![elsewhere ? 1 - m.mesh : m.mesh]!;
+  };
   const [a0, a1, a2, a3, a4, a5, a6] = m.amounts as [string, ...string[]];
   const token = (i: number) => TOKEN_ADDRESSES[m.tokens[i]!]!;
   const events: BridgeEvent[] = [
     {
-      ...base(source, m.sendBlock, BRIDGES[source]!),
+      ...base(
+        source,
+        m.sendBlock,
+        m.mesh === undefined ? BRIDGES[source]! : MESH_CONTRACTS[m.source]![0],
+      ),
       name: "TransferSent",
       role: "sent",
       args: {
         messageId,
         sender: USERS[m.sender]!,
         recipient: USERS[m.recipient]!,
-        destChainId: m.unknownDest ? "999" : String(101 + m.dest),
+        destChainId: m.unknownDest ? "999" : String((m.mesh === undefined ? 101 : 201) + m.dest),
+        ...(meshDest === undefined ? {} : { destContract: meshDest }),
         sourceToken: token(0),
         sendAmount: a0,
         sourceBridgeToken: token(1),
@@ -149,7 +184,7 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
   ];
   m.outcomes.forEach((o, i) => {
     const chainId = o.name === "TransferRefunded" ? source : dest;
-    const address = o.elsewhere ? OTHER_CONTRACT : BRIDGES[chainId]!;
+    const address = bridgeOf(chainId, o.elsewhere);
     const args: Record<string, string> =
       o.name === "TransferDelivered"
         ? { messageId, recipient: USERS[m.recipient]!, receiveAmount: o.amount }

@@ -22,6 +22,7 @@ import {
   TRANSFER_FIELDS,
   type TransferStatus,
 } from "../../src/domain/bridge-transaction.js";
+import { destinationOf } from "../../src/domain/send-destination.js";
 import type { TokenMetadata } from "../../src/domain/send-tokens.js";
 import { formatUtc } from "../../src/domain/utc-time.js";
 
@@ -51,11 +52,10 @@ export function deriveTransfer(
   if (send === undefined) return undefined;
   const { registry } = context;
   const a = send.args;
-  const destChainId = registry.chainIdInScheme(send.kind, String(a.destChainId), send.protocol);
+  const destination = destinationOf(send, registry);
+  const destChainId = destination.chainId;
   const destContract =
-    destChainId === undefined
-      ? undefined
-      : registry.bridgeAddress(destChainId, send.kind, send.protocol);
+    destination.contract === undefined ? undefined : checksum(destination.contract);
 
   // The outcome events: the first of each role at the send's destination contract (delivery,
   // failure) or at its own (refund); a look-alike elsewhere is ignored, `retrying` changes nothing.

@@ -20,7 +20,7 @@ import {
   memoryLogger,
   waitUntilCaughtUp,
 } from "./helpers.js";
-import { deliver, sendTransfer } from "./traffic.js";
+import { deliver, deliverOftPackets, sendOmni, sendTransfer } from "./traffic.js";
 
 const SECRETS = ["s3cretUser", "s3cretPassw0rd", "KEY0123456789abcdefKEY", "apikeyVALUE123"];
 
@@ -38,7 +38,11 @@ describe("indexer: faulty RPC", () => {
       const t = await sendTransfer(manifest, alpha, beta, (i % 3) as 0 | 1 | 2, 10n + BigInt(i));
       if (i !== 3) await deliver(manifest, t);
       await sendTransfer(manifest, beta, alpha, 1, 30n + BigInt(i), { userIndex: 5 });
+      // OFT traffic: its messaging fee is one eth_getTransactionByHash per send, faulted too.
+      await sendOmni(manifest, i % 2 === 0 ? alpha : beta, i % 2 === 0 ? beta : alpha, i);
     }
+    await deliverOftPackets(manifest);
+    await sendOmni(manifest, alpha, beta, 4); // stays Processing
     proxies = await Promise.all(
       manifest.chains.map((c, i) =>
         startFaultyRpcProxy({

@@ -55,6 +55,8 @@ export function configOf(
       rpcUrl: overrides.rpcUrls?.[c.chainId] ?? c.rpcUrl,
       finalityDepth: overrides.finalityDepth ?? 64,
     })),
+    // Other protocols' contracts (LayerZero's endpoints and OFTs) as the manifest lists them.
+    ...(manifest.contracts === undefined ? {} : { contracts: manifest.contracts }),
     indexer: {
       pollIntervalMs: 20,
       maxBlockRange: overrides.maxBlockRange ?? 2000,

@@ -60,6 +60,8 @@ export async function writeChildConfig(
   const configPath = join(dir, "indexer.json");
   const config = {
     chains: manifest.chains.map((c) => ({ ...c, finalityDepth: 64 })),
+    // LayerZero's endpoints and OFTs, as the manifest lists them.
+    ...(manifest.contracts === undefined ? {} : { contracts: manifest.contracts }),
     indexer: { pollIntervalMs: 20, maxBlockRange: 2 },
   };
   await writeFile(configPath, JSON.stringify(config));

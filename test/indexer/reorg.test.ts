@@ -21,12 +21,14 @@ import {
   openIsolatedIndexer,
   openTestIndexer,
 } from "./helpers.js";
-import { deliver, sendTransfer } from "./traffic.js";
+import { deliver, deliverOftPackets, sendOmni, sendTransfer } from "./traffic.js";
 
 interface ReorgCase {
   depth: number;
   removes: "send" | "delivery";
   backend: "sqlite" | "postgres";
+  /** Whose transfer the orphaned blocks hold: the reference bridge's (default) or an OFT's. */
+  protocol?: "layerzero-oft";
 }
 
 const CASES: ReorgCase[] = [
@@ -36,6 +38,8 @@ const CASES: ReorgCase[] = [
   { depth: 10, removes: "send", backend: "sqlite" },
   { depth: 10, removes: "delivery", backend: "postgres" },
   { depth: 64, removes: "delivery", backend: "sqlite" },
+  { depth: 3, removes: "send", backend: "sqlite", protocol: "layerzero-oft" },
+  { depth: 5, removes: "delivery", backend: "postgres", protocol: "layerzero-oft" },
 ];
 
 describe("indexer: reorganisations", () => {
@@ -48,6 +52,7 @@ describe("indexer: reorganisations", () => {
   before(async () => {
     devnet = await setupTwoChainDevnet();
     ({ manifest, alpha, beta } = devnet);
+    assert.ok(manifest.layerzero !== undefined, "the devnet runs LayerZero");
     // Some history every case starts from.
     const t = await sendTransfer(manifest, alpha, beta, 1, 100n);
     await deliver(manifest, t);
@@ -66,7 +71,8 @@ describe("indexer: reorganisations", () => {
   }
 
   for (const c of CASES) {
-    it(`behavior: a reorg of depth ${c.depth} removing a ${c.removes} (${c.backend})`, async () => {
+    const what = c.protocol === undefined ? c.removes : `${c.protocol} ${c.removes}`;
+    it(`behavior: a reorg of depth ${c.depth} removing a ${what} (${c.backend})`, async () => {
       const { ix, db } = await indexer(c.backend);
       await indexUntilIdle(ix.indexer.chains);
       let messageId: string;
@@ -75,8 +81,12 @@ describe("indexer: reorganisations", () => {
         reorged = alpha;
         const id = await snapshot(alpha);
         const start = await height(alpha);
-        const t = await sendTransfer(manifest, alpha, beta, 1, 7n, { userIndex: 5 });
-        messageId = t.sent.messageId.toLowerCase();
+        if (c.protocol === "layerzero-oft") {
+          messageId = await sendOmni(manifest, alpha, beta, 5);
+        } else {
+          const t = await sendTransfer(manifest, alpha, beta, 1, 7n, { userIndex: 5 });
+          messageId = t.sent.messageId.toLowerCase();
+        }
         await mine(alpha, start + c.depth - (await height(alpha)));
         assert.equal(await height(alpha), start + c.depth);
         await indexUntilIdle(ix.indexer.chains);
@@ -87,12 +97,19 @@ describe("indexer: reorganisations", () => {
         await revertTo(alpha, id);
       } else {
         reorged = beta;
-        const t = await sendTransfer(manifest, alpha, beta, 1, 8n, { userIndex: 6 });
-        messageId = t.sent.messageId.toLowerCase();
+        const oft = c.protocol === "layerzero-oft";
+        const t = oft
+          ? undefined
+          : await sendTransfer(manifest, alpha, beta, 1, 8n, { userIndex: 6 });
+        messageId =
+          t === undefined
+            ? await sendOmni(manifest, alpha, beta, 6)
+            : t.sent.messageId.toLowerCase();
         await indexUntilIdle(ix.indexer.chains);
         const id = await snapshot(beta);
         const start = await height(beta);
-        await deliver(manifest, t);
+        if (t === undefined) await deliverOftPackets(manifest);
+        else await deliver(manifest, t);
         await mine(beta, start + c.depth - (await height(beta)));
         assert.equal(await height(beta), start + c.depth);
         await indexUntilIdle(ix.indexer.chains);

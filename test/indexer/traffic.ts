@@ -5,6 +5,8 @@
 import type { Hex, TransactionReceipt } from "viem";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
+import { createLayerZeroRelayer } from "../../src/protocols/layerzero-oft/devnet/relayer.js";
+import { guidOf, sendOftFrom } from "../protocols/layerzero-oft/send-oft.js";
 import {
   type BridgeParamsValue,
   bridgeAbiOf,
@@ -117,6 +119,44 @@ export async function addRoundOfWork(
     userIndex: (round + 3) % 8,
   });
   await deliver(manifest, round % 2 === 0 ? out : back);
+  // An OFT send through LayerZero's real contracts; every other round the devnet's DVN and
+  // executor deliver what is pending (a relayer decides from chain state alone).
+  await sendOmni(manifest, round % 2 === 0 ? alpha : beta, round % 2 === 0 ? beta : alpha, round);
+  if (round % 2 === 1) await deliverOftPackets(manifest);
   await mine(alpha, 12);
   await mine(beta, 12);
+}
+
+/** An OMNI send (LayerZero OFT) of a few tokens from `source` to `dest`; returns its guid. */
+export async function sendOmni(
+  manifest: DevnetManifest,
+  source: ChainConnection,
+  dest: ChainConnection,
+  round: number,
+): Promise<Hex> {
+  const mesh = manifest.layerzero?.meshes.find((m) => m.symbol === "OMNI");
+  const on = (c: ChainConnection) => {
+    const found = mesh?.deployments.find((d) => d.chainId === c.chain.chainId);
+    if (found === undefined) throw new Error(`no OMNI on ${c.chain.name}`);
+    return found;
+  };
+  const user = manifest.accounts[(round + 5) % 8]!;
+  const amount = BigInt(round + 1) * 10n ** 18n + 123n; // with dust
+  const sent = await sendOftFrom(source, on(source), on(dest), user, user.address, amount);
+  return guidOf(sent.receipt);
+}
+
+/** Delivers every pending LayerZero packet of the devnet once (DVN + executor). */
+export async function deliverOftPackets(manifest: DevnetManifest): Promise<void> {
+  if (manifest.layerzero === undefined) throw new Error("the devnet runs no LayerZero");
+  const relayer = createLayerZeroRelayer({
+    layerzero: manifest.layerzero,
+    chains: manifest.chains,
+    retryDelayMs: 0,
+  });
+  try {
+    await relayer.poll();
+  } finally {
+    await relayer.stop();
+  }
 }

@@ -71,6 +71,10 @@ function fakeChain(chainId: number, length: number, logs: Omit<RawLog, "blockHas
       if (token.toLowerCase() === USDC_BETA.toLowerCase()) return { symbol: "USDC.b", decimals: 6 };
       throw new Error(`no token ${token} on chain ${chainId}`);
     },
+    // The toy protocol carries its fee in an event (no valueTopics): never asked.
+    getTransactionValue: async (hash) => {
+      throw new Error(`unexpected transaction value of ${hash}`);
+    },
   };
   return { client, blocks };
 }

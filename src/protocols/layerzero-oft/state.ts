@@ -1,0 +1,85 @@
+/**
+ * Reads, at one block, what quoting an OFT needs (quote-math.ts): the decimal conversion rate,
+ * quoteOFT's limits, and quoteSend's messaging fee to each destination for a plain send's message
+ * (32-byte recipient + 8-byte amount: its length and the fee do not depend on the amount or the
+ * recipient; a composed send is longer and is not covered). Destinations without a peer are left
+ * out (send would revert with NoPeer).
+ */
+import { type Address, type BlockTag, type Hex, type PublicClient, zeroHash } from "viem";
+import { oftAbi } from "./abi.js";
+import type { MessagingFee, OftQuoteState } from "./quote-math.js";
+
+export interface ReadOftStateParameters {
+  oft: Address;
+  dstEids: readonly number[];
+  /** The block to read at; default latest. */
+  blockNumber?: bigint;
+  blockTag?: BlockTag;
+}
+
+export interface OftState extends OftQuoteState {
+  oft: Address;
+  blockNumber: bigint;
+  token: Address;
+  approvalRequired: boolean;
+  sharedDecimals: number;
+  /** Destination endpoint id -> peer (bytes32) for those that have one. */
+  peers: ReadonlyMap<number, Hex>;
+}
+
+const PLAIN_SEND = {
+  to: zeroHash,
+  amountLD: 0n,
+  minAmountLD: 0n,
+  extraOptions: "0x",
+  composeMsg: "0x",
+  oftCmd: "0x",
+} as const;
+
+export async function readOftState(
+  client: PublicClient,
+  parameters: ReadOftStateParameters,
+): Promise<OftState> {
+  const blockNumber = parameters.blockNumber ?? (await client.getBlockNumber());
+  const read = <T>(functionName: string, args: readonly unknown[] = []): Promise<T> =>
+    client.readContract({
+      address: parameters.oft,
+      abi: oftAbi,
+      functionName,
+      args,
+      blockNumber,
+    } as never) as Promise<T>;
+  const [token, approvalRequired, sharedDecimals, rate, limits, peerList] = await Promise.all([
+    read<Address>("token"),
+    read<boolean>("approvalRequired"),
+    read<number>("sharedDecimals"),
+    read<bigint>("decimalConversionRate"),
+    read<readonly [{ minAmountLD: bigint; maxAmountLD: bigint }, unknown, unknown]>("quoteOFT", [
+      { ...PLAIN_SEND, dstEid: parameters.dstEids[0] ?? 0 },
+    ]),
+    Promise.all(parameters.dstEids.map((eid) => read<Hex>("peers", [eid]))),
+  ]);
+  const peers = new Map<number, Hex>();
+  parameters.dstEids.forEach((eid, i) => {
+    const peer = peerList[i];
+    if (peer !== undefined && peer !== zeroHash) peers.set(eid, peer);
+  });
+  const fees = await Promise.all(
+    [...peers.keys()].map(async (eid) => {
+      const fee = await read<MessagingFee>("quoteSend", [{ ...PLAIN_SEND, dstEid: eid }, false]);
+      return [eid, { nativeFee: fee.nativeFee, lzTokenFee: fee.lzTokenFee }] as const;
+    }),
+  );
+  return {
+    oft: parameters.oft,
+    blockNumber,
+    token,
+    approvalRequired,
+    sharedDecimals,
+    decimalConversionRate: rate,
+    minAmountLD: limits[0].minAmountLD,
+    maxAmountLD: limits[0].maxAmountLD,
+    feeByDstEid: new Map(fees),
+    peers,
+  };
+}
