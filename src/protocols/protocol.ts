@@ -22,6 +22,11 @@ export interface DecodeContext {
   blockTime(log: RawLog): number;
   /** The registry's entry of the contract at `address` on this chain, when it is this protocol's. */
   contract(address: string): RegistryBridge | undefined;
+  /**
+   * Decimals of an ERC-20 on a chain when already known (optional: a protocol whose fee compares
+   * amounts of two tokens, Across, normalises with it and takes equal units without it).
+   */
+  tokenDecimals?(chainId: number, address: string): number | undefined;
 }
 
 /** How the indexer reads a protocol. */
