@@ -159,6 +159,10 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     max: deps.maxBlockRange,
   });
   const addresses = registry.bridgesOn(chain.chainId).map((b) => b.address as Hex);
+  // Protocols here whose sends carry deadlines: each batch expires the passed ones (expire-sends.ts).
+  const deadlineProtocols = [
+    ...new Set(registry.bridgesOn(chain.chainId).map((b) => b.protocol ?? DEFAULT_PROTOCOL)),
+  ].filter((name) => deps.protocols.get(name)?.indexing.sendsHaveDeadlines === true);
   const status: ChainIndexerStatus = {
     chainId: chain.chainId,
     name: chain.name,
@@ -476,6 +480,8 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       pruneBelow: toBlock - chain.finalityDepth,
       tokens: deps.tokens.rows(sendTokens),
       now,
+      cursorTime: known.get(toBlock)!.timestamp,
+      deadlineProtocols,
     };
     const committed = store.transaction((tx) => writeBatch(tx, batch, registry.source));
     // Backfilling final blocks: fetch the next span while this one is written. It is checked

@@ -40,6 +40,12 @@ export interface ProtocolIndexing {
    * (LayerZero: OFTSent beside the endpoint's PacketSent with the fee) can join them here.
    */
   decodeLogs(logs: readonly RawLog[], context: DecodeContext): BridgeEvent[];
+  /**
+   * Its sends carry a `deadline` (SentArgs): the indexer of a destination chain then records an
+   * `expired` event for each of its Processing transfers whose deadline that chain's indexed
+   * time has passed (src/indexer/expire-sends.ts).
+   */
+  readonly sendsHaveDeadlines?: boolean;
 }
 
 export interface Protocol {

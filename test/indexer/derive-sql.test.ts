@@ -84,7 +84,12 @@ const messageArb = fc.record({
   amounts: fc.array(units, { minLength: 7, maxLength: 7 }),
   outcomes: fc.array(
     fc.record({
-      name: fc.constantFrom("TransferDelivered", "TransferFailed", "TransferRefunded"),
+      name: fc.constantFrom(
+        "TransferDelivered",
+        "TransferFailed",
+        "TransferRefunded",
+        "DeadlinePassed",
+      ),
       /** A look-alike: at another contract on the same chain. */
       elsewhere: fc.boolean(),
       amount: units,
@@ -148,12 +153,15 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
         ? { messageId, recipient: USERS[m.recipient]!, receiveAmount: o.amount }
         : o.name === "TransferFailed"
           ? { messageId, recipient: USERS[m.recipient]!, reason: "no liquidity" }
-          : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
+          : o.name === "DeadlinePassed"
+            ? { deadline: "1700000000" }
+            : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
     const role = (
       {
         TransferDelivered: "delivered",
         TransferFailed: "failed",
         TransferRefunded: "refunded",
+        DeadlinePassed: "expired",
       } as const
     )[o.name];
     events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, role, args });

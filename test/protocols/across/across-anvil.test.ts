@@ -253,5 +253,54 @@ for (const backend of ["sqlite", "postgres"] as const) {
       assert.equal(record?.dest_tx_hash, "");
       assert.equal(record?.receive_amount, "");
     });
+    it("behavior: a deposit whose fill deadline passes unfilled is Failed; a reorg back before the deadline makes it Processing again", async () => {
+      const entry = await deposit(24_500_000n, 60);
+      const key = acrossMessageId(BigInt(alpha.chainId), entry.id);
+      await indexUntilIdle(indexer.chains);
+      assert.equal((await store.transfers.getTransfer(key))?.status, "Processing");
+
+      const beforeDeadline = (await beta.client.request({
+        method: "evm_snapshot",
+      } as never)) as Hex;
+      const headBefore = await beta.client.getBlock();
+      const pastDeadline = entry.deposit.fillDeadline + 1;
+      await beta.client.request({
+        method: "evm_setNextBlockTimestamp",
+        params: [`0x${pastDeadline.toString(16)}`],
+      } as never);
+      await beta.client.request({ method: "anvil_mine", params: ["0x1"] } as never);
+      const late = await fill(entry).catch((error: unknown) => error);
+      assert.ok(
+        late instanceof Error || (late as { status?: string }).status === "reverted",
+        "a fill after the deadline reverts",
+      );
+      await indexUntilIdle(indexer.chains);
+      const failed = await store.transfers.getTransfer(key);
+      const head = await beta.client.getBlock();
+      assert.equal(failed?.status, "Failed");
+      assert.equal(failed?.dest_tx_hash, "", "an expiry has no destination transaction");
+      assert.equal(failed?.receive_amount, "0");
+      assert.equal(failed?.end_time, formatUtc(Number(head.timestamp)));
+      const events = await store.transfers.transferEvents(key);
+      assert.deepEqual(
+        events.map((e) => [e.chainId, e.role]),
+        [
+          [alpha.chainId, "sent"],
+          [beta.chainId, "expired"],
+        ],
+      );
+
+      await beta.client.request({ method: "evm_revert", params: [beforeDeadline] } as never);
+      await beta.client.request({
+        method: "evm_setNextBlockTimestamp",
+        params: [`0x${(Number(headBefore.timestamp) + 1).toString(16)}`],
+      } as never);
+      await beta.client.request({ method: "anvil_mine", params: ["0x3", "0x0"] } as never);
+      assert.ok((await beta.client.getBlock()).timestamp <= BigInt(entry.deposit.fillDeadline));
+      await indexUntilIdle(indexer.chains);
+      const back = await store.transfers.getTransfer(key);
+      assert.equal(back?.status, "Processing", "the chain's time is before the deadline again");
+      assert.equal(back?.end_time, "");
+    });
   });
 }
