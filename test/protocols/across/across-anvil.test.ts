@@ -19,6 +19,7 @@ import {
   maxUint256,
   type PublicClient,
 } from "viem";
+import { buildTimeline } from "../../../src/api/transfer-timeline.js";
 import type { IndexerConfig } from "../../../src/config/indexer-config.js";
 import {
   type AcrossArtifacts,
@@ -289,6 +290,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
           [beta.chainId, "expired"],
         ],
       );
+      const failedStep = buildTimeline(failed!, events).steps[1];
+      assert.equal(failedStep?.step, "failed", "the timeline shows the expiry as the failure");
+      assert.equal(failedStep?.txHash, "");
+      assert.match(failedStep?.reason ?? "", /^fill deadline .* passed unfilled$/);
 
       await beta.client.request({ method: "evm_revert", params: [beforeDeadline] } as never);
       await beta.client.request({
