@@ -6,6 +6,7 @@
 import { type Address, maxUint256, type PublicClient } from "viem";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { deployAcross } from "./across/devnet.js";
 import type { Artifacts } from "./artifacts.js";
 import {
   type ChainRole,
@@ -42,6 +43,8 @@ export interface DeployedChain {
   router: Address;
   endpoint: Address;
   bridges: Record<`${BridgeKind}`, Address>;
+  /** Across' SpokePool (proxy). */
+  acrossSpokePool: Address;
   pairs: ManifestPair[];
   client: PublicClient;
   sender: TxSender;
@@ -169,6 +172,7 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
 
   await seedLiquidity(tx, p, role, { tokenOf, units, router, bridges, artifacts });
   await fundUsers(tx, p, tokens, units);
+  const acrossSpokePool = await deployAcross(client, tx, { weth, usdc, erc20 });
   await tx.flush();
 
   const pairs = await readPairs(client, artifacts, factory);
@@ -184,6 +188,7 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
     router,
     endpoint,
     bridges,
+    acrossSpokePool,
     pairs,
     client,
     sender: tx,

@@ -7,6 +7,7 @@ import { type Address, createPublicClient, http, type PublicClient } from "viem"
 import { mnemonicToAccount } from "viem/accounts";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { acrossManifest, acrossProtocolBridges } from "./across/devnet.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
@@ -194,6 +195,7 @@ function buildManifest(
       decimals: t.decimals,
       bridgeKinds: t.bridgeKinds,
     })),
+    protocolBridges: acrossProtocolBridges(chain.ids.evm, chain.acrossSpokePool),
   }));
   const links: ManifestLink[] = [];
   for (const source of deployed) {
@@ -219,6 +221,7 @@ function buildManifest(
     deployer: accounts.deployer,
     relayer: accounts.relayer,
     accounts: accounts.users,
+    across: acrossManifest(),
     abis: {
       bridge: abi("IBridge"),
       lockMintBridge: abi("LockMintBridge"),

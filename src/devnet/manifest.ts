@@ -40,6 +40,16 @@ export interface ManifestChain {
   dex: { factory: Address; router: Address; hubToken: Address; pairs: ManifestPair[] };
   weth: Address;
   tokens: ManifestToken[];
+  /**
+   * Other protocols' contracts on this chain (the indexer config's protocolBridges): Across'
+   * SpokePool (src/devnet/across/).
+   */
+  protocolBridges?: {
+    protocol: string;
+    kind: BridgeKind;
+    address: Address;
+    bridgeChainId: string;
+  }[];
 }
 
 /** A bridge token link: `kind` carries `sourceToken` on one chain to `destToken` on another. */
@@ -65,6 +75,13 @@ export interface DevnetManifest {
   relayer: ManifestAccount;
   /** Funded user accounts (tokens and native coin). */
   accounts: ManifestAccount[];
+  /** Across on the devnet (src/devnet/across/devnet.ts): its package, accounts, SpokePool ABI. */
+  across?: {
+    package: string;
+    relayer: ManifestAccount;
+    depositor: ManifestAccount;
+    spokePoolAbi: Abi;
+  };
   abis: {
     /** IBridge: entry function `bridge(BridgeParams)` and the four transfer events. */
     bridge: Abi;
