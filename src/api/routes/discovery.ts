@@ -71,6 +71,11 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               },
               rpcUrls: chain.publicRpcUrl === undefined ? [] : [chain.publicRpcUrl],
               bridgeChainIds: chain.bridgeChainIds,
+              indexOnly: chain.indexOnly.map((b) => ({
+                protocol: b.protocol,
+                bridgeType: b.kind,
+                contract: b.address,
+              })),
               indexer:
                 indexed === undefined
                   ? null

@@ -42,7 +42,15 @@ const bridgeChainIdsSchema = {
 
 export const discoveryChainSchema = {
   type: "object",
-  required: ["chainId", "name", "nativeCurrency", "rpcUrls", "bridgeChainIds", "indexer"],
+  required: [
+    "chainId",
+    "name",
+    "nativeCurrency",
+    "rpcUrls",
+    "bridgeChainIds",
+    "indexOnly",
+    "indexer",
+  ],
   additionalProperties: false,
   properties: {
     chainId: { type: "integer", description: "EVM chain id", examples: [71001] },
@@ -70,6 +78,25 @@ export const discoveryChainSchema = {
       items: { type: "string", pattern: "^https?://", examples: ["http://127.0.0.1:8545"] },
     },
     bridgeChainIds: bridgeChainIdsSchema,
+    indexOnly: {
+      type: "array",
+      description:
+        "Contracts of other protocols on this chain whose transfers are indexed (records, timeline) but never quoted: their fees are set off-chain (Across' relayer fee comes from its quote API), so no chain state prices a route (docs/protocols.md). Empty when there are none.",
+      items: {
+        type: "object",
+        required: ["protocol", "bridgeType", "contract"],
+        additionalProperties: false,
+        properties: {
+          protocol: {
+            type: "string",
+            description: "The records' `protocol`",
+            examples: ["across"],
+          },
+          bridgeType: { type: "integer", enum: [0, 1, 2] },
+          contract: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" },
+        },
+      },
+    },
     indexer: {
       type: ["object", "null"],
       description:

@@ -23,10 +23,12 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { toBaseUnits } from "../../amount.js";
 import { ACROSS_PROTOCOL } from "../../protocols/across/index.js";
-import { createDevnetClients, type DevnetChainClients } from "../chain-clients.js";
+import { sleep } from "../../sleep.js";
+import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "../chain-clients.js";
 import type { TxSender } from "../deploy-tx.js";
 import { type DevnetLogger, silentLogger } from "../logger.js";
 import type { DevnetManifest, ManifestAccount, ManifestChain } from "../manifest.js";
+import { STOP_GRACE_MS, settleWithin } from "../settle.js";
 import { loadAcrossArtifacts } from "./fetch-artifacts.js";
 import {
   type AcrossDeposit,
@@ -142,6 +144,7 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
     cursors.set(chain.chainId, BigInt(chain.deployBlock) - 1n);
   }
   let stopped = false;
+  const stopping = new AbortController();
   const approved = new Set<string>();
 
   async function approveOnce(clients: DevnetChainClients, chain: ManifestChain, key: string) {
@@ -152,7 +155,7 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
       functionName: "approve",
       args: [spokeOf(chain)!, maxUint256],
     });
-    await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await waitForReceipt(clients.publicClient, hash, { signal: stopping.signal, pollMs: 50 });
     approved.add(key);
   }
 
@@ -217,7 +220,7 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
           toBytes32(ACROSS_RELAYER.address),
         ],
       });
-      await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      await waitForReceipt(clients.publicClient, hash, { signal: stopping.signal, pollMs: 50 });
       stats.fills += 1;
     }
     cursors.set(origin.chainId, head);
@@ -251,7 +254,7 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
       functionName: "deposit",
       args: depositArgs(deposit),
     });
-    await clients.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await waitForReceipt(clients.publicClient, hash, { signal: stopping.signal, pollMs: 50 });
     stats.deposits += 1;
   }
 
@@ -264,7 +267,7 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
           stats.errors += 1;
           logger.warn(`across ${what}: ${(error as Error).message.split("\n")[0]}`);
         }
-        await new Promise((resolve) => setTimeout(resolve, every));
+        await sleep(every, stopping.signal);
       }
     })();
   }
@@ -286,7 +289,9 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
   return {
     async stop() {
       stopped = true;
-      await Promise.allSettled(loops);
+      stopping.abort();
+      // A transaction in flight gets the same grace as the other devnet loops', then is left.
+      await settleWithin(loops, STOP_GRACE_MS);
     },
     stats: () => ({ ...stats }),
   };
