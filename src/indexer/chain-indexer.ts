@@ -336,27 +336,44 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       if (log.removed) return "raced";
       if ((header?.timestamp ?? log.blockTimestamp) === undefined) return "raced";
     }
-    const events = decodeSpan(logs, (log) => {
+    const blockTime = (log: RawLog) => {
       const time = known.get(log.blockNumber)?.timestamp ?? log.blockTimestamp;
       return time!;
-    });
+    };
+    let events = decodeSpan(logs, blockTime);
     const sendTokens = events
       .filter((e) => e.role === "sent")
       .flatMap((s) => tokensOfSend(s, registry));
     await deps.tokens.ensure(sendTokens);
+    // Protocols that read token decimals decode again, now that every token their sends name
+    // is read (the first pass saw only what was cached).
+    const readsDecimals = (name: string) =>
+      deps.protocols.get(name)?.indexing.readsTokenDecimals === true;
+    if (events.some((e) => readsDecimals(e.protocol))) {
+      events = [
+        ...events.filter((e) => !readsDecimals(e.protocol)),
+        ...decodeSpan(logs, blockTime, readsDecimals),
+      ].sort(compareEvents);
+    }
     return { known, events, toBlock, sendTokens };
   }
 
   /**
    * The normalised events of a span's logs: each log goes to the protocol of the registry
-   * contract that emitted it (contracts of no known protocol are skipped), in log order.
+   * contract that emitted it (contracts of no known protocol are skipped), in log order;
+   * `only` limits it to some protocols.
    */
-  function decodeSpan(logs: readonly RawLog[], blockTime: (log: RawLog) => number): BridgeEvent[] {
+  function decodeSpan(
+    logs: readonly RawLog[],
+    blockTime: (log: RawLog) => number,
+    only: (protocol: string) => boolean = () => true,
+  ): BridgeEvent[] {
     const byProtocol = new Map<string, RawLog[]>();
     for (const log of logs) {
       const contract = registry.bridgeAt(chain.chainId, log.address);
       if (contract === undefined) continue;
       const name = contract.protocol ?? DEFAULT_PROTOCOL;
+      if (!only(name)) continue;
       const list = byProtocol.get(name);
       if (list === undefined) byProtocol.set(name, [log]);
       else list.push(log);
@@ -369,6 +386,7 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
         ...protocol.indexing.decodeLogs(list, {
           chainId: chain.chainId,
           blockTime,
+          tokenDecimals: (chainId, address) => deps.tokens.get(chainId, address)?.decimals,
           contract: (address) => {
             const found = registry.bridgeAt(chain.chainId, address);
             return found !== undefined && (found.protocol ?? DEFAULT_PROTOCOL) === name

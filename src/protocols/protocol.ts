@@ -23,8 +23,10 @@ export interface DecodeContext {
   /** The registry's entry of the contract at `address` on this chain, when it is this protocol's. */
   contract(address: string): RegistryBridge | undefined;
   /**
-   * Decimals of an ERC-20 on a chain when already known (optional: a protocol whose fee compares
-   * amounts of two tokens, Across, normalises with it and takes equal units without it).
+   * Decimals of an ERC-20 on a chain (undefined: the chain is not indexed, or the context has
+   * none). Given to protocols whose indexing says `readsTokenDecimals`: their sends' logs are
+   * decoded again once the tokens the sends name have been read (so the answer never depends on
+   * what happened to be cached).
    */
   tokenDecimals?(chainId: number, address: string): number | undefined;
 }
@@ -46,6 +48,11 @@ export interface ProtocolIndexing {
    * time has passed (src/indexer/expire-sends.ts).
    */
   readonly sendsHaveDeadlines?: boolean;
+  /**
+   * Its decoding reads DecodeContext.tokenDecimals (Across: a fee of input minus output in two
+   * tokens' decimals): the indexer decodes its logs again after reading the sends' tokens.
+   */
+  readonly readsTokenDecimals?: boolean;
 }
 
 export interface Protocol {

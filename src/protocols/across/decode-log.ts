@@ -72,8 +72,9 @@ export function decodeAcrossLogs(logs: readonly RawLog[], context: DecodeContext
       if (!inputToken || !outputToken || !sender || !recipient) continue;
       const inputDecimals = context.tokenDecimals?.(context.chainId, inputToken);
       const outputDecimals = context.tokenDecimals?.(Number(a.destinationChainId), outputToken);
-      // Without both tokens' decimals (a context that has no metadata) the amounts are taken as
-      // in the same units, which Across' routes between equal tokens are.
+      // Without both tokens' decimals (a destination chain that is not indexed, a context with no
+      // metadata) the amounts are taken as in the same units, as Across' routes between equal
+      // tokens mostly are.
       const known = inputDecimals !== undefined && outputDecimals !== undefined;
       const { bridgeFee, subsidy } = acrossFee(
         a.inputAmount,

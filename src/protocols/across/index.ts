@@ -14,5 +14,10 @@ export { ACROSS_PROTOCOL } from "./decode-log.js";
 
 export const acrossProtocol: Protocol = {
   name: ACROSS_PROTOCOL,
-  indexing: { topics: ACROSS_EVENT_TOPICS, decodeLogs: decodeAcrossLogs, sendsHaveDeadlines: true },
+  indexing: {
+    topics: ACROSS_EVENT_TOPICS,
+    decodeLogs: decodeAcrossLogs,
+    sendsHaveDeadlines: true,
+    readsTokenDecimals: true,
+  },
 };

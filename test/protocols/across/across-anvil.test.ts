@@ -57,6 +57,8 @@ interface Side {
   chainId: number;
   spokePool: Address;
   usdc: Address;
+  /** USDC with 18 decimals (as on BNB Chain). */
+  usdc18: Address;
 }
 
 async function deploySide(chainId: number, across: AcrossArtifacts): Promise<Side> {
@@ -65,13 +67,19 @@ async function deploySide(chainId: number, across: AcrossArtifacts): Promise<Sid
   const ours = loadArtifacts();
   const tx = await createTxSender(client, DEPLOYER);
   const usdc = await tx.deploy("USDC", ours.get("MintableToken"), ["USD Coin", "USDC", 6]);
+  const usdc18 = await tx.deploy("USDC18", ours.get("MintableToken"), [
+    "USD Coin 18",
+    "USDC18",
+    18,
+  ]);
   const weth = await tx.deploy("WETH9", ours.get("WETH9"));
   const spokePool = await deploySpokePool(tx, across, weth);
   const token = ours.get("MintableToken").abi;
   await tx.call("mint user", usdc, token, "mint", [USER, 1_000_000_000n]);
   await tx.call("mint relayer", usdc, token, "mint", [RELAYER, 1_000_000_000n]);
+  await tx.call("mint relayer 18", usdc18, token, "mint", [RELAYER, 10n ** 30n]);
   await tx.flush();
-  return { node, client, chainId, spokePool, usdc };
+  return { node, client, chainId, spokePool, usdc, usdc18 };
 }
 
 async function send(
@@ -103,13 +111,13 @@ for (const backend of ["sqlite", "postgres"] as const) {
       receipt: { transactionHash: Hex; blockNumber: bigint };
     }[] = [];
 
-    async function deposit(outputAmount: bigint, fillSeconds: number) {
+    async function deposit(outputAmount: bigint, fillSeconds: number, outputToken?: Address) {
       const now = await spokePoolTime(alpha.client, alpha.spokePool, spokeAbi);
       const d: AcrossDeposit = {
         depositor: USER,
         recipient: RECIPIENT,
         inputToken: alpha.usdc,
-        outputToken: beta.usdc,
+        outputToken: outputToken ?? beta.usdc,
         inputAmount: 25_000_000n,
         outputAmount,
         destinationChainId: BigInt(beta.chainId),
@@ -125,7 +133,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
     }
 
     async function fill(entry: (typeof deposits)[number]) {
-      await send(beta, RELAYER, erc20Abi, beta.usdc, "approve", [beta.spokePool, maxUint256]);
+      await send(beta, RELAYER, erc20Abi, entry.deposit.outputToken, "approve", [
+        beta.spokePool,
+        maxUint256,
+      ]);
       return send(beta, RELAYER, spokeAbi, beta.spokePool, "fillRelay", [
         relayData(entry.deposit, BigInt(alpha.chainId), entry.id),
         BigInt(beta.chainId),
@@ -173,7 +184,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       await Promise.all([alpha?.node.stop(), beta?.node.stop()]);
     });
 
-    const [alphaIndexer, betaIndexer] = [() => indexer.chains[0]!, () => indexer.chains[1]!];
+    const betaIndexer = () => indexer.chains[1]!;
 
     it("behavior: a fill indexed before its deposit waits, then pairs: Success, every field from the chain", async () => {
       const entry = await deposit(24_990_000n, 3600);
@@ -301,11 +312,29 @@ for (const backend of ["sqlite", "postgres"] as const) {
         params: [`0x${(Number(headBefore.timestamp) + 1).toString(16)}`],
       } as never);
       await beta.client.request({ method: "anvil_mine", params: ["0x3", "0x0"] } as never);
-      assert.ok((await beta.client.getBlock()).timestamp <= BigInt(entry.deposit.fillDeadline));
+      assert.ok(
+        (await beta.client.getBlock()).timestamp <= BigInt(entry.deposit.fillDeadline),
+        "the replacement chain's time is not past the deadline",
+      );
       await indexUntilIdle(indexer.chains);
       const back = await store.transfers.getTransfer(key);
       assert.equal(back?.status, "Processing", "the chain's time is before the deadline again");
       assert.equal(back?.end_time, "");
+    });
+    it("behavior: a 6-decimal input filled with an 18-decimal output: the fee in the input's units", async () => {
+      const entry = await deposit(24_990_000_000_000_000_000n, 3600, beta.usdc18);
+      const filled = await fill(entry);
+      assert.equal(filled.status, "success", "the fill is accepted");
+      await indexUntilIdle(indexer.chains);
+      const record = await store.transfers.getTransfer(
+        acrossMessageId(BigInt(alpha.chainId), entry.id),
+      );
+      assert.equal(record?.status, "Success");
+      assert.equal(record?.bridge_fee, "0.01", "25 USDC in, 24.99 USDC18 out");
+      assert.equal(record?.fee_decimals, 6);
+      assert.equal(record?.dest_token_decimals, 18);
+      assert.equal(record?.min_receive_amount, "24.99");
+      assert.equal(record?.receive_amount, "24.99");
     });
   });
 }
