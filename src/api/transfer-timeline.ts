@@ -40,12 +40,17 @@ export interface TransferTimeline {
   steps: TimelineStep[];
 }
 
-/** The roles that make a step (src/domain/bridge-event.ts); `retrying` makes none. */
-const STEP_ROLES: ReadonlySet<string> = new Set<TimelineStepKind>([
-  "sent",
-  "delivered",
-  "failed",
-  "refunded",
+/**
+ * The roles that make a step (src/domain/bridge-event.ts); `retrying` makes none. `expired` (a
+ * deadline the destination chain's time passed, no transaction) is shown as the `failed` step,
+ * with an empty txHash and the deadline as its reason.
+ */
+const STEP_OF_ROLE: ReadonlyMap<string, TimelineStepKind> = new Map([
+  ["sent", "sent"],
+  ["delivered", "delivered"],
+  ["failed", "failed"],
+  ["refunded", "refunded"],
+  ["expired", "failed"],
 ]);
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -60,8 +65,9 @@ export function buildTimeline(
   const steps: TimelineStep[] = [];
   const seen = new Set<TimelineStepKind>();
   for (const event of events) {
-    if (!STEP_ROLES.has(event.role)) continue;
-    const step = event.role as TimelineStepKind;
+    const step = STEP_OF_ROLE.get(event.role);
+    if (step === undefined) continue;
+    const expired = event.role === "expired";
     if (seen.has(step)) continue;
     const atSource = same(event.address, transfer.source_contract);
     const atDest = transfer.dest_contract !== "" && same(event.address, transfer.dest_contract);
@@ -76,8 +82,12 @@ export function buildTimeline(
       blockNumber: event.blockNumber,
       time: utcText(event.blockTime),
       secondsAfterSent: step === "sent" ? 0 : after(event.blockTime),
-      txHash: event.txHash.toLowerCase(),
-      reason: step === "failed" ? String(event.args.reason ?? "") : "",
+      txHash: expired ? "" : event.txHash.toLowerCase(),
+      reason: expired
+        ? `fill deadline ${utcText(Number(event.args.deadline))} passed unfilled`
+        : step === "failed"
+          ? String(event.args.reason ?? "")
+          : "",
       amount: refund?.amount ?? "",
       tokenAddress: refund?.address ?? "",
       tokenSymbol: refund?.symbol ?? "",

@@ -3,6 +3,11 @@
  * `npm install` runs it with --if-stale (package.json "prepare"), so the first `npm start` does
  * not spend ~10 s compiling, with Ctrl-C unanswered meanwhile (solc-js blocks the event loop).
  */
+import {
+  AcrossArtifactsError,
+  acrossArtifactsPath,
+  loadAcrossArtifacts,
+} from "../devnet/across/fetch-artifacts.js";
 import { loadArtifacts } from "../devnet/artifacts.js";
 import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 import { loadLayerZeroArtifacts } from "../protocols/layerzero-oft/artifacts.js";
@@ -10,7 +15,9 @@ import { loadLayerZeroArtifacts } from "../protocols/layerzero-oft/artifacts.js"
 const USAGE = `usage: bridge-oracle compile [--if-stale]
 
 Recompiles the Solidity sources in contracts/ with the solc npm package into
-artifacts/contracts.json (the devnet does this itself when the sources changed).
+artifacts/contracts.json (the devnet does this itself when the sources changed), and
+fetches Across' SpokePool artifacts (npm pack of a pinned, hash-checked version) into
+artifacts/across/ when they are not there yet.
 
 options:
   --if-stale   only when contracts/ or the solc version changed since the last compile
@@ -29,6 +36,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const started = Date.now();
   try {
+    fetchAcross();
     if (args.includes("--if-stale")) {
       let compiled = false;
       const progress = (message: string) => {
@@ -55,10 +63,16 @@ export async function run(args: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof CompileError) {
+    if (error instanceof CompileError || error instanceof AcrossArtifactsError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
     throw error;
   }
+}
+
+/** Across' SpokePool for the devnet (src/devnet/across/fetch-artifacts.ts), once. */
+function fetchAcross(): void {
+  loadAcrossArtifacts({ progress: (message) => process.stdout.write(`${message}\n`) });
+  process.stdout.write(`Across artifacts: ${acrossArtifactsPath()}\n`);
 }

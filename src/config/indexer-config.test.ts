@@ -33,6 +33,35 @@ describe("parseIndexerConfig", () => {
     });
     assert.equal(config.maxBlockRange, INDEXER_DEFAULTS.maxBlockRange);
   });
+  it("behavior: protocolBridges add other protocols' contracts (Across' SpokePool, kind 1, by chain id)", () => {
+    const spokePool = "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64";
+    const config = parseIndexerConfig({
+      chains: [
+        {
+          ...chain,
+          protocolBridges: [
+            { protocol: "across", kind: 1, address: spokePool.toLowerCase(), bridgeChainId: 71001 },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(config.bridges[2], {
+      protocol: "across",
+      kind: 1,
+      chainId: 71001,
+      address: spokePool,
+      bridgeChainId: "71001",
+    });
+    assert.throws(
+      () =>
+        parseIndexerConfig({
+          chains: [
+            { ...chain, protocolBridges: [{ protocol: "across", kind: 1, address: "0x12" }] },
+          ],
+        }),
+      /chains\[0\] \(alpha\)\.protocolBridges\[0\]\.address must be a 0x address/,
+    );
+  });
   it("behavior: explicit values win", () => {
     const config = parseIndexerConfig({
       chains: [{ ...chain, startBlock: 100, confirmations: 3, finalityDepth: 10 }],

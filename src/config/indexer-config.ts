@@ -8,7 +8,9 @@
  *                     "finalityDepth"?: 64,      // a deeper reorg stops this chain loudly
  *                     "nativeSymbol"?: "ETH",
  *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
- *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" } } ],
+ *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" },
+ *                     "protocolBridges"?: [ { "protocol": "across", "kind": 1,
+ *                                             "address": "0x..", "bridgeChainId": "71001" } ] } ],
  *       "contracts"?: [ { "protocol": "layerzero-oft", "chainId": 71001, "address": "0x..",
  *                         "kind": 2, "bridgeChainId": "40101", "token"?: "0x..",
  *                         "auxiliary"?: true } ],
@@ -153,6 +155,7 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
         bridgeChainId: BigInt(String(schemeId)).toString(),
       });
     }
+    bridges.push(...protocolBridges(c.protocolBridges, chainId, where, fail));
     chains.push({
       name: (name as string).trim(),
       chainId,
@@ -165,7 +168,7 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
   });
   for (const kind of BRIDGE_KINDS) {
     const seen = new Map<string, number>();
-    for (const b of bridges.filter((x) => x.kind === kind)) {
+    for (const b of bridges.filter((x) => x.kind === kind && x.protocol === undefined)) {
       const other = seen.get(b.bridgeChainId);
       if (other !== undefined) {
         fail(`bridge kind ${kind} uses id ${b.bridgeChainId} for chains ${other} and ${b.chainId}`);
@@ -270,4 +273,39 @@ function integer(value: unknown, name: string, min: number, fail: (m: string) =>
     return fail(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/**
+ * A chain's contracts of other protocols than our own (src/protocols/index.ts), e.g. Across'
+ * SpokePool: `[{ protocol, kind, address, bridgeChainId }]`; absent: none.
+ */
+function protocolBridges(
+  raw: unknown,
+  chainId: number,
+  where: string,
+  fail: (message: string) => never,
+): RegistryBridge[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) fail(`${where}.protocolBridges must be an array`);
+  return (raw as unknown[]).map((entry, j) => {
+    const at = `${where}.protocolBridges[${j}]`;
+    if (!isObject(entry)) fail(`${at} must be an object`);
+    const e = entry as Record<string, unknown>;
+    if (typeof e.protocol !== "string" || e.protocol === "") fail(`${at}.protocol must be a name`);
+    const kind = Number(e.kind) as BridgeKind;
+    if (!BRIDGE_KINDS.includes(kind)) fail(`${at}.kind must be 0, 1 or 2`);
+    if (typeof e.address !== "string" || !isAddress(e.address, { strict: false })) {
+      fail(`${at}.address must be a 0x address`);
+    }
+    if (!/^[0-9]+$/.test(String(e.bridgeChainId))) {
+      fail(`${at}.bridgeChainId must be a decimal integer`);
+    }
+    return {
+      protocol: e.protocol as string,
+      kind,
+      chainId,
+      address: getAddress(e.address as string) as Address,
+      bridgeChainId: BigInt(String(e.bridgeChainId)).toString(),
+    };
+  });
 }

@@ -6,6 +6,7 @@
 import { type Address, maxUint256, type PublicClient } from "viem";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { deployAcross } from "./across/devnet.js";
 import type { Artifacts } from "./artifacts.js";
 import {
   type ChainRole,
@@ -47,6 +48,8 @@ export interface DeployedChain {
   adapter: Address;
   endpoint: Address;
   bridges: Record<`${BridgeKind}`, Address>;
+  /** Across' SpokePool (proxy). */
+  acrossSpokePool: Address;
   pairs: ManifestPair[];
   uniswapV3: ManifestUniswapV3;
   client: PublicClient;
@@ -189,6 +192,7 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
 
   await seedLiquidity(tx, p, role, { tokenOf, units, router, bridges, artifacts });
   await fundUsers(tx, p, tokens, units);
+  const acrossSpokePool = await deployAcross(client, tx, { weth, usdc, erc20 });
   await tx.flush();
 
   const pairs = await readPairs(client, factory);
@@ -205,6 +209,7 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
     adapter,
     endpoint,
     bridges,
+    acrossSpokePool,
     pairs,
     uniswapV3,
     client,

@@ -10,6 +10,7 @@ import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { deployLayerZeroDevnet } from "../protocols/layerzero-oft/devnet/deploy.js";
 import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
+import { acrossManifest, acrossProtocolBridges } from "./across/devnet.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
@@ -215,6 +216,7 @@ function buildManifest(
       decimals: t.decimals,
       bridgeKinds: t.bridgeKinds,
     })),
+    protocolBridges: acrossProtocolBridges(chain.ids.evm, chain.acrossSpokePool),
   }));
   const links: ManifestLink[] = [];
   for (const source of deployed) {
@@ -240,6 +242,7 @@ function buildManifest(
     deployer: accounts.deployer,
     relayer: accounts.relayer,
     accounts: accounts.users,
+    across: acrossManifest(),
     abis: {
       bridge: abi("IBridge"),
       lockMintBridge: abi("LockMintBridge"),

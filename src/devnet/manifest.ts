@@ -56,6 +56,16 @@ export interface ManifestChain {
   uniswapV3?: ManifestUniswapV3;
   weth: Address;
   tokens: ManifestToken[];
+  /**
+   * Other protocols' contracts on this chain (the indexer config's protocolBridges): Across'
+   * SpokePool (src/devnet/across/).
+   */
+  protocolBridges?: {
+    protocol: string;
+    kind: BridgeKind;
+    address: Address;
+    bridgeChainId: string;
+  }[];
 }
 
 /** A bridge token link: `kind` carries `sourceToken` on one chain to `destToken` on another. */
@@ -88,6 +98,13 @@ export interface DevnetManifest {
    * (config/indexer-config.ts): LayerZero's endpoints and OFTs. Absent in older manifests.
    */
   contracts?: RegistryBridge[];
+  /** Across on the devnet (src/devnet/across/devnet.ts): its package, accounts, SpokePool ABI. */
+  across?: {
+    package: string;
+    relayer: ManifestAccount;
+    depositor: ManifestAccount;
+    spokePoolAbi: Abi;
+  };
   abis: {
     /** IBridge: entry function `bridge(BridgeParams)` and the four transfer events. */
     bridge: Abi;

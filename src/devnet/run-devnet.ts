@@ -15,6 +15,7 @@
  */
 
 import { errorMessage } from "../errors.js";
+import { type AcrossDevnet, startAcross } from "./across/devnet.js";
 import { type AnvilInstance, startAnvil } from "./anvil.js";
 import { loadArtifacts } from "./artifacts.js";
 import { deployDevnet } from "./deploy.js";
@@ -161,12 +162,13 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
   const anvils: AnvilInstance[] = [];
   let relayer: Relayer | undefined;
   let traffic: TrafficGenerator | undefined;
+  let across: AcrossDevnet | undefined;
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
       // Traffic and relayer stop together (each waits at most STOP_GRACE_MS for its in-flight
       // transactions), then the nodes go.
-      await Promise.allSettled([traffic?.stop(), relayer?.stop()]);
+      await Promise.allSettled([traffic?.stop(), relayer?.stop(), across?.stop()]);
       await Promise.allSettled(anvils.map((anvil) => anvil.stop()));
     })();
     return stopped;
@@ -271,6 +273,8 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
         logger,
       });
       await relayer.start();
+      // Across deposits come at a third of the traffic rate beside it.
+      across = startAcross({ manifest, depositsPerMinute: (options.traffic ?? 0) / 3, logger });
     }
     if ((options.traffic ?? 0) > 0) {
       traffic = createTrafficGenerator({

@@ -19,9 +19,19 @@ export type EventArgs = Record<string, string | boolean>;
  * What an event means for its transfer: `sent` opens it (no send, no record); `delivered` makes
  * it Success; `failed` or `refunded` Failed; `retrying` (a delivery that reverted but may be
  * retried: LayerZero's LzReceiveAlert) leaves it Processing, so it is stored for the timeline and
- * changes no status.
+ * changes no status. `expired` is no log: the indexer records it (src/indexer/expire-sends.ts) on
+ * the destination chain, at an indexed block whose time is past the send's `deadline`, when no
+ * delivery is stored; it makes the transfer Failed unless a delivery is stored too, and a reorg
+ * below its block removes it like any event (back to Processing).
  */
-export const BRIDGE_EVENT_ROLES = ["sent", "delivered", "failed", "refunded", "retrying"] as const;
+export const BRIDGE_EVENT_ROLES = [
+  "sent",
+  "delivered",
+  "failed",
+  "refunded",
+  "retrying",
+  "expired",
+] as const;
 export type BridgeEventRole = (typeof BRIDGE_EVENT_ROLES)[number];
 
 /**
@@ -62,9 +72,10 @@ export interface SentArgs {
   xprotoFeeToken?: string;
   subsidy: string;
   /**
-   * Unix seconds after which a send not delivered can no longer be (Across' fillDeadline).
-   * Carried for the protocols that have one; the derivation does not read it yet (a deadline
-   * passing is no event: deriving Failed from it needs the destination chain's indexed time).
+   * Unix seconds after which a send not delivered can no longer be (Across' fillDeadline: a
+   * fill at a later block time reverts). Once the destination chain's indexed head is past it
+   * with no delivery stored, the indexer records an `expired` event (the transfer is Failed).
+   * Only protocols whose indexing says `sendsHaveDeadlines` are checked.
    */
   deadline?: string;
 }

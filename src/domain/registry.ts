@@ -111,6 +111,11 @@ export interface RegistryChain {
   displayName: string;
   /** The chain's block explorer, no trailing slash; absent: none is published. */
   blockExplorerUrl?: string;
+  /**
+   * Other protocols' contracts on this chain (the manifest's and indexer config's
+   * `protocolBridges`): indexed, never quoted (docs/protocols.md); discovery lists them.
+   */
+  indexOnly: { protocol: string; kind: BridgeKind; address: Address }[];
 }
 
 export interface RegistryLink {
@@ -331,6 +336,7 @@ function buildChain(raw: unknown, index: number): RegistryChain {
         }),
     bridgeChainIds,
     bridges,
+    indexOnly: readIndexOnly(c.protocolBridges, `${where}.protocolBridges`),
     ...(c.messagingEndpoint === undefined
       ? {}
       : { messagingEndpoint: readAddress(c.messagingEndpoint, `${where}.messagingEndpoint`) }),
@@ -520,4 +526,19 @@ export async function loadRegistry(filePath: string): Promise<Registry> {
     }
     throw error;
   }
+}
+
+/** `protocolBridges` entries (protocol, kind, address); their other fields are the indexer's. */
+function readIndexOnly(raw: unknown, where: string): RegistryChain["indexOnly"] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) fail(where, "must be an array");
+  return (raw as unknown[]).map((entry, i) => {
+    const e = readObject(entry, `${where}[${i}]`);
+    const kind = readInteger(e.kind, `${where}[${i}].kind`, 0, 2) as BridgeKind;
+    return {
+      protocol: readString(e.protocol, `${where}[${i}].protocol`),
+      kind,
+      address: readAddress(e.address, `${where}[${i}].address`),
+    };
+  });
 }

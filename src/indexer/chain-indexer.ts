@@ -13,7 +13,7 @@
  */
 import type { ChainClient } from "../chain/create-chain-client.js";
 import type { IndexerChainConfig } from "../config/indexer-config.js";
-import type { BridgeRegistry } from "../domain/bridge-registry.js";
+import { type BridgeRegistry, DEFAULT_PROTOCOL } from "../domain/bridge-registry.js";
 import { formatUtc } from "../domain/utc-time.js";
 import type { ProtocolRegistry } from "../protocols/index.js";
 import type { IndexerChainRow, IndexerChainState } from "../store/indexer-repository.js";
@@ -75,6 +75,10 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
     logger,
     maxBlockRange: deps.maxBlockRange,
   });
+  // Protocols here whose sends carry deadlines: each batch expires the passed ones (expire-sends.ts).
+  const deadlineProtocols = [
+    ...new Set(registry.bridgesOn(chain.chainId).map((b) => b.protocol ?? DEFAULT_PROTOCOL)),
+  ].filter((name) => deps.protocols.get(name)?.indexing.sendsHaveDeadlines === true);
   const status: ChainIndexerStatus = {
     chainId: chain.chainId,
     name: chain.name,
@@ -190,7 +194,13 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       return rolledBack(row, head);
     }
 
-    const batch = batchOf(chain, fetched, { cursor, head, target, now: stamp() }, deps.tokens);
+    const batch = batchOf(
+      chain,
+      fetched,
+      { cursor, head, target, now: stamp() },
+      deps.tokens,
+      deadlineProtocols,
+    );
     const { cursorBlock: toBlock, state } = batch.next;
     const committed = store.transaction((tx) => writeBatch(tx, batch, registry.source));
     // Backfilling final blocks: fetch the next span while this one is written. It is checked

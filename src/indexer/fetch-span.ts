@@ -120,12 +120,14 @@ export function createSpanFetcher(deps: SpanFetcherDeps): SpanFetcher {
     logs: readonly RawLog[],
     blockTime: (log: RawLog) => number,
     values: ReadonlyMap<string, bigint>,
+    only: (protocol: string) => boolean = () => true,
   ): BridgeEvent[] {
     const byProtocol = new Map<string, RawLog[]>();
     for (const log of logs) {
       const contract = registry.bridgeAt(chain.chainId, log.address);
       if (contract === undefined) continue;
       const name = contract.protocol ?? DEFAULT_PROTOCOL;
+      if (!only(name)) continue;
       const list = byProtocol.get(name);
       if (list === undefined) byProtocol.set(name, [log]);
       else list.push(log);
@@ -138,6 +140,7 @@ export function createSpanFetcher(deps: SpanFetcherDeps): SpanFetcher {
         ...protocol.indexing.decodeLogs(list, {
           chainId: chain.chainId,
           blockTime,
+          tokenDecimals: (chainId, address) => deps.tokens.get(chainId, address)?.decimals,
           contract: (address) => {
             const found = registry.bridgeAt(chain.chainId, address);
             return found !== undefined && (found.protocol ?? DEFAULT_PROTOCOL) === name
@@ -208,18 +211,25 @@ export function createSpanFetcher(deps: SpanFetcherDeps): SpanFetcher {
     }
     const values = await transactionValues(logs);
     if (values === undefined) return "raced";
-    const events = decodeSpan(
-      logs,
-      (log) => {
-        const time = known.get(log.blockNumber)?.timestamp ?? log.blockTimestamp;
-        return time!;
-      },
-      values,
-    );
+    const blockTime = (log: RawLog) => {
+      const time = known.get(log.blockNumber)?.timestamp ?? log.blockTimestamp;
+      return time!;
+    };
+    let events = decodeSpan(logs, blockTime, values);
     const sendTokens = events
       .filter((e) => e.role === "sent")
       .flatMap((s) => tokensOfSend(s, registry));
     await deps.tokens.ensure(sendTokens);
+    // Protocols that read token decimals decode again, now that every token their sends name
+    // is read (the first pass saw only what was cached).
+    const readsDecimals = (name: string) =>
+      deps.protocols.get(name)?.indexing.readsTokenDecimals === true;
+    if (events.some((e) => readsDecimals(e.protocol))) {
+      events = [
+        ...events.filter((e) => !readsDecimals(e.protocol)),
+        ...decodeSpan(logs, blockTime, values, readsDecimals),
+      ].sort(compareEvents);
+    }
     return { known, events, toBlock, sendTokens };
   }
 
@@ -256,6 +266,8 @@ export function batchOf(
   fetched: FetchedSpan,
   at: { cursor: number; head: number; target: number; now: string },
   tokens: TokenMetadataCache,
+  /** Protocols on this chain whose sends carry deadlines: the batch expires the passed ones. */
+  deadlineProtocols: readonly string[],
 ): IndexedBatch {
   const { known, events, toBlock, sendTokens } = fetched;
   const blocks: StoredBlock[] = [...known.values()]
@@ -279,6 +291,8 @@ export function batchOf(
     pruneBelow: toBlock - chain.finalityDepth,
     tokens: tokens.rows(sendTokens),
     now: at.now,
+    cursorTime: known.get(toBlock)!.timestamp,
+    deadlineProtocols,
   };
 }
 

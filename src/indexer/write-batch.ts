@@ -2,9 +2,11 @@
  * What one committed batch writes, in the caller's transaction (which holds the indexer write
  * lock: create-indexer.ts): its token metadata, raw events and block hashes, the pruning of
  * old block hashes, the cursor move (only from the cursor the batch was fetched from) and the
- * re-derived records of its message ids.
+ * re-derived records of its message ids; then the sends bound here whose deadline the batch's
+ * last block has passed (expire-sends.ts).
  */
 
+import type { Hex } from "viem";
 import type { BridgeEvent } from "../domain/bridge-event.js";
 import type { RegistrySource } from "../domain/bridge-registry.js";
 import type {
@@ -12,6 +14,7 @@ import type {
   StoredBlock,
   TokenMetadataRow,
 } from "../store/indexer-repository.js";
+import { expiredEvents } from "./expire-sends.js";
 import type { IndexerTransaction } from "./indexer-store.js";
 
 export interface IndexedBatch {
@@ -34,6 +37,10 @@ export interface IndexedBatch {
   tokens: TokenMetadataRow[];
   /** created_at / updated_at of records the batch creates or changes. */
   now: string;
+  /** Unix seconds of the batch's last block (next.cursorBlock). */
+  cursorTime: number;
+  /** Protocols with bridges on this chain whose sends carry deadlines (expire-sends.ts). */
+  deadlineProtocols: readonly string[];
 }
 
 export async function writeBatch(
@@ -49,6 +56,25 @@ export async function writeBatch(
   if (!moved) throw new Error(`chain ${batch.chainName}: cursor moved by another writer`);
   await tx.transferDerivation.derive(
     batch.events.map((e) => e.messageId),
+    registry,
+    batch.now,
+  );
+  if (batch.deadlineProtocols.length === 0) return;
+  // After the derivation: the batch's own sends and deliveries are in the records it reads.
+  const expired = expiredEvents(
+    await tx.indexer.processingSends(batch.chainName, batch.deadlineProtocols),
+    {
+      chainId: batch.chainId,
+      blockNumber: batch.next.cursorBlock,
+      blockHash: batch.next.cursorHash as Hex,
+      blockTime: batch.cursorTime,
+    },
+    registry,
+  );
+  if (expired.length === 0) return;
+  await tx.indexer.insertEvents(expired);
+  await tx.transferDerivation.derive(
+    expired.map((e) => e.messageId),
     registry,
     batch.now,
   );

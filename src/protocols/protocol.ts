@@ -33,6 +33,13 @@ export interface DecodeContext {
    * `valueTopics`; undefined for any other transaction.
    */
   transactionValue(txHash: Hex): bigint | undefined;
+  /**
+   * Decimals of an ERC-20 on a chain (undefined: the chain is not indexed, or the context has
+   * none). Given to protocols whose indexing says `readsTokenDecimals`: their sends' logs are
+   * decoded again once the tokens the sends name have been read (so the answer never depends on
+   * what happened to be cached).
+   */
+  tokenDecimals?(chainId: number, address: string): number | undefined;
 }
 
 /** How the indexer reads a protocol. */
@@ -53,6 +60,17 @@ export interface ProtocolIndexing {
    * (LayerZero: OFTSent beside the endpoint's PacketSent with the fee) can join them here.
    */
   decodeLogs(logs: readonly RawLog[], context: DecodeContext): BridgeEvent[];
+  /**
+   * Its sends carry a `deadline` (SentArgs): the indexer of a destination chain then records an
+   * `expired` event for each of its Processing transfers whose deadline that chain's indexed
+   * time has passed (src/indexer/expire-sends.ts).
+   */
+  readonly sendsHaveDeadlines?: boolean;
+  /**
+   * Its decoding reads DecodeContext.tokenDecimals (Across: a fee of input minus output in two
+   * tokens' decimals): the indexer decodes its logs again after reading the sends' tokens.
+   */
+  readonly readsTokenDecimals?: boolean;
 }
 
 export interface Protocol {

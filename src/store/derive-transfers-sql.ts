@@ -226,9 +226,10 @@ export function deriveSelectSql(d: Dialect): string {
     dest_bridge_token_decimals: dbt.decimals,
     status:
       "CASE WHEN dl.message_id IS NOT NULL THEN 'Success'" +
-      " WHEN fl.message_id IS NOT NULL OR rf.message_id IS NOT NULL THEN 'Failed' ELSE 'Processing' END",
+      " WHEN fl.message_id IS NOT NULL OR rf.message_id IS NOT NULL OR ex.message_id IS NOT NULL" +
+      " THEN 'Failed' ELSE 'Processing' END",
     start_time: d.utc("s.block_time"),
-    outcome_time: "COALESCE(dl.block_time, fl.block_time, rf.block_time)",
+    outcome_time: "COALESCE(dl.block_time, fl.block_time, rf.block_time, ex.block_time)",
     send_units: f("s", "sendAmount"),
     min_units: f("s", "minReceiveAmount"),
     receive_units: "dl.receive_units",
@@ -260,7 +261,7 @@ export function deriveSelectSql(d: Dialect): string {
   // send's destination contract (the one it names, else its protocol's and kind's there), a
   // refund at its own; `retrying` changes nothing.
   const outcomeMatch =
-    "(o.role IN ('delivered', 'failed') AND o.chain_id = s.dest_chain_id" +
+    "(o.role IN ('delivered', 'failed', 'expired') AND o.chain_id = s.dest_chain_id" +
     " AND lower(o.address) = s.dest_key) OR (o.role = 'refunded'" +
     " AND o.chain_id = s.chain_id AND lower(o.address) = lower(s.address))";
   const firstOf = (alias: string, role: string) =>
@@ -286,7 +287,7 @@ oc AS (SELECT o.message_id, o.role, o.tx_hash, o.block_time, ${f("o", "receiveAm
 u AS MATERIALIZED (SELECT ${Object.entries(values)
     .map(([name, sql]) => `${sql} AS ${name}`)
     .join(",\n  ")}
-  FROM s ${firstOf("dl", "delivered")} ${firstOf("fl", "failed")} ${firstOf("rf", "refunded")}
+  FROM s ${firstOf("dl", "delivered")} ${firstOf("fl", "failed")} ${firstOf("rf", "refunded")} ${firstOf("ex", "expired")}
   LEFT JOIN chains sc ON sc.chain_id = s.chain_id LEFT JOIN chains dc ON dc.chain_id = s.dest_chain_id
   ${tokenJoin("tm_st", "s.chain_id", f("s", "sourceToken"))} ${tokenJoin("tm_sbt", "s.chain_id", f("s", "sourceBridgeToken"))}
   ${tokenJoin("tm_dt", "s.dest_chain_id", f("s", "destToken"))} ${tokenJoin("tm_dbt", "s.dest_chain_id", f("s", "destBridgeToken"))}

@@ -123,6 +123,11 @@ export interface IndexerRepository {
     messageIds: readonly string[],
     except?: { chainId: number; fromBlock: number; toBlock: number },
   ): Promise<BridgeEvent[]>;
+  /**
+   * The stored sends of the Processing transfers of `protocols` bound for the chain named
+   * `destChainName` (src/indexer/expire-sends.ts looks for passed deadlines among them).
+   */
+  processingSends(destChainName: string, protocols: readonly string[]): Promise<BridgeEvent[]>;
 
   loadTokenMetadata(): Promise<TokenMetadataRow[]>;
   saveTokenMetadata(rows: readonly TokenMetadataRow[]): Promise<void>;
@@ -421,25 +426,20 @@ export function createIndexerRepository(
           `SELECT * FROM raw_events WHERE ${inList(dialect, "message_id")}${exclusion}`,
           [listParam(dialect, part), ...exclusionParams],
         );
-        for (const r of rows) {
-          out.push({
-            chainId: Number(r.chain_id),
-            blockNumber: Number(r.block_number),
-            blockHash: String(r.block_hash) as Hex,
-            blockTime: Number(r.block_time),
-            txHash: String(r.tx_hash) as Hex,
-            logIndex: Number(r.log_index),
-            address: String(r.address) as Hex,
-            protocol: String(r.protocol),
-            kind: Number(r.kind) as BridgeKind,
-            name: String(r.event_name),
-            role: String(r.role) as BridgeEventRole,
-            messageId: String(r.message_id) as Hex,
-            args: JSON.parse(String(r.args)) as EventArgs,
-          });
-        }
+        for (const r of rows) out.push(eventOfRow(r));
       }
       return out;
+    },
+
+    async processingSends(destChainName, protocols) {
+      if (protocols.length === 0) return [];
+      const rows = await sql.all(
+        "SELECT s.* FROM transfers t JOIN raw_events s ON s.message_id = t.message_id" +
+          ` AND s.role = 'sent' WHERE t.status = 'Processing' AND t.dest_chain_name = ?` +
+          ` AND ${inList(dialect, "t.protocol")}`,
+        [destChainName, listParam(dialect, protocols)],
+      );
+      return rows.map(eventOfRow);
     },
 
     async loadTokenMetadata() {
@@ -481,5 +481,24 @@ export function createIndexerRepository(
       }
       return out;
     },
+  };
+}
+
+/** A raw_events row as the event it stores. */
+function eventOfRow(r: Record<string, unknown>): BridgeEvent {
+  return {
+    chainId: Number(r.chain_id),
+    blockNumber: Number(r.block_number),
+    blockHash: String(r.block_hash) as Hex,
+    blockTime: Number(r.block_time),
+    txHash: String(r.tx_hash) as Hex,
+    logIndex: Number(r.log_index),
+    address: String(r.address) as Hex,
+    protocol: String(r.protocol),
+    kind: Number(r.kind) as BridgeKind,
+    name: String(r.event_name),
+    role: String(r.role) as BridgeEventRole,
+    messageId: String(r.message_id) as Hex,
+    args: JSON.parse(String(r.args)) as EventArgs,
   };
 }

@@ -105,12 +105,14 @@ const messageArb = fc.record({
   outcomes: fc.array(
     fc.record({
       // DeliveryRetrying: a `retrying` event (a reverted delivery that may be retried, as
-      // LayerZero's LzReceiveAlert), which changes nothing.
+      // LayerZero's LzReceiveAlert), which changes nothing; DeadlinePassed: an `expired` event
+      // (the destination's indexed time passed the send's deadline, Across).
       name: fc.constantFrom(
         "TransferDelivered",
         "TransferFailed",
         "TransferRefunded",
         "DeliveryRetrying",
+        "DeadlinePassed",
       ),
       /** A look-alike: at another contract on the same chain. */
       elsewhere: fc.boolean(),
@@ -190,13 +192,16 @@ function eventsOf(m: Message, id: number): BridgeEvent[] {
         ? { messageId, recipient: USERS[m.recipient]!, receiveAmount: o.amount }
         : o.name === "TransferFailed" || o.name === "DeliveryRetrying"
           ? { messageId, recipient: USERS[m.recipient]!, reason: "no liquidity" }
-          : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
+          : o.name === "DeadlinePassed"
+            ? { deadline: "1700000000" }
+            : { messageId, sender: USERS[m.sender]!, refundAmount: o.amount };
     const role = (
       {
         TransferDelivered: "delivered",
         TransferFailed: "failed",
         TransferRefunded: "refunded",
         DeliveryRetrying: "retrying",
+        DeadlinePassed: "expired",
       } as const
     )[o.name];
     events.push({ ...base(chainId, m.outcomeBlocks[i]!, address), name: o.name, role, args });

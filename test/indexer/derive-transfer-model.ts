@@ -10,7 +10,9 @@
  *
  * Invariants: no send -> no record (destination events wait in raw_events); a delivery makes it
  * Success, else a failure or refund makes it Failed, else Processing; only events on the chain
- * and bridge the send names count as its outcome (a look-alike elsewhere is ignored).
+ * and bridge the send names count as its outcome (a look-alike elsewhere is ignored); an
+ * `expired` event (the destination's indexed time passed the send's deadline) makes it Failed
+ * with no destination transaction.
  */
 import { zeroAddress } from "viem";
 import { formatBaseUnitDigits } from "../../src/amount.js";
@@ -64,11 +66,13 @@ export function deriveTransfer(
   let delivery: BridgeEvent | undefined;
   let failure: BridgeEvent | undefined;
   let refund: BridgeEvent | undefined;
+  let expiry: BridgeEvent | undefined;
   for (const e of ordered) {
-    if (e.role === "delivered" || e.role === "failed") {
+    if (e.role === "delivered" || e.role === "failed" || e.role === "expired") {
       if (e.chainId !== destChainId || e.address.toLowerCase() !== destKey) continue;
       if (e.role === "delivered") delivery ??= e;
-      else failure ??= e;
+      else if (e.role === "failed") failure ??= e;
+      else expiry ??= e;
     } else if (e.role === "refunded") {
       if (e.chainId === send.chainId && e.address.toLowerCase() === sourceKey) refund ??= e;
     }
@@ -90,9 +94,9 @@ export function deriveTransfer(
   if (delivery !== undefined) {
     status = "Success";
     outcome = delivery;
-  } else if (failure !== undefined || refund !== undefined) {
+  } else if (failure !== undefined || refund !== undefined || expiry !== undefined) {
     status = "Failed";
-    outcome = failure ?? refund;
+    outcome = failure ?? refund ?? expiry;
   }
 
   const record: BridgeTransaction = {

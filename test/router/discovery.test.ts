@@ -63,6 +63,7 @@ describe("discovery endpoints", () => {
         bridgeChainIds: Object.fromEntries(
           Object.entries(c.bridgeChainIds).map(([k, v]) => [k, v]),
         ),
+        indexOnly: [],
         indexer: null,
       })),
     );
@@ -83,6 +84,29 @@ describe("discovery endpoints", () => {
       all.body.data.tokens.length,
       f.registry.chains.reduce((n, c) => n + c.tokens.length, 0),
     );
+  });
+
+  it("behavior: a chain's protocolBridges (Across' SpokePool) are listed as index-only", async () => {
+    const json = structuredClone(f.registryJson) as { chains: Record<string, unknown>[] };
+    const spokePool = "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64";
+    json.chains[0]!.protocolBridges = [
+      { protocol: "across", kind: 1, address: spokePool, bridgeChainId: "71001" },
+    ];
+    const listed = await buildRouterTestApp({
+      router: createRouter({ registry: parseRegistry(json) }),
+      snapshot: f.snapshot,
+    });
+    try {
+      const response = await listed.app.inject({ url: DISCOVERY_PATHS.chains });
+      assert.equal(response.statusCode, 200);
+      const [first, second] = response.json().data.chains;
+      assert.deepEqual(first.indexOnly, [
+        { protocol: "across", bridgeType: 1, contract: spokePool },
+      ]);
+      assert.deepEqual(second.indexOnly, []);
+    } finally {
+      await listed.close();
+    }
   });
 
   it("behavior: rpcUrls publishes a chain's publicRpcUrl only, never the rpcUrl the server reads", async () => {

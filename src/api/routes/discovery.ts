@@ -74,6 +74,11 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               blockExplorerUrls:
                 chain.blockExplorerUrl === undefined ? [] : [chain.blockExplorerUrl],
               bridgeChainIds: chain.bridgeChainIds,
+              indexOnly: chain.indexOnly.map((b) => ({
+                protocol: b.protocol,
+                bridgeType: b.kind,
+                contract: b.address,
+              })),
               indexer:
                 indexed === undefined
                   ? null

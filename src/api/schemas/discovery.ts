@@ -50,6 +50,7 @@ export const discoveryChainSchema = {
     "rpcUrls",
     "blockExplorerUrls",
     "bridgeChainIds",
+    "indexOnly",
     "indexer",
   ],
   additionalProperties: false,
@@ -91,6 +92,25 @@ export const discoveryChainSchema = {
       items: { type: "string", pattern: "^https?://", examples: ["https://explorer.example.org"] },
     },
     bridgeChainIds: bridgeChainIdsSchema,
+    indexOnly: {
+      type: "array",
+      description:
+        "Contracts of other protocols on this chain whose transfers are indexed (records, timeline) but never quoted: their fees are set off-chain (Across' relayer fee comes from its quote API), so no chain state prices a route (docs/protocols.md). Empty when there are none.",
+      items: {
+        type: "object",
+        required: ["protocol", "bridgeType", "contract"],
+        additionalProperties: false,
+        properties: {
+          protocol: {
+            type: "string",
+            description: "The records' `protocol`",
+            examples: ["across"],
+          },
+          bridgeType: { type: "integer", enum: [0, 1, 2] },
+          contract: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" },
+        },
+      },
+    },
     indexer: {
       type: ["object", "null"],
       description:

@@ -1950,6 +1950,17 @@ export interface operations {
                                     1?: string;
                                     2?: string;
                                 };
+                                /** @description Contracts of other protocols on this chain whose transfers are indexed (records, timeline) but never quoted: their fees are set off-chain (Across' relayer fee comes from its quote API), so no chain state prices a route (docs/protocols.md). Empty when there are none. */
+                                indexOnly: {
+                                    /**
+                                     * @description The records' `protocol`
+                                     * @example across
+                                     */
+                                    protocol: string;
+                                    /** @enum {integer} */
+                                    bridgeType: 0 | 1 | 2;
+                                    contract: string;
+                                }[];
                                 /** @description The indexer's progress on this chain as this server last read it from the database; null when no indexer writes this chain into the server's database (or its status cannot be read) */
                                 indexer: {
                                     /** @description Last block whose events are in the records */
