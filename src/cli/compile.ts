@@ -71,8 +71,17 @@ export async function run(args: string[]): Promise<number> {
   }
 }
 
-/** Across' SpokePool for the devnet (src/devnet/across/fetch-artifacts.ts), once. */
+/**
+ * Across' SpokePool for the devnet (src/devnet/across/fetch-artifacts.ts), once: says where it
+ * went when it was fetched now, and nothing when it was already there (as `--if-stale` does).
+ */
 function fetchAcross(): void {
-  loadAcrossArtifacts({ progress: (message) => process.stdout.write(`${message}\n`) });
-  process.stdout.write(`Across artifacts: ${acrossArtifactsPath()}\n`);
+  let fetched = false;
+  loadAcrossArtifacts({
+    progress: (message) => {
+      fetched = true;
+      process.stdout.write(`${message}\n`);
+    },
+  });
+  if (fetched) process.stdout.write(`Across artifacts: ${acrossArtifactsPath()}\n`);
 }

@@ -74,6 +74,7 @@ export const transferStreamRouteSchema = {
 /** `GET /api/oracle/bridge-transactions/latest/stream`: the same events for every transfer. */
 export const latestStreamRouteSchema = {
   summary: "Stream every bridge transaction's changes",
+  operationId: "streamLatestTransfers",
   description:
     "The changes of every bridge transaction of the service, as server-sent events: what the " +
     "explorer's live feed of the latest transfers follows instead of polling. The events, " +
