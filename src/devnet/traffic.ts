@@ -4,17 +4,20 @@
  * share of them is built to fail on the destination (a destination swap whose minimum is above
  * what the pool gives), so the relayer's TransferFailed -> refund path runs too.
  *
- * Parameters are computed from chain state the simple way (router getAmountsOut, the bridge's
- * tokenConfig and xprotoFee); the real router module is not used here.
+ * Parameters are computed from chain state: swaps priced by the SwapAdapter's rule
+ * (adapter-quote.ts: the best of the V2 pair and the V3 pools per hop), the bridge's tokenConfig
+ * and xprotoFee; the router's HTTP quote path is not used here. The gas limit is the estimate
+ * plus headroom (BRIDGE_GAS_HEADROOM): the adapter's gas depends on the pool state it meets.
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import type { BridgeParams } from "../chain/bridge-params.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
+import { adapterSwapOut } from "./adapter-quote.js";
 import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { DevnetManifest, ManifestAccount } from "./manifest.js";
-import { bridgeEntryAbi, bridgeEventsAbi, dexRouterAbi, erc20Abi } from "./relayer-abi.js";
+import { bridgeEntryAbi, bridgeEventsAbi, erc20Abi } from "./relayer-abi.js";
 import { STOP_GRACE_MS, settleWithin } from "./settle.js";
 import {
   amountForUsd,
@@ -72,6 +75,15 @@ export interface TrafficGenerator {
 }
 
 const same = (a: Address, b: Address): boolean => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Gas limit of a bridge() call = estimate * (1 + this / 100). The estimate is made on the state
+ * at planning; other users' transfers mined first in the same block move the pools, and the
+ * SwapAdapter's gas follows the state (a QuoterV2 call per V3 pool of each hop, the venue it
+ * picks, the V3 ticks a swap crosses): a limit of exactly the estimate ran out of gas.
+ */
+export const BRIDGE_GAS_HEADROOM = 50n;
+
 const KIND_ORDER: readonly BridgeKind[] = [0, 1, 2];
 
 export function createTrafficGenerator(
@@ -161,13 +173,7 @@ export function createTrafficGenerator(
   async function amountsOut(chainId: number, amount: bigint, path: Address[]): Promise<bigint> {
     const chain = manifest.chains.find((c) => c.chainId === chainId);
     if (chain === undefined) throw new Error(`unknown chain ${chainId}`);
-    const amounts = await readerFor(chainId).publicClient.readContract({
-      address: chain.dex.router,
-      abi: dexRouterAbi,
-      functionName: "getAmountsOut",
-      args: [amount, path],
-    });
-    return amounts[amounts.length - 1] ?? 0n;
+    return adapterSwapOut(readerFor(chainId).publicClient, chain, path, amount);
   }
 
   /**
@@ -291,15 +297,23 @@ export function createTrafficGenerator(
     if (!isNative)
       await ensureAllowance(account, source.chainId, params.sourceToken, bridge, amount);
     const { publicClient, walletClient } = clientsFor(account, source.chainId);
-    const txHash = await walletClient.writeContract({
+    const call = {
       address: bridge,
       abi: bridgeEntryAbi,
       functionName: "bridge",
       args: [params],
       value: isNative ? amount : 0n,
-    });
+    } as const;
+    const estimate = await publicClient.estimateContractGas({ ...call, account: account.address });
+    const gas = estimate + (estimate * BRIDGE_GAS_HEADROOM) / 100n;
+    const txHash = await walletClient.writeContract({ ...call, gas });
     const receipt = await waitForReceipt(publicClient, txHash, { signal: abort.signal });
-    if (receipt.status !== "success") throw new Error(`bridge transaction ${txHash} reverted`);
+    if (receipt.status !== "success") {
+      const tx = await publicClient.getTransaction({ hash: txHash });
+      throw new Error(
+        `bridge transaction ${txHash} reverted (gas used ${receipt.gasUsed} of ${tx.gas})`,
+      );
+    }
     const [event] = parseEventLogs({
       abi: bridgeEventsAbi,
       eventName: "TransferSent",
