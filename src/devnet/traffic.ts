@@ -7,7 +7,7 @@
  * Parameters are computed from chain state: swaps priced by the SwapAdapter's rule
  * (adapter-quote.ts: the best of the V2 pair and the V3 pools per hop), the bridge's tokenConfig
  * and xprotoFee; the router's HTTP quote path is not used here. The gas limit is the estimate
- * plus headroom (BRIDGE_GAS_HEADROOM): the adapter's gas depends on the pool state it meets.
+ * plus headroom (BRIDGE_GAS_HEADROOM): a swap's gas depends on the block it lands in.
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
@@ -77,10 +77,13 @@ export interface TrafficGenerator {
 const same = (a: Address, b: Address): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
- * Gas limit of a bridge() call = estimate * (1 + this / 100). The estimate is made on the state
- * at planning; other users' transfers mined first in the same block move the pools, and the
- * SwapAdapter's gas follows the state (a QuoterV2 call per V3 pool of each hop, the venue it
- * picks, the V3 ticks a swap crosses): a limit of exactly the estimate ran out of gas.
+ * Gas limit of a bridge() call = estimate * (1 + this / 100). eth_estimateGas runs in the latest
+ * block's environment, but the transaction is mined in a later block, and the swap's gas depends
+ * on block.timestamp: a Uniswap V2 pair updates its price accumulators (two more SSTOREs) and a V3
+ * pool writes an oracle observation only on the first swap of a new timestamp. A pair last swapped
+ * in the latest block is estimated without those writes and then needs them: with the bare
+ * estimate as limit such a bridge() ran out of gas (gas used == limit). Also covers pools moved by
+ * other transfers mined first (the SwapAdapter's venue choice and V3 tick crossings follow them).
  */
 export const BRIDGE_GAS_HEADROOM = 50n;
 
