@@ -7,14 +7,19 @@
  * Parameters are computed from chain state: swaps priced by the SwapAdapter's rule
  * (adapter-quote.ts: the best of the V2 pair and the V3 pools per hop), the bridge's tokenConfig
  * and xprotoFee; the router's HTTP quote path is not used here. The gas limit is the estimate
- * plus headroom (BRIDGE_GAS_HEADROOM): a swap's gas depends on the block it lands in.
+ * plus headroom (withGasHeadroom): a swap's gas depends on the block it lands in.
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import type { BridgeParams } from "../chain/bridge-params.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { adapterSwapOut } from "./adapter-quote.js";
-import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
+import {
+  createDevnetClients,
+  type DevnetChainClients,
+  waitForReceipt,
+  withGasHeadroom,
+} from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { DevnetManifest, ManifestAccount } from "./manifest.js";
 import { bridgeEntryAbi, bridgeEventsAbi, erc20Abi } from "./relayer-abi.js";
@@ -75,17 +80,6 @@ export interface TrafficGenerator {
 }
 
 const same = (a: Address, b: Address): boolean => a.toLowerCase() === b.toLowerCase();
-
-/**
- * Gas limit of a bridge() call = estimate * (1 + this / 100). eth_estimateGas runs in the latest
- * block's environment, but the transaction is mined in a later block, and the swap's gas depends
- * on block.timestamp: a Uniswap V2 pair updates its price accumulators (two more SSTOREs) and a V3
- * pool writes an oracle observation only on the first swap of a new timestamp. A pair last swapped
- * in the latest block is estimated without those writes and then needs them: with the bare
- * estimate as limit such a bridge() ran out of gas (gas used == limit). Also covers pools moved by
- * other transfers mined first (the SwapAdapter's venue choice and V3 tick crossings follow them).
- */
-export const BRIDGE_GAS_HEADROOM = 50n;
 
 const KIND_ORDER: readonly BridgeKind[] = [0, 1, 2];
 
@@ -308,7 +302,7 @@ export function createTrafficGenerator(
       value: isNative ? amount : 0n,
     } as const;
     const estimate = await publicClient.estimateContractGas({ ...call, account: account.address });
-    const gas = estimate + (estimate * BRIDGE_GAS_HEADROOM) / 100n;
+    const gas = withGasHeadroom(estimate);
     const txHash = await walletClient.writeContract({ ...call, gas });
     const receipt = await waitForReceipt(publicClient, txHash, { signal: abort.signal });
     if (receipt.status !== "success") {
