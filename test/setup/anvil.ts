@@ -3,6 +3,7 @@
  * (`before` / `after`), so suites stay fast on two cores.
  */
 import {
+  type Abi,
   type Address,
   type Chain,
   createPublicClient,
@@ -22,6 +23,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { BridgeParams } from "../../src/chain/bridge-params.js";
 import { adapterSwapOut } from "../../src/devnet/adapter-quote.js";
 import { type AnvilInstance, startAnvil } from "../../src/devnet/anvil.js";
+import { withGasHeadroom } from "../../src/devnet/chain-clients.js";
 import { type DevnetChainSpec, deployDevnet } from "../../src/devnet/deploy.js";
 import type { DevnetManifest, ManifestAccount, ManifestChain } from "../../src/devnet/manifest.js";
 import { buildBridgeMessage, type TransferSentArgs } from "../../src/devnet/relayer-messages.js";
@@ -199,7 +201,7 @@ export async function relay(
   as: ManifestAccount = manifest.relayer,
 ): Promise<TransactionReceipt> {
   const wallet = dest.wallet(as);
-  let hash: Hex;
+  let call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
   if (kind === 2) {
     const [packet] = parseEventLogs({
       abi: manifest.abis.messagingEndpoint,
@@ -210,20 +212,23 @@ export async function relay(
     }>;
     if (packet === undefined) throw new Error("no PacketSent in the source receipt");
     const { guid, srcEid, sender, receiver, payload } = packet.args;
-    hash = await wallet.writeContract({
+    call = {
       address: dest.chain.messagingEndpoint,
       abi: manifest.abis.messagingEndpoint,
       functionName: "deliver",
       args: [guid, srcEid, sender, receiver, payload],
-    });
+    };
   } else {
-    hash = await wallet.writeContract({
+    call = {
       address: dest.chain.bridges[`${kind}`],
       abi: kind === 0 ? manifest.abis.lockMintBridge : manifest.abis.poolBridge,
       functionName: "deliver",
       args: [messageOf(sent, source.chain, kind)],
-    });
+    };
   }
+  // The relayer's gas rule (withGasHeadroom): a destination swap's gas depends on the block.
+  const estimate = await dest.client.estimateContractGas({ ...call, account: wallet.account });
+  const hash = await wallet.writeContract({ ...call, gas: withGasHeadroom(estimate) });
   return dest.client.waitForTransactionReceipt({ hash });
 }
 
