@@ -87,3 +87,17 @@ export async function waitForReceipt(
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
   }
 }
+
+/**
+ * The gas limit for a transaction whose eth_estimateGas was `estimate`: 50 % more. The estimate
+ * runs in the latest block's environment, but the transaction is mined in a later block, and a
+ * swap's gas depends on block.timestamp: a Uniswap V2 pair updates its price accumulators (two
+ * more SSTOREs) and a V3 pool writes an oracle observation only on its first swap of a new
+ * timestamp. A pair last swapped in the latest block is estimated without those writes and then
+ * needs them: with the bare estimate as limit, such a bridge() or delivery ran out of gas (gas used
+ * == limit). The headroom also covers pools moved by transactions mined first (the SwapAdapter's
+ * venue choice, QuoterV2 calls and V3 tick crossings follow the pool state).
+ */
+export function withGasHeadroom(estimate: bigint): bigint {
+  return estimate + estimate / 2n;
+}

@@ -41,10 +41,6 @@ export const bridgeEntryAbi = parseAbi([
   "function xprotoFee(uint256 destChainId) view returns (uint256)",
 ]);
 
-export const dexRouterAbi = parseAbi([
-  "function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)",
-]);
-
 export const erc20Abi = parseAbi([
   "function balanceOf(address owner) view returns (uint256)",
   "function allowance(address owner, address spender) view returns (uint256)",

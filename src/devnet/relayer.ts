@@ -15,7 +15,12 @@
 import { type Address, type Hex, type Log, parseEventLogs } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { createLayerZeroRelayer } from "../protocols/layerzero-oft/devnet/relayer.js";
-import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
+import {
+  createDevnetClients,
+  type DevnetChainClients,
+  waitForReceipt,
+  withGasHeadroom,
+} from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { DevnetManifest, ManifestChain } from "./manifest.js";
 import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
@@ -274,6 +279,8 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
     if (clients === undefined) throw new Error(`no clients for chain ${job.target.chainId}`);
     const { publicClient, walletClient } = clients;
     const account = walletClient.account;
+    // Each with a gas limit above the estimate (withGasHeadroom): a destination swap's gas
+    // depends on the block the delivery lands in.
     if (job.type === "refund") {
       const { request } = await publicClient.simulateContract({
         account,
@@ -282,7 +289,8 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
         functionName: "refund",
         args: [job.messageId],
       });
-      return walletClient.writeContract(request);
+      const gas = withGasHeadroom(await publicClient.estimateContractGas(request));
+      return walletClient.writeContract({ ...request, gas });
     }
     if (job.kind === 2) {
       const packet = packets.get(job.messageId);
@@ -294,7 +302,8 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
         functionName: "deliver",
         args: [packet.guid, packet.srcEid, packet.sender, packet.receiver, packet.payload],
       });
-      return walletClient.writeContract(request);
+      const gas = withGasHeadroom(await publicClient.estimateContractGas(request));
+      return walletClient.writeContract({ ...request, gas });
     }
     const message: BridgeMessage = buildBridgeMessage(job.sent, job.source, job.kind);
     const { request } = await publicClient.simulateContract({
@@ -304,7 +313,8 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
       functionName: "deliver",
       args: [message],
     });
-    return walletClient.writeContract(request);
+    const gas = withGasHeadroom(await publicClient.estimateContractGas(request));
+    return walletClient.writeContract({ ...request, gas });
   }
 
   /** Done by someone (an earlier relayer run, or a transaction not yet scanned): never again. */

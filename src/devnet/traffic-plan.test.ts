@@ -110,6 +110,28 @@ describe("swapPath", () => {
     assert.deepEqual(swapPath(alpha, zeroAddress, USDC), [WETH, USDC]);
     assert.deepEqual(swapPath(alpha, USDC, zeroAddress), [USDC, WETH]);
   });
+  it("behavior: a V3 pool is a venue too, as the SwapAdapter counts it (direct, or as a hub leg)", () => {
+    const pool = (token0: Address, token1: Address, fee: number) => ({
+      address: addr(200 + fee),
+      token0,
+      token1,
+      fee,
+      tickSpacing: 1,
+    });
+    const withV3 = (pools: ReturnType<typeof pool>[]) => ({
+      ...alpha,
+      uniswapV3: {
+        factory: addr(110),
+        positionManager: addr(111),
+        swapRouter: addr(112),
+        quoterV2: addr(113),
+        tickLens: addr(114),
+        pools,
+      },
+    });
+    assert.deepEqual(swapPath(withV3([pool(DAI, ORC, 100)]), DAI, ORC), [DAI, ORC]);
+    assert.deepEqual(swapPath(withV3([pool(DAI, WETH, 500)]), DAI, ORC), [DAI, WETH, ORC]);
+  });
   it("behavior: no route when a hub pair is missing or the tokens are the same", () => {
     assert.equal(swapPath(alpha, DAI, ORC), null); // DAI has no WETH pair
     assert.equal(swapPath(alpha, USDC, USDC), null);

@@ -6,6 +6,7 @@
 import { type Address, zeroAddress } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { createPrng } from "../transfers/prng.js";
+import { hasVenue } from "./adapter-quote.js";
 import type { DevnetManifest, ManifestChain, ManifestLink } from "./manifest.js";
 
 /** Deterministic pseudo-random numbers (src/transfers/prng.ts), so a seed reproduces a traffic run. */
@@ -48,25 +49,18 @@ export function tradableTokens(chain: ManifestChain): TradableToken[] {
 
 const same = (a: Address, b: Address): boolean => a.toLowerCase() === b.toLowerCase();
 
-function hasPair(chain: ManifestChain, a: Address, b: Address): boolean {
-  return chain.dex.pairs.some(
-    (pair) =>
-      (same(pair.token0, a) && same(pair.token1, b)) ||
-      (same(pair.token0, b) && same(pair.token1, a)),
-  );
-}
-
 /**
- * The swap path rule of docs/protocol.md: `[A, B]` when a pair exists, else `[A, hub, B]` when
- * both hub pairs exist, else null (no swap route). The native coin swaps as WETH.
+ * The swap path rule of docs/protocol.md, as the SwapAdapter applies it: `[A, B]` when a venue
+ * (the V2 pair or a V3 pool) trades A/B, else `[A, WETH, B]` when both couples have one, else
+ * null (no swap route). The native coin swaps as WETH.
  */
 export function swapPath(chain: ManifestChain, from: Address, to: Address): Address[] | null {
   const a = same(from, zeroAddress) ? chain.weth : from;
   const b = same(to, zeroAddress) ? chain.weth : to;
   if (same(a, b)) return null;
-  if (hasPair(chain, a, b)) return [a, b];
-  const hub = chain.dex.hubToken;
-  if (!same(a, hub) && !same(b, hub) && hasPair(chain, a, hub) && hasPair(chain, hub, b)) {
+  if (hasVenue(chain, a, b)) return [a, b];
+  const hub = chain.weth;
+  if (!same(a, hub) && !same(b, hub) && hasVenue(chain, a, hub) && hasVenue(chain, hub, b)) {
     return [a, hub, b];
   }
   return null;

@@ -4,18 +4,26 @@
  * share of them is built to fail on the destination (a destination swap whose minimum is above
  * what the pool gives), so the relayer's TransferFailed -> refund path runs too.
  *
- * Parameters are computed from chain state the simple way (router getAmountsOut, the bridge's
- * tokenConfig and xprotoFee); the real router module is not used here.
+ * Parameters are computed from chain state: swaps priced by the SwapAdapter's rule
+ * (adapter-quote.ts: the best of the V2 pair and the V3 pools per hop), the bridge's tokenConfig
+ * and xprotoFee; the router's HTTP quote path is not used here. The gas limit is the estimate
+ * plus headroom (withGasHeadroom): a swap's gas depends on the block it lands in.
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { convertDecimals, formatAmount } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { sendRandomOftTransfer } from "../protocols/layerzero-oft/devnet/traffic.js";
 import type { BridgeParams } from "../protocols/reference/bridge-params.js";
-import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "./chain-clients.js";
+import { adapterSwapOut } from "./adapter-quote.js";
+import {
+  createDevnetClients,
+  type DevnetChainClients,
+  waitForReceipt,
+  withGasHeadroom,
+} from "./chain-clients.js";
 import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
 import type { DevnetManifest, ManifestAccount } from "./manifest.js";
-import { bridgeEntryAbi, bridgeEventsAbi, dexRouterAbi, erc20Abi } from "./relayer-abi.js";
+import { bridgeEntryAbi, bridgeEventsAbi, erc20Abi } from "./relayer-abi.js";
 import { STOP_GRACE_MS, settleWithin } from "./settle.js";
 import {
   amountForUsd,
@@ -73,6 +81,7 @@ export interface TrafficGenerator {
 }
 
 const same = (a: Address, b: Address): boolean => a.toLowerCase() === b.toLowerCase();
+
 const KIND_ORDER: readonly BridgeKind[] = [0, 1, 2];
 
 export function createTrafficGenerator(
@@ -162,13 +171,7 @@ export function createTrafficGenerator(
   async function amountsOut(chainId: number, amount: bigint, path: Address[]): Promise<bigint> {
     const chain = manifest.chains.find((c) => c.chainId === chainId);
     if (chain === undefined) throw new Error(`unknown chain ${chainId}`);
-    const amounts = await readerFor(chainId).publicClient.readContract({
-      address: chain.dex.router,
-      abi: dexRouterAbi,
-      functionName: "getAmountsOut",
-      args: [amount, path],
-    });
-    return amounts[amounts.length - 1] ?? 0n;
+    return adapterSwapOut(readerFor(chainId).publicClient, chain, path, amount);
   }
 
   /**
@@ -292,15 +295,23 @@ export function createTrafficGenerator(
     if (!isNative)
       await ensureAllowance(account, source.chainId, params.sourceToken, bridge, amount);
     const { publicClient, walletClient } = clientsFor(account, source.chainId);
-    const txHash = await walletClient.writeContract({
+    const call = {
       address: bridge,
       abi: bridgeEntryAbi,
       functionName: "bridge",
       args: [params],
       value: isNative ? amount : 0n,
-    });
+    } as const;
+    const estimate = await publicClient.estimateContractGas({ ...call, account: account.address });
+    const gas = withGasHeadroom(estimate);
+    const txHash = await walletClient.writeContract({ ...call, gas });
     const receipt = await waitForReceipt(publicClient, txHash, { signal: abort.signal });
-    if (receipt.status !== "success") throw new Error(`bridge transaction ${txHash} reverted`);
+    if (receipt.status !== "success") {
+      const tx = await publicClient.getTransaction({ hash: txHash });
+      throw new Error(
+        `bridge transaction ${txHash} reverted (gas used ${receipt.gasUsed} of ${tx.gas})`,
+      );
+    }
     const [event] = parseEventLogs({
       abi: bridgeEventsAbi,
       eventName: "TransferSent",

@@ -40,7 +40,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   "sleep.ts": [],
   "redact-url.ts": [],
   "secret-box.ts": [],
-  "json-logger.ts": ["config"],
+  "json-logger.ts": ["config", "redact-url.ts"],
   domain: ["amount.ts", "redact-url.ts"],
   chain: BASE,
   protocols: [...BASE, "domain", "chain"],
@@ -66,7 +66,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     "web",
     "json-logger.ts",
   ],
-  devnet: [...BASE, "domain", "chain", "protocols", "transfers"],
+  // router/: its pure Uniswap V3 math seeds the devnet's positions (deploy-uniswap-v3.ts).
+  devnet: [...BASE, "domain", "chain", "protocols", "transfers", "router"],
   start: [...BASE, "domain", "chain", "config", "store", "indexer", "keys", "devnet"],
 };
 

@@ -3,6 +3,7 @@
  * (`before` / `after`), so suites stay fast on two cores.
  */
 import {
+  type Abi,
   type Address,
   type Chain,
   createPublicClient,
@@ -19,11 +20,12 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { adapterSwapOut } from "../../src/devnet/adapter-quote.js";
 import { type AnvilInstance, startAnvil } from "../../src/devnet/anvil.js";
+import { withGasHeadroom } from "../../src/devnet/chain-clients.js";
 import { type DevnetChainSpec, deployDevnet } from "../../src/devnet/deploy.js";
 import type { DevnetManifest, ManifestAccount, ManifestChain } from "../../src/devnet/manifest.js";
 import { buildBridgeMessage, type TransferSentArgs } from "../../src/devnet/relayer-messages.js";
-import { uniswapArtifact } from "../../src/devnet/uniswap-artifacts.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 import type { BridgeParams } from "../../src/protocols/reference/bridge-params.js";
 
@@ -199,7 +201,7 @@ export async function relay(
   as: ManifestAccount = manifest.relayer,
 ): Promise<TransactionReceipt> {
   const wallet = dest.wallet(as);
-  let hash: Hex;
+  let call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
   if (kind === 2) {
     const [packet] = parseEventLogs({
       abi: manifest.abis.messagingEndpoint,
@@ -210,20 +212,23 @@ export async function relay(
     }>;
     if (packet === undefined) throw new Error("no PacketSent in the source receipt");
     const { guid, srcEid, sender, receiver, payload } = packet.args;
-    hash = await wallet.writeContract({
+    call = {
       address: dest.chain.messagingEndpoint,
       abi: manifest.abis.messagingEndpoint,
       functionName: "deliver",
       args: [guid, srcEid, sender, receiver, payload],
-    });
+    };
   } else {
-    hash = await wallet.writeContract({
+    call = {
       address: dest.chain.bridges[`${kind}`],
       abi: kind === 0 ? manifest.abis.lockMintBridge : manifest.abis.poolBridge,
       functionName: "deliver",
       args: [messageOf(sent, source.chain, kind)],
-    });
+    };
   }
+  // The relayer's gas rule (withGasHeadroom): a destination swap's gas depends on the block.
+  const estimate = await dest.client.estimateContractGas({ ...call, account: wallet.account });
+  const hash = await wallet.writeContract({ ...call, gas: withGasHeadroom(estimate) });
   return dest.client.waitForTransactionReceipt({ hash });
 }
 
@@ -272,57 +277,16 @@ export async function reservesOf(
 /**
  * Output of swapping `amountIn` along `path` by the SwapAdapter's rule (protocol.md "DEX"), hop
  * by hop: the best of the V2 pair (the formula) and the V3 pools (QuoterV2 on chain), the V2 pair
- * first and then the fee tiers ascending on a tie.
+ * first and then the fee tiers ascending on a tie. The same code the traffic generator prices with
+ * (src/devnet/adapter-quote.ts).
  */
 export async function expectedSwapOut(
-  manifest: DevnetManifest,
+  _manifest: DevnetManifest,
   conn: ChainConnection,
   path: Address[],
   amountIn: bigint,
 ): Promise<bigint> {
-  let amount = amountIn;
-  for (let i = 0; i + 1 < path.length; i++) {
-    amount = await bestHopOut(manifest, conn, path[i]!, path[i + 1]!, amount);
-  }
-  return amount;
-}
-
-const MIN_SQRT_RATIO_PLUS_1 = 4295128740n;
-const MAX_SQRT_RATIO_MINUS_1 = 1461446703485210103287273052203988822378723970341n;
-
-async function bestHopOut(
-  manifest: DevnetManifest,
-  conn: ChainConnection,
-  tokenIn: Address,
-  tokenOut: Address,
-  amountIn: bigint,
-): Promise<bigint> {
-  const same = (x: Address, y: Address) => x.toLowerCase() === y.toLowerCase();
-  const couple = (p: { token0: Address; token1: Address }) =>
-    (same(p.token0, tokenIn) && same(p.token1, tokenOut)) ||
-    (same(p.token0, tokenOut) && same(p.token1, tokenIn));
-  let best = 0n;
-  if (conn.chain.dex.pairs.some(couple)) {
-    const [reserveIn, reserveOut] = await reservesOf(manifest, conn, tokenIn, tokenOut);
-    best = amountOut(amountIn, reserveIn, reserveOut);
-  }
-  const pools = (conn.chain.uniswapV3?.pools ?? []).filter(couple).sort((a, b) => a.fee - b.fee);
-  for (const pool of pools) {
-    try {
-      const { result } = await conn.client.simulateContract({
-        address: conn.chain.uniswapV3!.quoterV2,
-        abi: uniswapArtifact("QuoterV2").abi,
-        functionName: "quoteExactInputSingle",
-        args: [{ tokenIn, tokenOut, amountIn, fee: pool.fee, sqrtPriceLimitX96: 0n }],
-      });
-      const [out, priceAfter] = result as readonly [bigint, bigint, number, bigint];
-      const partial = priceAfter === MIN_SQRT_RATIO_PLUS_1 || priceAfter === MAX_SQRT_RATIO_MINUS_1;
-      if (!partial && out > best) best = out;
-    } catch {
-      // A quote that reverts is no venue (the adapter skips it too).
-    }
-  }
-  return best;
+  return adapterSwapOut(conn.client, conn.chain, path, amountIn);
 }
 
 /** Reads a bridge view through the IBridge abi. */

@@ -36,6 +36,7 @@ import {
 import { type AnvilInstance, startAnvil } from "../../../src/devnet/anvil.js";
 import { loadArtifacts } from "../../../src/devnet/artifacts.js";
 import { createTxSender } from "../../../src/devnet/deploy-tx.js";
+import { uniswapArtifact } from "../../../src/devnet/uniswap-artifacts.js";
 import { formatUtc } from "../../../src/domain/utc-time.js";
 import { createIndexer, type Indexer } from "../../../src/indexer/create-indexer.js";
 import { ACROSS_PROTOCOL } from "../../../src/protocols/across/index.js";
@@ -72,7 +73,7 @@ async function deploySide(chainId: number, across: AcrossArtifacts): Promise<Sid
     "USDC18",
     18,
   ]);
-  const weth = await tx.deploy("WETH9", ours.get("WETH9"));
+  const weth = await tx.deploy("WETH9", uniswapArtifact("WETH9"));
   const spokePool = await deploySpokePool(tx, across, weth);
   const token = ours.get("MintableToken").abi;
   await tx.call("mint user", usdc, token, "mint", [USER, 1_000_000_000n]);
