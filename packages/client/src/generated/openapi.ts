@@ -255,158 +255,7 @@ export interface paths {
          * Stream every bridge transaction's changes
          * @description The changes of every bridge transaction of the service, as server-sent events: what the explorer's live feed of the latest transfers follows instead of polling. The events, resuming (`Last-Event-ID` or `since`), limits and rate limiting are those of `/api/oracle/bridge-transactions/stream`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Resume after this change sequence number (an event id), as the Last-Event-ID header does; the header wins when both are sent (a browser's EventSource sends it when it reconnects to the same URL).
-                     * @example 1042
-                     */
-                    since?: string;
-                };
-                header?: {
-                    /** @description The id of the last event received: resume after it. */
-                    "last-event-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /**
-                 * @description A `text/event-stream` (server-sent events) that stays open. Events:
-                 *
-                 *     - `transfer`: a matching record was created or changed (a send seen, a delivery, a failure, a
-                 *       refund, or a reorg's reversal). `data` is the whole record (the list endpoint's item), `id`
-                 *       the change's sequence number.
-                 *     - `removed`: a reorg dropped the send, so the record is gone; `data` is the record as it was.
-                 *     - `ready`: everything before `id` has been sent (after a resume, the missed changes); live
-                 *       changes follow. `data` is `{"seq": <id>}`.
-                 *     - `reset`: the changes after Last-Event-ID are no longer retained (or that id is unknown to
-                 *       this database): reload with the list endpoint, then follow on from `id`. `data` is
-                 *       `{"reason", "lastEventId", "seq"}`.
-                 *
-                 *     A comment line (`: heartbeat`) every 15 s (STREAM_HEARTBEAT_SECONDS), sometimes with a bare
-                 *     `id:` line that moves the client's Last-Event-ID past changes that did not match.
-                 */
-                200: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
-                400: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
-                401: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 42901: rate limited (see Retry-After) */
-                429: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50001: internal error (msg carries the request id to quote) */
-                500: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
-                503: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        /** @description Requests allowed per window */
-                        "x-ratelimit-limit"?: number;
-                        /** @description Requests left in this window */
-                        "x-ratelimit-remaining"?: number;
-                        /** @description Seconds until the window resets */
-                        "x-ratelimit-reset"?: number;
-                        /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
-                        "retry-after"?: number;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
-                default: {
-                    headers: {
-                        /** @description This request's id, as on every log line of it (on every response) */
-                        "x-request-id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-            };
-        };
+        get: operations["streamLatestTransfers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2484,6 +2333,158 @@ export interface operations {
                  * @example 0x52908400098527886E0F7030069857D2E4169EE7
                  */
                 addressOrTxHash: string;
+                /**
+                 * @description Resume after this change sequence number (an event id), as the Last-Event-ID header does; the header wins when both are sent (a browser's EventSource sends it when it reconnects to the same URL).
+                 * @example 1042
+                 */
+                since?: string;
+            };
+            header?: {
+                /** @description The id of the last event received: resume after it. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description A `text/event-stream` (server-sent events) that stays open. Events:
+             *
+             *     - `transfer`: a matching record was created or changed (a send seen, a delivery, a failure, a
+             *       refund, or a reorg's reversal). `data` is the whole record (the list endpoint's item), `id`
+             *       the change's sequence number.
+             *     - `removed`: a reorg dropped the send, so the record is gone; `data` is the record as it was.
+             *     - `ready`: everything before `id` has been sent (after a resume, the missed changes); live
+             *       changes follow. `data` is `{"seq": <id>}`.
+             *     - `reset`: the changes after Last-Event-ID are no longer retained (or that id is unknown to
+             *       this database): reload with the list endpoint, then follow on from `id`. `data` is
+             *       `{"reason", "lastEventId", "seq"}`.
+             *
+             *     A comment line (`: heartbeat`) every 15 s (STREAM_HEARTBEAT_SECONDS), sometimes with a bare
+             *     `id:` line that moves the client's Last-Event-ID past changes that did not match.
+             */
+            200: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description 40001: a parameter is missing or invalid (msg names it and the rule); 40003: the request is not valid HTTP/1.1 (request line, headers, body framing, Host) */
+            400: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 40102: unknown or revoked API key, or an Authorization value that is not a key of this service */
+            401: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 42901: rate limited (see Retry-After) */
+            429: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50001: internal error (msg carries the request id to quote) */
+            500: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 50301: the database or its read replica is unreachable, not answering in time or (the replica) not migrated, not ready, chain state unavailable or too stale, or shutting down */
+            503: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    /** @description Requests allowed per window */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in this window */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Seconds to wait before retrying, when a retry soon is expected to succeed (the list while the database is unreachable) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Refused before the route runs (any path): 40801 (HTTP 408): the request did not arrive in time; 41701 (HTTP 417): an Expect header other than 100-continue; 43101 (HTTP 431): the request headers are larger than 16 KiB */
+            default: {
+                headers: {
+                    /** @description This request's id, as on every log line of it (on every response) */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    streamLatestTransfers: {
+        parameters: {
+            query?: {
                 /**
                  * @description Resume after this change sequence number (an event id), as the Last-Event-ID header does; the header wins when both are sent (a browser's EventSource sends it when it reconnects to the same URL).
                  * @example 1042
