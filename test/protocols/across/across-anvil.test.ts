@@ -64,6 +64,20 @@ interface Side {
 
 async function deploySide(chainId: number, across: AcrossArtifacts): Promise<Side> {
   const node = await startAnvil({ chainId });
+  try {
+    return await deployOn(node, chainId, across);
+  } catch (error) {
+    // A failed deployment stops its node, so the test process can end and report it.
+    await node.stop();
+    throw error;
+  }
+}
+
+async function deployOn(
+  node: AnvilInstance,
+  chainId: number,
+  across: AcrossArtifacts,
+): Promise<Side> {
   const client = createPublicClient({ transport: http(node.rpcUrl), pollingInterval: 20 });
   const ours = loadArtifacts();
   const tx = await createTxSender(client, DEPLOYER);
@@ -149,10 +163,16 @@ for (const backend of ["sqlite", "postgres"] as const) {
       across = loadAcrossArtifacts();
       spokeAbi = across.contracts.Ethereum_SpokePool.abi;
       const base = backend === "sqlite" ? 73_100 : 73_200;
-      [alpha, beta] = await Promise.all([
+      const sides = await Promise.allSettled([
         deploySide(base + 1, across),
         deploySide(base + 2, across),
       ]);
+      const failed = sides.find((s) => s.status === "rejected");
+      if (failed !== undefined) {
+        for (const s of sides) if (s.status === "fulfilled") await s.value.node.stop();
+        throw failed.reason;
+      }
+      [alpha, beta] = sides.map((s) => (s as PromiseFulfilledResult<Side>).value) as [Side, Side];
       const chain = (name: string, side: Side) => ({
         name,
         chainId: side.chainId,
