@@ -398,7 +398,21 @@ export function parseRegistry(json: unknown): Registry {
   const root = readObject(json, "the root");
   const rawChains = readArray(root.chains, "chains");
   if (rawChains.length === 0) fail("chains", "must list at least one chain");
-  const chains = rawChains.map(buildChain);
+  // Other protocols' contracts listed at the top level (the manifest's `contracts`, as the
+  // indexer configuration reads them) are index-only too, on the chain each names.
+  const listed = readTopLevelContracts(root.contracts);
+  const chains = rawChains.map(buildChain).map((chain) => {
+    const more = listed.filter((c) => c.chainId === chain.chainId);
+    return more.length === 0
+      ? chain
+      : {
+          ...chain,
+          indexOnly: [
+            ...chain.indexOnly,
+            ...more.map(({ protocol, kind, address }) => ({ protocol, kind, address })),
+          ],
+        };
+  });
 
   const chainById = new Map<number, RegistryChain>();
   const chainByName = new Map<string, RegistryChain>();
@@ -526,6 +540,30 @@ export async function loadRegistry(filePath: string): Promise<Registry> {
     }
     throw error;
   }
+}
+
+/**
+ * The top-level `contracts` (protocol, chainId, kind, address), without those read for their
+ * logs only (`auxiliary`, LayerZero's endpoint): their other fields are the indexer's.
+ */
+function readTopLevelContracts(
+  raw: unknown,
+): (RegistryChain["indexOnly"][number] & { chainId: number })[] {
+  if (raw === undefined) return [];
+  const where = "contracts";
+  if (!Array.isArray(raw)) fail(where, "must be an array");
+  return (raw as unknown[]).flatMap((entry, i) => {
+    const e = readObject(entry, `${where}[${i}]`);
+    if (e.auxiliary === true) return [];
+    return [
+      {
+        protocol: readString(e.protocol, `${where}[${i}].protocol`),
+        chainId: readInteger(e.chainId, `${where}[${i}].chainId`, 1, Number.MAX_SAFE_INTEGER),
+        kind: readInteger(e.kind, `${where}[${i}].kind`, 0, 2) as BridgeKind,
+        address: readAddress(e.address, `${where}[${i}].address`),
+      },
+    ];
+  });
 }
 
 /** `protocolBridges` entries (protocol, kind, address); their other fields are the indexer's. */

@@ -86,6 +86,49 @@ describe("discovery endpoints", () => {
     );
   });
 
+  it("behavior: the top-level contracts (LayerZero's OFTs) are index-only on their chains; an auxiliary endpoint is not listed", async () => {
+    const json = structuredClone(f.registryJson) as {
+      chains: { chainId: number }[];
+      contracts?: unknown[];
+    };
+    const oft = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    const endpoint = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+    const chainId = json.chains[1]!.chainId;
+    json.contracts = [
+      {
+        protocol: "layerzero-oft",
+        chainId,
+        kind: 2,
+        address: endpoint,
+        bridgeChainId: "40102",
+        auxiliary: true,
+      },
+      {
+        protocol: "layerzero-oft",
+        chainId,
+        kind: 0,
+        address: oft,
+        bridgeChainId: "40102",
+        token: oft,
+      },
+    ];
+    const listed = await buildRouterTestApp({
+      router: createRouter({ registry: parseRegistry(json) }),
+      snapshot: f.snapshot,
+    });
+    try {
+      const response = await listed.app.inject({ url: DISCOVERY_PATHS.chains });
+      assert.equal(response.statusCode, 200);
+      const [first, second] = response.json().data.chains;
+      assert.deepEqual(first.indexOnly, []);
+      assert.deepEqual(second.indexOnly, [
+        { protocol: "layerzero-oft", bridgeType: 0, contract: oft },
+      ]);
+    } finally {
+      await listed.close();
+    }
+  });
+
   it("behavior: a chain's protocolBridges (Across' SpokePool) are listed as index-only", async () => {
     const json = structuredClone(f.registryJson) as { chains: Record<string, unknown>[] };
     const spokePool = "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64";
