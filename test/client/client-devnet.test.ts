@@ -191,6 +191,12 @@ describe("client package on the devnet", { timeout: 120_000 }, () => {
     );
     const receipt = await clients.publicClient.getTransactionReceipt({ hash });
     assert.equal(receipt.to?.toLowerCase(), quote.signData.bridge.toLowerCase());
+    // Sent with the estimate plus half (withGasMargin), not the bare estimate (about gasUsed).
+    const sent = await clients.publicClient.getTransaction({ hash });
+    assert.ok(
+      sent.gas * 10n >= receipt.gasUsed * 14n,
+      `gas limit ${sent.gas} leaves a margin over gas used ${receipt.gasUsed}`,
+    );
   });
 
   it("behavior: the native coin needs no approval; the transfer settles", async () => {

@@ -2,7 +2,8 @@
  * `executeQuote({ walletClient, publicClient, quote })`: what an integrator does with a quote
  * (docs/client.md, "executeQuote"): when the quote carries an approval and the sender's current
  * allowance is short of it, send `approval.transactionRequest` and wait for its receipt (the
- * bridge call's gas estimate needs the allowance); then send `transactionRequest` unchanged, wait
+ * bridge call's gas estimate needs the allowance); then send `transactionRequest` (its `to`,
+ * `data` and `value` unchanged, with a gas limit of the estimate plus half: withGasMargin), wait
  * for its receipt and return its hash, the source transaction hash waitForTransfer follows.
  */
 import {
@@ -40,12 +41,13 @@ export async function executeQuote(
     );
   }
   const send = async (request: TransactionRequest, what: string): Promise<Hex> => {
+    const call = { to: request.to as Hex, data: request.data as Hex, value: BigInt(request.value) };
+    const estimate = await publicClient.estimateGas({ account, ...call });
     const hash = await walletClient.sendTransaction({
       account,
       chain: walletClient.chain ?? null,
-      to: request.to as Hex,
-      data: request.data as Hex,
-      value: BigInt(request.value),
+      ...call,
+      gas: withGasMargin(estimate),
     });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success") throw new Error(`executeQuote: the ${what} ${hash} reverted`);
@@ -70,4 +72,13 @@ export async function executeQuote(
     if (allowance < needed) await send(approval.transactionRequest, "approval");
   }
   return send(quote.transactionRequest, "bridge call");
+}
+
+/**
+ * The gas limit sent: the estimate plus half. An estimate runs in the latest block, where a
+ * Uniswap pool already swapped in that block skips its price-oracle writes; mined in the next
+ * block the same call makes them, and an exact estimate runs out of gas. Unused gas is not paid.
+ */
+export function withGasMargin(estimate: bigint): bigint {
+  return estimate + estimate / 2n;
 }
