@@ -18,7 +18,7 @@ describe("contract reader failure()", () => {
       {
         abi: parseAbi(["function endpoint() view returns (address)"]),
         functionName: "endpoint",
-        address: "0x0000000000000000000000000000000000000001",
+        contractAddress: "0x0000000000000000000000000000000000000001",
       },
     );
     assert.deepEqual(failure(error, "endpoint()", URL_WITH_KEY, 1000), {
