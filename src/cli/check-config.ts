@@ -14,7 +14,7 @@ import { formatChecks, summariseChecks } from "../config-check/format-checks.js"
 import { devnetDir } from "../devnet/write-manifest.js";
 import { loadRegistry, type Registry } from "../domain/registry.js";
 
-const USAGE = `usage: bridge-oracle check-config [--config FILE] [--json] [--timeout MS]
+const USAGE = `usage: bridge-oracle check-config [--config FILE] [--registry FILE] [--json] [--timeout MS]
 
 Checks a configuration against its live RPCs: each chain answers with its configured chain id
 and its startBlock is not beyond the head; every configured contract has code (bridges,
@@ -24,6 +24,8 @@ peers(eid) match the configuration. One line per check, then a summary.
 
   --config FILE     the indexer configuration (JSON), as for \`index\`; default
                     $DEVNET_DIR/manifest.json (DEVNET_DIR defaults to .devnet)
+  --registry FILE   the router's registry (ROUTER_CONFIG) when it is another file: its DEX
+                    contracts and tokens are checked on the chains of --config
   --json            print {"ok", "summary", "checks": [...]} instead of lines
   --timeout MS      per RPC request; default the file's indexer.rpcTimeoutMs (10000)
 
@@ -39,12 +41,19 @@ export async function run(
   env: NodeJS.ProcessEnv = process.env,
   output: CheckConfigOutput = process.stdout,
 ): Promise<number> {
-  let values: { config?: string; json?: boolean; timeout?: string; help?: boolean };
+  let values: {
+    config?: string;
+    registry?: string;
+    json?: boolean;
+    timeout?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args,
       options: {
         config: { type: "string" },
+        registry: { type: "string" },
         json: { type: "boolean" },
         timeout: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -76,12 +85,17 @@ export async function run(
     process.stderr.write(`${(error as Error).message}\n`);
     return 1;
   }
-  // The same file as the router reads it, when it is a registry (the devnet manifest is).
+  // The router's registry: --registry, else the same file when it is one (the devnet
+  // manifest is). A --registry that does not load is refused like a bad --config.
   let registry: Registry | undefined;
   let registryProblem: string | undefined;
   try {
-    registry = await loadRegistry(configPath);
+    registry = await loadRegistry(values.registry ?? configPath);
   } catch (error) {
+    if (values.registry !== undefined) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 1;
+    }
     registryProblem = (error as Error).message;
   }
   const checks = await checkConfiguration({

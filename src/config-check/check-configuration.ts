@@ -89,7 +89,17 @@ export async function checkConfiguration(
     await readLayerZeroState(config.bridges, readable),
     name,
   );
-  return [...perChain.flat(), ...layerZero];
+  // A registry chain the indexer configuration does not list has no RPC here.
+  const unlisted = (registry?.chains ?? []).filter(
+    (r) => !config.chains.some((c) => c.chainId === r.chainId),
+  );
+  const outside: ConfigCheck[] = unlisted.map((r) => ({
+    status: "skip",
+    chainId: r.chainId,
+    check: "registry",
+    message: `${r.name} (${r.chainId}) of the registry is not in the indexer configuration: its contracts are not checked`,
+  }));
+  return [...perChain.flat(), ...outside, ...layerZero];
 }
 
 function fail(

@@ -66,6 +66,7 @@ describe("bridge-oracle check-config (devnet)", () => {
 
   async function checkJson(path: string, ...more: string[]) {
     const { code, text, stderr } = await check(path, "--json", ...more);
+    assert.ok(text !== "", `no JSON; stderr: ${stderr}`);
     return { code, stderr, report: JSON.parse(text) as JsonReport };
   }
 
@@ -312,6 +313,48 @@ describe("bridge-oracle check-config (devnet)", () => {
     assert.match(
       gamma[0]!,
       /gamma \(71003\) at http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v2\/\*\*\*\?key=\*\*\*: eth_chainId failed: .*; check its rpcUrl/,
+    );
+  });
+
+  it("behavior: a config that is no router registry skips the DEX; --registry checks it", async () => {
+    const indexerOnly = await configFile((m) => {
+      for (const chain of m.chains as unknown as Record<string, unknown>[]) {
+        delete chain.dex;
+        delete chain.uniswapV3;
+      }
+    });
+    const alone = await checkJson(indexerOnly);
+    assert.equal(alone.code, 0, JSON.stringify(failures(alone.report)));
+    const skipped = alone.report.checks.filter((c) => c.status === "skip");
+    assert.equal(skipped.length, 1, JSON.stringify(skipped));
+    assert.match(
+      skipped[0]!.message,
+      /DEX contracts and tokens not checked: the file is no router registry \(invalid registry: chains\[0\] \(alpha\)\.dex must be an object\)/,
+    );
+    const factory = getAddress(devnet.manifest.chains[0]!.dex.factory);
+    assert.ok(!alone.report.checks.some((c) => c.address === factory), "no DEX check");
+
+    const registry = await configFile();
+    const both = await checkJson(indexerOnly, "--registry", registry);
+    assert.equal(both.code, 0, JSON.stringify(failures(both.report)));
+    assert.equal(both.report.summary.skip, 0, "nothing skipped");
+    assert.ok(
+      both.report.checks.some((c) => c.address === factory && c.status === "ok"),
+      "the registry's factory checked",
+    );
+
+    const pair = getAddress(devnet.manifest.chains[1]!.dex.pairs[0]!.address);
+    const badRegistry = await configFile((m) => {
+      m.chains[1]!.dex.pairs[0]!.address = "0x00000000000000000000000000000000000fa1fa";
+    });
+    const bad = await checkJson(indexerOnly, "--registry", badRegistry);
+    assert.equal(bad.code, 1, "exit 1");
+    assert.deepEqual(
+      failures(bad.report).map((c) => c.message),
+      [
+        `Uniswap V2 pair USDC/WETH ${getAddress("0x00000000000000000000000000000000000Fa1Fa")} on beta has no code: a wrong address, or one on another chain; correct it in the configuration`,
+      ],
+      `in place of ${pair}`,
     );
   });
 
