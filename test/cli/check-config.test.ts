@@ -358,6 +358,25 @@ describe("bridge-oracle check-config (devnet)", () => {
     );
   });
 
+  it("behavior: --help prints the usage on stdout, exit 0; a bad --timeout is refused", async () => {
+    let text = "";
+    const code = await run(
+      ["--help"],
+      {},
+      {
+        write: (t) => {
+          text += t;
+        },
+      },
+    );
+    assert.equal(code, 0, "exit 0");
+    assert.match(text, /^usage: bridge-oracle check-config \[--config FILE\]/);
+    const refused = await check(await configFile(), "--timeout", "5");
+    assert.equal(refused.code, 1, "exit 1");
+    assert.match(refused.stderr, /--timeout must be milliseconds from 100 to 600000, got 5/);
+    assert.equal(refused.text, "", "nothing checked");
+  });
+
   it("error: a file that is not a configuration is one line on stderr, exit 1", async () => {
     const path = join(dir, "bad.json");
     await writeFile(path, "{}");
