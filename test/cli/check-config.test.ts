@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -236,6 +238,29 @@ describe("bridge-oracle check-config (devnet)", () => {
     assert.equal(unlisted.length, 2, JSON.stringify(failed, null, 1));
   });
 
+  it("error: an OFTAdapter configured as an OFT: approvalRequired() says which to set", async () => {
+    const alpha = devnet.manifest.chains[0]!;
+    const adapter = deployment("lzDAI", alpha.chainId);
+    assert.ok(adapter.adapter, "lzDAI on alpha is the adapter");
+    const path = await configFile((m) => {
+      const entry = m.contracts?.find(
+        (c) => c.chainId === alpha.chainId && getAddress(c.address) === getAddress(adapter.oft),
+      );
+      assert.ok(entry !== undefined, "the adapter's entry");
+      entry.kind = 2;
+      entry.token = adapter.oft;
+    });
+    const { code, report } = await checkJson(path);
+    assert.equal(code, 1, "exit 1");
+    assert.deepEqual(
+      failures(report).map((c) => c.message),
+      [
+        `OFT ${getAddress(adapter.oft)} on alpha (eid ${adapter.eid}): token() is ${getAddress(adapter.token)}, configured ${getAddress(adapter.oft)}: set "token": "${getAddress(adapter.token)}"`,
+        `OFT ${getAddress(adapter.oft)} on alpha (eid ${adapter.eid}): approvalRequired() is true: an OFTAdapter (lock and unlock): set "kind": 0 and "token" to its token()`,
+      ],
+    );
+  });
+
   it("error: an address without code is named, exit 1", async () => {
     const nowhere = "0x00000000000000000000000000000000DeaDBeef";
     const path = await configFile((m) => {
@@ -314,6 +339,33 @@ describe("bridge-oracle check-config (devnet)", () => {
       gamma[0]!,
       /gamma \(71003\) at http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v2\/\*\*\*\?key=\*\*\*: eth_chainId failed: .*; check its rpcUrl/,
     );
+  });
+
+  it("error: an RPC that never answers is given up after --timeout", async () => {
+    const silent = createServer(() => {
+      // Reads the request, never answers.
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const path = await configFile((m) => {
+        m.chains[0]!.rpcUrl = `http://127.0.0.1:${port}`;
+      });
+      const started = Date.now();
+      const { code, text } = await check(path, "--timeout", "500");
+      assert.ok(Date.now() - started < 5000, `bounded: ${Date.now() - started} ms`);
+      assert.equal(code, 1, text);
+      assert.match(
+        text,
+        new RegExp(
+          `^FAIL alpha \\(71001\\) at http://127\\.0\\.0\\.1:${port}: eth_chainId: no answer within 500 ms; check its rpcUrl$`,
+          "m",
+        ),
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it("behavior: a config that is no router registry skips the DEX; --registry checks it", async () => {
