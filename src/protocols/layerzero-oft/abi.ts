@@ -93,6 +93,8 @@ export const oftSwapSenderAbi = parseAbi([
   "error ZeroAmount()",
   "error ZeroRefundAddress()",
   "error Reentered()",
+  "error SlippageExceeded(uint256 amountLD, uint256 minAmountLD)",
+  "error SafeERC20FailedOperation(address token)",
 ]);
 
 export const oftSwapComposerAbi = parseAbi([
@@ -108,6 +110,7 @@ export const oftSwapComposerAbi = parseAbi([
   "error NativeValueRefused(uint256 value)",
   "error SwapOutOfGas()",
   "error Reentered()",
+  "error SafeERC20FailedOperation(address token)",
 ]);
 
 export const erc20Abi = parseAbi([

@@ -46,12 +46,12 @@ export interface OftComposeMessage {
 }
 
 /**
- * Gas for the composer's lzCompose: the SwapAdapter prices up to two hops on the V2 pair and
- * four V3 fee tiers (QuoterV2 calls that revert cost their gas too), then swaps. Measured on the
- * devnet at about 560k for a two-hop swap over V2 and V3 venues; twice that leaves room for
- * deeper pools.
+ * Gas for the composer's lzCompose: the SwapAdapter prices each hop on the V2 pair and up to four
+ * V3 fee tiers (QuoterV2 calls, those that revert included), then swaps. The devnet's executor
+ * used 188k gas in all for a one-hop DAI -> USDC compose on alpha; a two-hop path about doubles
+ * it, and V3 swaps crossing many ticks cost more, hence the margin.
  */
-export const DEFAULT_COMPOSE_GAS = 1_200_000n;
+export const DEFAULT_COMPOSE_GAS = 800_000n;
 
 const SWAP_COMPOSE_PARAMETERS = [
   { type: "address", name: "tokenOut" },
