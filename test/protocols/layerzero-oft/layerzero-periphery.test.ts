@@ -595,6 +595,15 @@ describe("layerzero-oft swap periphery on the devnet", () => {
     assert.ok((await balance("alpha", usdc, recipient)) > usdcBefore, "swapped for the recipient");
     await relayer.poll();
     assert.equal(relayer.stats().composePending, 0, "the relayer sees it done");
+    // A restarted relayer rescans every ComposeSent and, from composeQueue, redoes none.
+    const restarted = createLayerZeroRelayer({ layerzero: lz, chains: devnet.manifest.chains });
+    await restarted.poll();
+    const stats = restarted.stats();
+    assert.ok(stats.seen > 0, "it saw the packets again");
+    assert.deepEqual(
+      [stats.delivered, stats.composed, stats.composeAlerted, stats.composePending, stats.pending],
+      [0, 0, 0, 0, 0],
+    );
   });
 
   it("error: lzCompose is refused from anyone but the endpoint, and through the endpoint from anyone but a trusted OFT", async () => {

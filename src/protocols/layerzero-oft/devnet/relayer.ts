@@ -340,7 +340,10 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
     }
     const delivery = await send(link, endpoint, receive, LZ_RECEIVE_GAS);
     // The OFT queued a compose (SendParam.composeMsg): executed right after, in this pass.
-    queueComposes(packet.dstEid, delivery.logs);
+    queueComposes(
+      packet.dstEid,
+      delivery.logs.filter((log) => log.address.toLowerCase() === endpoint.toLowerCase()),
+    );
     counters.delivered++;
     p.logger?.info(
       `delivered LayerZero packet ${packet.guid.slice(0, 10)}… eid ${packet.srcEid}->${packet.dstEid}`,
