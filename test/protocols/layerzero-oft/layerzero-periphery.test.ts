@@ -305,6 +305,59 @@ describe("layerzero-oft swap periphery on the devnet", () => {
     );
   });
 
+  it("behavior: through a plain OFT (no approval: it burns from the sender contract) with the OFT's own token in, nothing is swapped and the dust comes back", async () => {
+    const alpha = chain("alpha");
+    const account = user(0);
+    const omni = view.deployment("OMNI", "alpha");
+    const omniGamma = view.deployment("OMNI", "gamma");
+    const sender = periphery("alpha").swapSender;
+    const amountIn = 5n * 10n ** 18n + 123n;
+    const sentLD = removeDust(amountIn, DUST_RATE);
+    await sendAs(
+      "alpha",
+      account,
+      buildOftSwapSendApproval({
+        chainId: alpha.chain.chainId,
+        tokenIn: omni.token,
+        sender,
+        amountIn,
+      }).transactionRequest,
+    );
+    const before = await balance("alpha", omni.token, account.address);
+    const receivedBefore = await balance("gamma", omniGamma.token, account.address);
+    const receipt = await sendAs(
+      "alpha",
+      account,
+      buildOftSwapSendTransaction({
+        chainId: alpha.chain.chainId,
+        sender,
+        oft: omni.oft,
+        tokenIn: omni.token,
+        amountIn,
+        minAmountOut: amountIn,
+        dstEid: omniGamma.eid,
+        to: account.address,
+        minAmountLD: sentLD,
+        nativeFee: BigInt(view.lzChain("alpha").nativeFee),
+        refundAddress: account.address,
+      }),
+    );
+    const [event] = parseEventLogs({
+      abi: oftSwapSenderAbi,
+      eventName: "OftSwapSent",
+      logs: receipt.logs,
+    });
+    assert.equal(event?.args.amountSwapped, amountIn);
+    assert.equal(event?.args.amountSentLD, sentLD);
+    assert.equal(before - (await balance("alpha", omni.token, account.address)), sentLD);
+    assert.equal(await balance("alpha", omni.token, sender), 0n);
+    await relayer.poll();
+    assert.equal(
+      (await balance("gamma", omniGamma.token, account.address)) - receivedBefore,
+      sentLD,
+    );
+  });
+
   it("behavior: a source swap below its minimum reverts the whole transaction", async () => {
     const alpha = chain("alpha");
     const account = user(0);
