@@ -7,7 +7,7 @@ import {
   AcrossArtifactsError,
   acrossArtifactsPath,
   loadAcrossArtifacts,
-} from "../devnet/across/fetch-artifacts.js";
+} from "../devnet/protocols/across/fetch-artifacts.js";
 import { loadArtifacts } from "../devnet/artifacts.js";
 import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 import { loadLayerZeroArtifacts } from "../protocols/layerzero-oft/artifacts.js";

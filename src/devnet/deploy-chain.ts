@@ -6,7 +6,7 @@
 import { type Address, maxUint256, type PublicClient } from "viem";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
-import { deployAcross } from "./across/devnet.js";
+import { deployAcross } from "./protocols/across/devnet.js";
 import type { Artifacts } from "./artifacts.js";
 import {
   type ChainRole,

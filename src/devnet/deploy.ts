@@ -8,9 +8,9 @@ import { type Address, createPublicClient, http, type PublicClient } from "viem"
 import { mnemonicToAccount } from "viem/accounts";
 import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
-import { deployLayerZeroDevnet } from "../protocols/layerzero-oft/devnet/deploy.js";
+import { deployLayerZeroDevnet } from "./protocols/layerzero-oft/deploy.js";
 import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
-import { acrossManifest, acrossProtocolBridges } from "./across/devnet.js";
+import { acrossManifest, acrossProtocolBridges } from "./protocols/across/devnet.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";

@@ -15,7 +15,7 @@
  */
 
 import { errorMessage } from "../errors.js";
-import { type AcrossDevnet, startAcross } from "./across/devnet.js";
+import { type AcrossDevnet, startAcross } from "./protocols/across/devnet.js";
 import { type AnvilInstance, startAnvil } from "./anvil.js";
 import { loadArtifacts } from "./artifacts.js";
 import { deployDevnet } from "./deploy.js";
@@ -30,8 +30,8 @@ import {
 import { jsonRpc } from "./json-rpc.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { DevnetManifest } from "./manifest.js";
-import { createRelayer, type Relayer } from "./relayer.js";
-import { createTrafficGenerator, type TrafficGenerator } from "./traffic.js";
+import { createRelayer, type Relayer } from "./protocols/reference/relayer.js";
+import { createTrafficGenerator, type TrafficGenerator } from "./protocols/reference/traffic.js";
 import { devnetDir, writeManifest } from "./write-manifest.js";
 
 /** The devnet's chains (docs/protocol.md "Chains"); `chains: n` runs the first n. */

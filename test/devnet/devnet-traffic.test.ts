@@ -12,7 +12,7 @@ import { erc20Abi, zeroAddress } from "viem";
 import { createDevnetClients } from "../../src/devnet/chain-clients.js";
 import { createMemoryLogger } from "../../src/devnet/logger.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
-import { createTrafficGenerator } from "../../src/devnet/traffic.js";
+import { createTrafficGenerator } from "../../src/devnet/protocols/reference/traffic.js";
 import { demoAddress } from "../../src/start/banner.js";
 import { type FoundEvent, transferEvents, waitFor } from "./devnet-helpers.js";
 

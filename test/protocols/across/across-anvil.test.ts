@@ -24,7 +24,7 @@ import type { IndexerConfig } from "../../../src/config/indexer-config.js";
 import {
   type AcrossArtifacts,
   loadAcrossArtifacts,
-} from "../../../src/devnet/across/fetch-artifacts.js";
+} from "../../../src/devnet/protocols/across/fetch-artifacts.js";
 import {
   type AcrossDeposit,
   deploySpokePool,
@@ -32,7 +32,7 @@ import {
   relayData,
   spokePoolTime,
   toBytes32,
-} from "../../../src/devnet/across/spoke-pool.js";
+} from "../../../src/devnet/protocols/across/spoke-pool.js";
 import { type AnvilInstance, startAnvil } from "../../../src/devnet/anvil.js";
 import { loadArtifacts } from "../../../src/devnet/artifacts.js";
 import { createTxSender } from "../../../src/devnet/deploy-tx.js";

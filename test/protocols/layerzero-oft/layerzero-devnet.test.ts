@@ -34,12 +34,12 @@ import {
 import type {
   LayerZeroManifest,
   LayerZeroManifestDeployment,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
 import {
   createLayerZeroRelayer,
   type LayerZeroRelayer,
-} from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
-import { sendRandomOftTransfer } from "../../../src/protocols/layerzero-oft/devnet/traffic.js";
+} from "../../../src/devnet/protocols/layerzero-oft/relayer.js";
+import { sendRandomOftTransfer } from "../../../src/devnet/protocols/layerzero-oft/traffic.js";
 import { computeGuid, decodeOftMessage } from "../../../src/protocols/layerzero-oft/packet.js";
 import { removeDust } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { type ChainConnection, setupDevnet, type TestDevnet } from "../../setup/anvil.js";

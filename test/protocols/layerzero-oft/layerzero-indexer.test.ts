@@ -18,11 +18,11 @@ import { erc20Abi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import type {
   LayerZeroManifest,
   LayerZeroManifestDeployment,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
 import {
   createLayerZeroRelayer,
   type LayerZeroRelayer,
-} from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
+} from "../../../src/devnet/protocols/layerzero-oft/relayer.js";
 import {
   configOf,
   indexUntilIdle,

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { BaseError, ContractFunctionRevertedError, maxUint64, zeroHash } from "viem";
 import { oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
-import type { LayerZeroManifestDeployment } from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+import type { LayerZeroManifestDeployment } from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
 import { addressToBytes32 } from "../../../src/protocols/layerzero-oft/packet.js";
 import { maxSendableLD, quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { type OftState, readOftState } from "../../../src/protocols/layerzero-oft/state.js";

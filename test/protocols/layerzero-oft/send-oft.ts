@@ -11,7 +11,7 @@ import type {
   LayerZeroManifest,
   LayerZeroManifestChain,
   LayerZeroManifestDeployment,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
 import { quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
 import {

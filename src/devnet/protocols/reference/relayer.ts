@@ -13,16 +13,16 @@
  * "already done" revert as done. A restarted relayer therefore never delivers twice.
  */
 import { type Address, type Hex, type Log, parseEventLogs } from "viem";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import { createLayerZeroRelayer } from "../protocols/layerzero-oft/devnet/relayer.js";
+import type { BridgeKind } from "../../../domain/bridge-kind.js";
+import { createLayerZeroRelayer } from "../layerzero-oft/relayer.js";
 import {
   createDevnetClients,
   type DevnetChainClients,
   waitForReceipt,
   withGasHeadroom,
-} from "./chain-clients.js";
-import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
-import type { DevnetManifest, ManifestChain } from "./manifest.js";
+} from "../../chain-clients.js";
+import { type DevnetLogger, errorMessage, silentLogger } from "../../logger.js";
+import type { DevnetManifest, ManifestChain } from "../../manifest.js";
 import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
 import {
   type BridgeMessage,
@@ -34,7 +34,7 @@ import {
   nextScanRange,
   type TransferSentArgs,
 } from "./relayer-messages.js";
-import { STOP_GRACE_MS, settleWithin } from "./settle.js";
+import { STOP_GRACE_MS, settleWithin } from "../../settle.js";
 
 export interface CreateRelayerParameters {
   manifest: DevnetManifest;

@@ -21,14 +21,14 @@ import {
   toHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { toBaseUnits } from "../../amount.js";
-import { ACROSS_PROTOCOL } from "../../protocols/across/index.js";
-import { sleep } from "../../sleep.js";
-import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "../chain-clients.js";
-import type { TxSender } from "../deploy-tx.js";
-import { type DevnetLogger, silentLogger } from "../logger.js";
-import type { DevnetManifest, ManifestAccount, ManifestChain } from "../manifest.js";
-import { STOP_GRACE_MS, settleWithin } from "../settle.js";
+import { toBaseUnits } from "../../../amount.js";
+import { ACROSS_PROTOCOL } from "../../../protocols/across/index.js";
+import { sleep } from "../../../sleep.js";
+import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "../../chain-clients.js";
+import type { TxSender } from "../../deploy-tx.js";
+import { type DevnetLogger, silentLogger } from "../../logger.js";
+import type { DevnetManifest, ManifestAccount, ManifestChain } from "../../manifest.js";
+import { STOP_GRACE_MS, settleWithin } from "../../settle.js";
 import { loadAcrossArtifacts } from "./fetch-artifacts.js";
 import {
   type AcrossDeposit,

@@ -10,21 +10,21 @@
  * plus headroom (withGasHeadroom): a swap's gas depends on the block it lands in.
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
-import { convertDecimals, formatAmount } from "../amount.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import { sendRandomOftTransfer } from "../protocols/layerzero-oft/devnet/traffic.js";
-import type { BridgeParams } from "../protocols/reference/bridge-params.js";
-import { adapterSwapOut } from "./adapter-quote.js";
+import { convertDecimals, formatAmount } from "../../../amount.js";
+import type { BridgeKind } from "../../../domain/bridge-kind.js";
+import { sendRandomOftTransfer } from "../layerzero-oft/traffic.js";
+import type { BridgeParams } from "../../../protocols/reference/bridge-params.js";
+import { adapterSwapOut } from "../../adapter-quote.js";
 import {
   createDevnetClients,
   type DevnetChainClients,
   waitForReceipt,
   withGasHeadroom,
-} from "./chain-clients.js";
-import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
-import type { DevnetManifest, ManifestAccount } from "./manifest.js";
+} from "../../chain-clients.js";
+import { type DevnetLogger, errorMessage, silentLogger } from "../../logger.js";
+import type { DevnetManifest, ManifestAccount } from "../../manifest.js";
 import { bridgeEntryAbi, bridgeEventsAbi, erc20Abi } from "./relayer-abi.js";
-import { STOP_GRACE_MS, settleWithin } from "./settle.js";
+import { STOP_GRACE_MS, settleWithin } from "../../settle.js";
 import {
   amountForUsd,
   applySlippage,
@@ -34,7 +34,7 @@ import {
   type Random,
   swapPath,
   type TransferChoice,
-} from "./traffic-plan.js";
+} from "../../traffic-plan.js";
 
 export interface CreateTrafficGeneratorParameters {
   manifest: DevnetManifest;
