@@ -30,7 +30,10 @@ import {
   bridgeRelayAbi,
   endpointAbi,
 } from "../src/devnet/protocols/reference/relayer-abi.js";
-import { buildBridgeMessage, type TransferSentArgs } from "../src/devnet/protocols/reference/relayer-messages.js";
+import {
+  buildBridgeMessage,
+  type TransferSentArgs,
+} from "../src/devnet/protocols/reference/relayer-messages.js";
 import { type RunningDevnet, runDevnet } from "../src/devnet/run-devnet.js";
 import type { BridgeKind } from "../src/domain/bridge-kind.js";
 import { createPrng } from "../src/transfers/prng.js";

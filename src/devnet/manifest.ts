@@ -7,8 +7,8 @@
 import type { Abi, Address, Hex } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { RegistryBridge } from "../domain/bridge-registry.js";
-import type { LayerZeroManifest } from "./protocols/layerzero-oft/manifest.js";
 import type { ManifestUniswapV3 } from "./deploy-uniswap-v3.js";
+import type { LayerZeroManifest } from "./protocols/layerzero-oft/manifest.js";
 
 export interface ManifestToken {
   symbol: string;

@@ -21,6 +21,9 @@ import {
 } from "viem";
 import { buildTimeline } from "../../../src/api/transfer-timeline.js";
 import type { IndexerConfig } from "../../../src/config/indexer-config.js";
+import { type AnvilInstance, startAnvil } from "../../../src/devnet/anvil.js";
+import { loadArtifacts } from "../../../src/devnet/artifacts.js";
+import { createTxSender } from "../../../src/devnet/deploy-tx.js";
 import {
   type AcrossArtifacts,
   loadAcrossArtifacts,
@@ -33,9 +36,6 @@ import {
   spokePoolTime,
   toBytes32,
 } from "../../../src/devnet/protocols/across/spoke-pool.js";
-import { type AnvilInstance, startAnvil } from "../../../src/devnet/anvil.js";
-import { loadArtifacts } from "../../../src/devnet/artifacts.js";
-import { createTxSender } from "../../../src/devnet/deploy-tx.js";
 import { uniswapArtifact } from "../../../src/devnet/uniswap-artifacts.js";
 import { formatUtc } from "../../../src/domain/utc-time.js";
 import { createIndexer, type Indexer } from "../../../src/indexer/create-indexer.js";

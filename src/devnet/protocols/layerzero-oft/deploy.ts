@@ -16,8 +16,15 @@ import { type Address, type Hex, keccak256, type PublicClient, toHex } from "vie
 import { privateKeyToAccount } from "viem/accounts";
 import { toBaseUnits } from "../../../amount.js";
 import type { ContractSender } from "../../../chain/contract-sender.js";
-import { devnetOftAbi, endpointAbi, simpleMessageLibAbi } from "../../../protocols/layerzero-oft/abi.js";
-import { type LayerZeroArtifacts, loadLayerZeroArtifacts } from "../../../protocols/layerzero-oft/artifacts.js";
+import {
+  devnetOftAbi,
+  endpointAbi,
+  simpleMessageLibAbi,
+} from "../../../protocols/layerzero-oft/abi.js";
+import {
+  type LayerZeroArtifacts,
+  loadLayerZeroArtifacts,
+} from "../../../protocols/layerzero-oft/artifacts.js";
 import { addressToBytes32 } from "../../../protocols/layerzero-oft/packet.js";
 import { LAYERZERO_PINS } from "../../../protocols/layerzero-oft/pins.js";
 import type {

@@ -34,7 +34,11 @@ import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
 import { backoffDelayMs } from "../../../backoff.js";
 import { endpointAbi, simpleMessageLibAbi } from "../../../protocols/layerzero-oft/abi.js";
-import { bytes32ToAddress, decodePacket, type Packet } from "../../../protocols/layerzero-oft/packet.js";
+import {
+  bytes32ToAddress,
+  decodePacket,
+  type Packet,
+} from "../../../protocols/layerzero-oft/packet.js";
 import type { LayerZeroManifest, LayerZeroManifestChain } from "./manifest.js";
 
 export interface LayerZeroRelayerChain {

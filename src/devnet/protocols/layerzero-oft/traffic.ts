@@ -17,7 +17,10 @@ import {
 import { erc20Abi, oftAbi } from "../../../protocols/layerzero-oft/abi.js";
 import { addressToBytes32 } from "../../../protocols/layerzero-oft/packet.js";
 import { removeDust } from "../../../protocols/layerzero-oft/quote-math.js";
-import { buildOftApproval, buildOftSendTransaction } from "../../../protocols/layerzero-oft/transaction.js";
+import {
+  buildOftApproval,
+  buildOftSendTransaction,
+} from "../../../protocols/layerzero-oft/transaction.js";
 import type { LayerZeroManifest, LayerZeroManifestDeployment } from "./manifest.js";
 
 export interface OftTrafficClients {
