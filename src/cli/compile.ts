@@ -3,13 +3,14 @@
  * `npm install` runs it with --if-stale (package.json "prepare"), so the first `npm start` does
  * not spend ~10 s compiling, with Ctrl-C unanswered meanwhile (solc-js blocks the event loop).
  */
+
+import { loadArtifacts } from "../devnet/artifacts.js";
+import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 import {
   AcrossArtifactsError,
   acrossArtifactsPath,
   loadAcrossArtifacts,
 } from "../devnet/protocols/across/fetch-artifacts.js";
-import { loadArtifacts } from "../devnet/artifacts.js";
-import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 import { loadLayerZeroArtifacts } from "../protocols/layerzero-oft/artifacts.js";
 
 const USAGE = `usage: bridge-oracle compile [--if-stale]
