@@ -73,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /**
- * Across' SpokePool for the devnet (src/devnet/across/fetch-artifacts.ts), once: says where it
+ * Across' SpokePool for the devnet (src/devnet/protocols/across/fetch-artifacts.ts), once: says where it
  * went when it was fetched now, and nothing when it was already there (as `--if-stale` does).
  */
 function fetchAcross(): void {

@@ -14,7 +14,7 @@ import { defaultBridgeIds } from "./deploy-config.js";
 import type { DevnetManifest, ManifestAccount } from "./manifest.js";
 import { type BaseManifest, type BaseManifestChain, mergeManifestParts } from "./manifest-parts.js";
 import { DEVNET_PROTOCOLS } from "./protocols/index.js";
-import type { ProtocolDevnet } from "./protocols/protocol-devnet.js";
+import type { DevnetChain, ProtocolDevnet } from "./protocols/protocol-devnet.js";
 import { uniswapArtifact } from "./uniswap-artifacts.js";
 
 /** anvil's default mnemonic: its first ten accounts are unlocked and funded. */
@@ -76,62 +76,50 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
   const accounts = devnetAccounts(parameters.userCount ?? 8);
   const userAddresses = accounts.users.map((u) => u.address);
 
-  const deployed = await Promise.all(
-    parameters.chains.map(async (spec, index) => {
-      const client = createPublicClient({ transport: http(spec.rpcUrl, { retryCount: 0 }) });
-      await assertChainId(client, spec);
-      const defaults = defaultBridgeIds(index);
-      const chain = await deployChain({
-        client: client as PublicClient,
-        name: spec.name,
-        rpcUrl: spec.rpcUrl,
-        index,
-        ids: {
-          evm: spec.chainId,
-          pool: spec.poolChainId ?? defaults.poolChainId,
-          endpoint: spec.endpointId ?? defaults.endpointId,
-        },
-        artifacts,
-        deployer: accounts.deployer.address,
-        users: userAddresses,
-      });
-      log(`deployed ${spec.name}'s base (chain ${spec.chainId}) in ${Date.now() - started} ms`);
-      return chain;
-    }),
-  );
+  // Each chain's base, all at once; every protocol starts on a chain as soon as its base is there.
+  const bases = parameters.chains.map(async (spec, index) => {
+    const client = createPublicClient({ transport: http(spec.rpcUrl, { retryCount: 0 }) });
+    await assertChainId(client, spec);
+    const defaults = defaultBridgeIds(index);
+    const chain = await deployChain({
+      client: client as PublicClient,
+      name: spec.name,
+      rpcUrl: spec.rpcUrl,
+      index,
+      ids: {
+        evm: spec.chainId,
+        pool: spec.poolChainId ?? defaults.poolChainId,
+        endpoint: spec.endpointId ?? defaults.endpointId,
+      },
+      artifacts,
+      deployer: accounts.deployer.address,
+      users: userAddresses,
+    });
+    log(`deployed ${spec.name}'s base (chain ${spec.chainId}) in ${Date.now() - started} ms`);
+    return chain;
+  });
+  // A failed base fails deployDevnet below; until then no protocol's wait on it goes unhandled.
+  for (const base of bases) base.catch(() => {});
 
   // Independent of each other: side by side, each on its own fork of every chain's sender.
   const protocols = parameters.protocols ?? DEVNET_PROTOCOLS;
-  const parts = await Promise.all(
-    protocols.map(async (protocol) => {
-      const part = await protocol.deploy({
-        chains: deployed.map((chain) => ({
-          name: chain.name,
-          rpcUrl: chain.rpcUrl,
-          index: chain.index,
-          ids: chain.ids,
-          role: chain.role,
-          tokens: chain.tokens,
-          dex: {
-            factory: chain.factory,
-            router: chain.router,
-            adapter: chain.adapter,
-            pairs: chain.pairs,
-            uniswapV3: chain.uniswapV3,
-          },
-          client: chain.client,
-          sender: chain.sender.fork(),
-        })),
-        artifacts,
-        deployer: accounts.deployer,
-        relayer: accounts.relayer,
-        users: userAddresses,
-        log,
-      });
-      log(`deployed ${protocol.name} in ${Date.now() - started} ms`);
-      return part;
-    }),
-  );
+  const deploying = protocols.map(async (protocol) => {
+    const part = await protocol.deploy({
+      chains: bases.map((base) => {
+        const chain = base.then(devnetChain);
+        chain.catch(() => {}); // reported once, by the base's own rejection below
+        return chain;
+      }),
+      artifacts,
+      deployer: accounts.deployer,
+      relayer: accounts.relayer,
+      users: userAddresses,
+      log,
+    });
+    log(`deployed ${protocol.name} in ${Date.now() - started} ms`);
+    return part;
+  });
+  const [deployed, parts] = await Promise.all([Promise.all(bases), Promise.all(deploying)]);
   return mergeManifestParts(
     buildBaseManifest(deployed, parameters.chains, artifacts, accounts),
     parts,
@@ -145,6 +133,27 @@ async function assertChainId(client: PublicClient, spec: DevnetChainSpec): Promi
       `${spec.name} at ${spec.rpcUrl} has chain id ${actual}, expected ${spec.chainId}`,
     );
   }
+}
+
+/** A chain's base as a protocol's deployment sees it, with the protocol's own sender fork. */
+function devnetChain(chain: DeployedChain): DevnetChain {
+  return {
+    name: chain.name,
+    rpcUrl: chain.rpcUrl,
+    index: chain.index,
+    ids: chain.ids,
+    role: chain.role,
+    tokens: chain.tokens,
+    dex: {
+      factory: chain.factory,
+      router: chain.router,
+      adapter: chain.adapter,
+      pairs: chain.pairs,
+      uniswapV3: chain.uniswapV3,
+    },
+    client: chain.client,
+    sender: chain.sender.fork(),
+  };
 }
 
 const tokenAddress = (chain: DeployedChain, symbol: string): Address => {

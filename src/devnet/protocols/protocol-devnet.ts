@@ -47,8 +47,11 @@ export interface DevnetChain {
 }
 
 export interface DevnetDeployContext {
-  /** In devnet order. */
-  chains: readonly DevnetChain[];
+  /**
+   * Each chain once its base is deployed, in devnet order: a protocol may start on one chain
+   * while another's base is still going (the chains' bases differ in size).
+   */
+  chains: readonly Promise<DevnetChain>[];
   /** Our compiled contracts (contracts/). */
   artifacts: Artifacts;
   deployer: ManifestAccount;

@@ -1,6 +1,6 @@
 /**
  * Across V3 on anvil, end to end through the seam: Across' own SpokePool (the published
- * bytecode of @across-protocol/contracts, src/devnet/across/) on two chains, deposits made and
+ * bytecode of @across-protocol/contracts, src/devnet/protocols/across/) on two chains, deposits made and
  * filled the way a depositor and a relayer do, indexed by the real indexer into SQLite and
  * PostgreSQL: deposit -> fill -> Success with every record field checked against the chain, a
  * fill indexed before its deposit (arrival order), a reorg that removes a fill (back to

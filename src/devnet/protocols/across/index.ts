@@ -17,7 +17,8 @@ export const acrossDevnet: ProtocolDevnet<AcrossDevnet, AcrossDevnet> = {
   async deploy(context) {
     const erc20 = context.artifacts.get("MintableToken").abi;
     const spokePools = await Promise.all(
-      context.chains.map(async (chain) => {
+      context.chains.map(async (ready) => {
+        const chain = await ready;
         const token = (symbol: string) => {
           const found = chain.tokens.find((t) => t.symbol === symbol);
           if (found === undefined) throw new Error(`${chain.name} has no ${symbol}`);
@@ -29,13 +30,11 @@ export const acrossDevnet: ProtocolDevnet<AcrossDevnet, AcrossDevnet> = {
           erc20,
         });
         await chain.sender.flush();
-        return spokePool;
+        return acrossProtocolBridges(chain.ids.evm, spokePool);
       }),
     );
     return {
-      chains: context.chains.map((chain, index) => ({
-        protocolBridges: acrossProtocolBridges(chain.ids.evm, spokePools[index]!),
-      })),
+      chains: spokePools.map((protocolBridges) => ({ protocolBridges })),
       top: { across: acrossManifest() },
     };
   },

@@ -25,8 +25,9 @@ export interface OftTraffic extends Stoppable {
 export const layerZeroDevnet: ProtocolDevnet<Stoppable, OftTraffic> = {
   name: LAYERZERO_OFT_PROTOCOL,
   async deploy(context) {
+    const ready = await Promise.all(context.chains);
     const layerzero = await deployLayerZeroDevnet({
-      chains: context.chains.map((chain) => ({
+      chains: ready.map((chain) => ({
         chainId: chain.ids.evm,
         // The devnet names its chains by the same endpoint ids (40101 + position) everywhere.
         eid: chain.ids.endpoint,

@@ -43,7 +43,7 @@ export async function deployReference(context: DevnetDeployContext): Promise<Man
   const wrappedDaiBacking =
     BigInt(context.chains.length - 1) * wrappedDaiSupply(context.users.length);
   const deployed = await Promise.all(
-    context.chains.map((chain) => deployOnChain(context, chain, wrappedDaiBacking)),
+    context.chains.map(async (ready) => deployOnChain(context, await ready, wrappedDaiBacking)),
   );
   await Promise.all(deployed.map((own) => linkChain(context, own, deployed)));
   context.log(`deployed and linked the reference bridges on ${deployed.length} chains`);
