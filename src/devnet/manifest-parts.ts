@@ -46,14 +46,18 @@ export function mergeManifestParts(
   return { ...(top as Omit<DevnetManifest, "chains">), chains: chains as ManifestChain[] };
 }
 
-/** Lists appended (`protocolBridges`, `contracts`); anything else set once. */
+/** The lists several protocols add to: appended. */
+const APPENDED = new Set(["protocolBridges", "contracts"]);
+
+/** APPENDED lists appended; anything else set once. */
 function mergeInto(target: Record<string, unknown>, fields: Record<string, unknown>, at: string) {
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     const existing = target[key];
     if (existing === undefined) target[key] = value;
-    else if (Array.isArray(existing) && Array.isArray(value)) target[key] = [...existing, ...value];
-    else throw new Error(`two devnet parts set the manifest's ${at} field ${key}`);
+    else if (APPENDED.has(key) && Array.isArray(existing) && Array.isArray(value)) {
+      target[key] = [...existing, ...value];
+    } else throw new Error(`two devnet parts set the manifest's ${at} field ${key}`);
   }
 }
 
