@@ -1,6 +1,7 @@
 /**
- * The reference bridge's traffic generator on the devnet: random bridge transfers from the funded user accounts, of all
- * three kinds, between random chain pairs, with and without source and destination swaps. A
+ * The reference bridge's traffic generator on the devnet: random bridge transfers from the
+ * funded user accounts, of all three kinds, between random chain pairs, with and without source
+ * and destination swaps. A
  * share of them is built to fail on the destination (a destination swap whose minimum is above
  * what the pool gives), so the relayer's TransferFailed -> refund path runs too.
  *
