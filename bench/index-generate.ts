@@ -29,8 +29,11 @@ import {
   bridgeEventsAbi,
   bridgeRelayAbi,
   endpointAbi,
-} from "../src/devnet/relayer-abi.js";
-import { buildBridgeMessage, type TransferSentArgs } from "../src/devnet/relayer-messages.js";
+} from "../src/devnet/protocols/reference/relayer-abi.js";
+import {
+  buildBridgeMessage,
+  type TransferSentArgs,
+} from "../src/devnet/protocols/reference/relayer-messages.js";
 import { type RunningDevnet, runDevnet } from "../src/devnet/run-devnet.js";
 import type { BridgeKind } from "../src/domain/bridge-kind.js";
 import { createPrng } from "../src/transfers/prng.js";

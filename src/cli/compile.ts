@@ -3,13 +3,14 @@
  * `npm install` runs it with --if-stale (package.json "prepare"), so the first `npm start` does
  * not spend ~10 s compiling, with Ctrl-C unanswered meanwhile (solc-js blocks the event loop).
  */
+
+import { loadArtifacts } from "../devnet/artifacts.js";
+import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
 import {
   AcrossArtifactsError,
   acrossArtifactsPath,
   loadAcrossArtifacts,
-} from "../devnet/across/fetch-artifacts.js";
-import { loadArtifacts } from "../devnet/artifacts.js";
-import { artifactsPath, CompileError, compileContracts } from "../devnet/compile.js";
+} from "../devnet/protocols/across/fetch-artifacts.js";
 import { loadLayerZeroArtifacts } from "../protocols/layerzero-oft/artifacts.js";
 
 const USAGE = `usage: bridge-oracle compile [--if-stale]
@@ -72,7 +73,7 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /**
- * Across' SpokePool for the devnet (src/devnet/across/fetch-artifacts.ts), once: says where it
+ * Across' SpokePool for the devnet (src/devnet/protocols/across/fetch-artifacts.ts), once: says where it
  * went when it was fetched now, and nothing when it was already there (as `--if-stale` does).
  */
 function fetchAcross(): void {

@@ -1,19 +1,15 @@
 /**
- * Phase 1 of the deployer, one chain: tokens, DEX with seeded pairs, messaging endpoint, the
- * three bridges with their fee rules and pool liquidity, funded users. Cross-chain links come in
- * phase 2 (linkChain in deploy.ts) once every chain's addresses are known.
+ * The devnet's base on one chain, what every protocol builds on: tokens, Uniswap V2 with seeded
+ * pairs, Uniswap V3 with seeded pools, the SwapAdapter over both, funded users. The protocols'
+ * contracts come after it (src/devnet/protocols/, deploy.ts).
  */
 import { type Address, maxUint256, type PublicClient } from "viem";
 import { toBaseUnits } from "../amount.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import { deployAcross } from "./across/devnet.js";
 import type { Artifacts } from "./artifacts.js";
 import {
   type ChainRole,
   chainRole,
   DEPLOYER_NATIVE_WEI,
-  FEE_RULES,
-  POOL_LIQUIDITY_USDC,
   pairSeeds,
   type TokenSpec,
   type TokenSymbol,
@@ -46,10 +42,6 @@ export interface DeployedChain {
   router: Address;
   /** SwapAdapter: what the bridges swap through. */
   adapter: Address;
-  endpoint: Address;
-  bridges: Record<`${BridgeKind}`, Address>;
-  /** Across' SpokePool (proxy). */
-  acrossSpokePool: Address;
   pairs: ManifestPair[];
   uniswapV3: ManifestUniswapV3;
   client: PublicClient;
@@ -64,10 +56,7 @@ export interface DeployChainParameters {
   ids: ChainIds;
   artifacts: Artifacts;
   deployer: Address;
-  relayer: Address;
   users: Address[];
-  /** Wrapped DAI minted on all other chains together: locked on the DAI home chain as backing. */
-  wrappedDaiBacking: bigint;
 }
 
 /** Wrapped DAI minted on a non-home chain: its pair seed plus every user's funding. */
@@ -105,7 +94,6 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
   const deployBlock = Number(await client.getBlockNumber()) + 1;
   const tx = await createTxSender(client, p.deployer);
   const token = artifacts.get("MintableToken");
-  const erc20 = token.abi;
 
   const tokens: Array<TokenSpec & { address: Address }> = [];
   for (const spec of tokenSpecs(role)) {
@@ -122,8 +110,6 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
   };
   const units = (symbol: TokenSymbol, human: string) =>
     toBaseUnits(human, tokenOf(symbol).decimals);
-  const usdc = tokenOf("USDC").address;
-  const dai = tokenOf("DAI").address;
   const weth = tokenOf("WETH").address;
 
   // Uniswap V2 as published (uniswap-artifacts.ts); the deployer is the factory's feeToSetter.
@@ -142,57 +128,8 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
     uniswapV3.quoterV2,
     uniswapV3.swapRouter,
   ]);
-  const endpoint = await tx.deploy("MessagingEndpoint", artifacts.get("MessagingEndpoint"), [
-    p.ids.endpoint,
-    usdc,
-    p.relayer,
-  ]);
-  const bridges: Record<`${BridgeKind}`, Address> = {
-    "0": await tx.deploy("LockMintBridge", artifacts.get("LockMintBridge"), [
-      p.ids.evm,
-      adapter,
-      p.relayer,
-    ]),
-    "1": await tx.deploy("PoolBridge", artifacts.get("PoolBridge"), [
-      p.ids.pool,
-      adapter,
-      p.relayer,
-    ]),
-    "2": await tx.deploy("MessagingBridge", artifacts.get("MessagingBridge"), [
-      endpoint,
-      adapter,
-      p.relayer,
-    ]),
-  };
-
-  // Minting rights: the messaging bridge burns and mints USDC; kind 0 mints wrapped DAI.
-  await tx.call("USDC.setMinter", usdc, erc20, "setMinter", [bridges["2"], true]);
-  if (!role.daiHome) {
-    await tx.call("DAI.setMinter", dai, erc20, "setMinter", [bridges["0"], true]);
-    await tx.call("setWrapped", bridges["0"], artifacts.get("LockMintBridge").abi, "setWrapped", [
-      dai,
-      true,
-    ]);
-  } else if (p.wrappedDaiBacking > 0n) {
-    await tx.call("DAI backing", dai, erc20, "mint", [bridges["0"], p.wrappedDaiBacking]);
-  }
-
-  // Fee rules per kind (docs/protocol.md steps 4-5).
-  for (const kind of [0, 1, 2] as const) {
-    const rule = FEE_RULES[kind];
-    const abi = artifacts.get("PoolBridge").abi; // setTokenConfig lives in BridgeBase
-    await tx.call(`tokenConfig kind ${kind}`, bridges[`${kind}`], abi, "setTokenConfig", [
-      tokenOf(rule.symbol).address,
-      BigInt(rule.feeBps),
-      units(rule.symbol, rule.flatFee),
-      units(rule.symbol, rule.minAmount),
-      units(rule.symbol, rule.maxAmount),
-    ]);
-  }
-
-  await seedLiquidity(tx, p, role, { tokenOf, units, router, bridges, artifacts });
+  await seedLiquidity(tx, p, role, { tokenOf, units, router, artifacts });
   await fundUsers(tx, p, tokens, units);
-  const acrossSpokePool = await deployAcross(client, tx, { weth, usdc, erc20 });
   await tx.flush();
 
   const pairs = await readPairs(client, factory);
@@ -207,9 +144,6 @@ export async function deployChain(p: DeployChainParameters): Promise<DeployedCha
     factory,
     router,
     adapter,
-    endpoint,
-    bridges,
-    acrossSpokePool,
     pairs,
     uniswapV3,
     client,
@@ -221,11 +155,10 @@ interface SeedContext {
   tokenOf: (symbol: TokenSymbol) => TokenSpec & { address: Address };
   units: (symbol: TokenSymbol, human: string) => bigint;
   router: Address;
-  bridges: Record<`${BridgeKind}`, Address>;
   artifacts: Artifacts;
 }
 
-/** The deployer mints (wraps, for WETH) what the pairs and the pool need, then adds it. */
+/** The deployer mints (wraps, for WETH) what the pairs need, then adds it. */
 async function seedLiquidity(
   tx: TxSender,
   p: DeployChainParameters,
@@ -242,8 +175,6 @@ async function seedLiquidity(
     add(a, ctx.units(a, amountA));
     add(b, ctx.units(b, amountB));
   }
-  const poolUsdc = ctx.units("USDC", POOL_LIQUIDITY_USDC);
-  add("USDC", poolUsdc);
   add("WETH", BigInt(p.users.length) * ctx.units("WETH", USER_FUNDING.WETH));
 
   for (const [symbol, amount] of needs) {
@@ -267,10 +198,6 @@ async function seedLiquidity(
       maxUint256,
     ]);
   }
-  const usdc = ctx.tokenOf("USDC").address;
-  await tx.call("USDC.approve pool", usdc, erc20, "approve", [ctx.bridges["1"], poolUsdc]);
-  const poolAbi = ctx.artifacts.get("PoolBridge").abi;
-  await tx.call("pool.addLiquidity", ctx.bridges["1"], poolAbi, "addLiquidity", [usdc, poolUsdc]);
 }
 
 async function fundUsers(

@@ -14,7 +14,14 @@ import {
 import type { ContractSender } from "../chain/contract-sender.js";
 
 /** The devnet's sender (src/chain/contract-sender.ts has the shape). */
-export type TxSender = ContractSender;
+export interface TxSender extends ContractSender {
+  /**
+   * Another sender from the same account that shares this one's nonces but waits only for its
+   * own transactions in `flush()`: each protocol's deployment on a chain gets one, so protocols
+   * deploy side by side without one's flush waiting for (or reporting) another's transactions.
+   */
+  fork(): TxSender;
+}
 
 const DEPLOY_GAS = 8_000_000n;
 // Generous: addLiquidity creates a pair contract (~1.5M gas); anvil charges only gas used.
@@ -23,36 +30,55 @@ const CALL_GAS = 3_000_000n;
 const toHex = (n: bigint): Hex => `0x${n.toString(16)}`;
 
 export async function createTxSender(client: PublicClient, from: Address): Promise<TxSender> {
-  let nonce = BigInt(await client.getTransactionCount({ address: from, blockTag: "pending" }));
+  const first = BigInt(await client.getTransactionCount({ address: from, blockTag: "pending" }));
+  return senderOver(client, from, { nonce: first, queue: Promise.resolve() });
+}
+
+/** The nonce counter and send queue every fork of one account's sender shares. */
+interface SharedNonces {
+  nonce: bigint;
+  /**
+   * Sends go out one after another in nonce order, whichever fork calls: parallel requests
+   * could reach anvil out of order and leave a nonce gap.
+   */
+  queue: Promise<unknown>;
+}
+
+function senderOver(client: PublicClient, from: Address, shared: SharedNonces): TxSender {
   let pending: Array<{ label: string; hash: Hex }> = [];
 
-  async function send(label: string, tx: { to?: Address; data: Hex; value?: bigint; gas: bigint }) {
+  function send(label: string, tx: { to?: Address; data: Hex; value?: bigint; gas: bigint }) {
     const request = {
       from,
       ...(tx.to === undefined ? {} : { to: tx.to }),
       data: tx.data,
       gas: toHex(tx.gas),
-      nonce: toHex(nonce),
+      nonce: toHex(shared.nonce),
       ...(tx.value === undefined ? {} : { value: toHex(tx.value) }),
     };
-    nonce += 1n;
-    let hash: Hex;
-    try {
-      hash = (await client.request({
-        method: "eth_sendTransaction",
-        params: [request],
-      } as never)) as Hex;
-    } catch (error) {
-      throw new Error(`deploy step "${label}" was rejected: ${(error as Error).message}`);
-    }
-    pending.push({ label, hash });
-    return hash;
+    shared.nonce += 1n;
+    const sent = shared.queue.then(async () => {
+      let hash: Hex;
+      try {
+        hash = (await client.request({
+          method: "eth_sendTransaction",
+          params: [request],
+        } as never)) as Hex;
+      } catch (error) {
+        throw new Error(`deploy step "${label}" was rejected: ${(error as Error).message}`);
+      }
+      pending.push({ label, hash });
+      return hash;
+    });
+    // The next send waits for this one's request, not for its success.
+    shared.queue = sent.catch(() => {});
+    return sent;
   }
 
   return {
     from,
     async deploy(label, contract, args = []) {
-      const address = getContractAddress({ from, nonce });
+      const address = getContractAddress({ from, nonce: shared.nonce });
       const data = encodeDeployData({ abi: contract.abi, bytecode: contract.bytecode, args });
       await send(label, { data, gas: DEPLOY_GAS });
       return address;
@@ -75,5 +101,6 @@ export async function createTxSender(client: PublicClient, from: Address): Promi
         }
       });
     },
+    fork: () => senderOver(client, from, shared),
   };
 }

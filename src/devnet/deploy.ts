@@ -1,20 +1,20 @@
 /**
  * `deployDevnet`: deploys the whole multi-chain devnet onto running anvil nodes and returns its
- * manifest. Phase 1 deploys every chain in parallel (deploy-chain.ts); phase 2 links each chain's
- * bridges to every other chain (remote bridges, token links, messaging fees).
+ * manifest. First the devnet's base on every chain in parallel (deploy-chain.ts: tokens, DEX,
+ * funded users), then every registered protocol's deployment side by side
+ * (src/devnet/protocols/index.ts), each on its own fork of a chain's deployer sender; their
+ * manifest parts are merged into the base's (manifest-parts.ts).
  */
 
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { toBaseUnits } from "../amount.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import { deployLayerZeroDevnet } from "../protocols/layerzero-oft/devnet/deploy.js";
-import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
-import { acrossManifest, acrossProtocolBridges } from "./across/devnet.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
-import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
-import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
-import type { DevnetManifest, ManifestAccount, ManifestChain, ManifestLink } from "./manifest.js";
+import { type DeployedChain, deployChain } from "./deploy-chain.js";
+import { defaultBridgeIds } from "./deploy-config.js";
+import type { DevnetManifest, ManifestAccount } from "./manifest.js";
+import { type BaseManifest, type BaseManifestChain, mergeManifestParts } from "./manifest-parts.js";
+import { DEVNET_PROTOCOLS } from "./protocols/index.js";
+import type { DevnetChain, ProtocolDevnet } from "./protocols/protocol-devnet.js";
 import { uniswapArtifact } from "./uniswap-artifacts.js";
 
 /** anvil's default mnemonic: its first ten accounts are unlocked and funded. */
@@ -42,6 +42,8 @@ export interface DeployDevnetParameters {
   artifacts?: Artifacts;
   /** How many funded users (accounts 2..); default 8 (indexes 2-9). */
   userCount?: number;
+  /** The protocols deployed on the base; default every registered one (DEVNET_PROTOCOLS). */
+  protocols?: readonly ProtocolDevnet[];
   log?: (line: string) => void;
 }
 
@@ -73,53 +75,55 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
   const artifacts = parameters.artifacts ?? loadArtifacts();
   const accounts = devnetAccounts(parameters.userCount ?? 8);
   const userAddresses = accounts.users.map((u) => u.address);
-  const wrappedChains = parameters.chains.length - 1;
 
-  const deployed = await Promise.all(
-    parameters.chains.map(async (spec, index) => {
-      const client = createPublicClient({ transport: http(spec.rpcUrl, { retryCount: 0 }) });
-      await assertChainId(client, spec);
-      const defaults = defaultBridgeIds(index);
-      const chain = await deployChain({
-        client: client as PublicClient,
-        name: spec.name,
-        rpcUrl: spec.rpcUrl,
-        index,
-        ids: {
-          evm: spec.chainId,
-          pool: spec.poolChainId ?? defaults.poolChainId,
-          endpoint: spec.endpointId ?? defaults.endpointId,
-        },
-        artifacts,
-        deployer: accounts.deployer.address,
-        relayer: accounts.relayer.address,
-        users: userAddresses,
-        wrappedDaiBacking: BigInt(wrappedChains) * wrappedDaiSupply(userAddresses.length),
-      });
-      log(`deployed ${spec.name} (chain ${spec.chainId}) in ${Date.now() - started} ms`);
-      return chain;
-    }),
-  );
-
-  await Promise.all(deployed.map((chain) => linkChain(chain, deployed, artifacts)));
-  log(`linked ${deployed.length} chains in ${Date.now() - started} ms`);
-  const layerzero = await deployLayerZeroDevnet({
-    chains: deployed.map((c) => ({
-      chainId: c.ids.evm,
-      eid: c.ids.endpoint,
-      client: c.client,
-      sender: c.sender,
-      tokens: c.tokens,
-      swapAdapter: c.adapter,
-    })),
-    users: userAddresses,
-    log,
+  // Each chain's base, all at once; every protocol starts on a chain as soon as its base is there.
+  const bases = parameters.chains.map(async (spec, index) => {
+    const client = createPublicClient({ transport: http(spec.rpcUrl, { retryCount: 0 }) });
+    await assertChainId(client, spec);
+    const defaults = defaultBridgeIds(index);
+    const chain = await deployChain({
+      client: client as PublicClient,
+      name: spec.name,
+      rpcUrl: spec.rpcUrl,
+      index,
+      ids: {
+        evm: spec.chainId,
+        pool: spec.poolChainId ?? defaults.poolChainId,
+        endpoint: spec.endpointId ?? defaults.endpointId,
+      },
+      artifacts,
+      deployer: accounts.deployer.address,
+      users: userAddresses,
+    });
+    log(`deployed ${spec.name}'s base (chain ${spec.chainId}) in ${Date.now() - started} ms`);
+    return chain;
   });
-  return {
-    ...buildManifest(deployed, parameters.chains, artifacts, accounts),
-    layerzero,
-    contracts: layerZeroRegistryBridges(layerzero),
-  };
+  // A failed base fails deployDevnet below; until then no protocol's wait on it goes unhandled.
+  for (const base of bases) base.catch(() => {});
+
+  // Independent of each other: side by side, each on its own fork of every chain's sender.
+  const protocols = parameters.protocols ?? DEVNET_PROTOCOLS;
+  const deploying = protocols.map(async (protocol) => {
+    const part = await protocol.deploy({
+      chains: bases.map((base) => {
+        const chain = base.then(devnetChain);
+        chain.catch(() => {}); // reported once, by the base's own rejection below
+        return chain;
+      }),
+      artifacts,
+      deployer: accounts.deployer,
+      relayer: accounts.relayer,
+      users: userAddresses,
+      log,
+    });
+    log(`deployed ${protocol.name} in ${Date.now() - started} ms`);
+    return part;
+  });
+  const [deployed, parts] = await Promise.all([Promise.all(bases), Promise.all(deploying)]);
+  return mergeManifestParts(
+    buildBaseManifest(deployed, parameters.chains, artifacts, accounts),
+    parts,
+  );
 }
 
 async function assertChainId(client: PublicClient, spec: DevnetChainSpec): Promise<void> {
@@ -131,76 +135,49 @@ async function assertChainId(client: PublicClient, spec: DevnetChainSpec): Promi
   }
 }
 
+/** A chain's base as a protocol's deployment sees it, with the protocol's own sender fork. */
+function devnetChain(chain: DeployedChain): DevnetChain {
+  return {
+    name: chain.name,
+    rpcUrl: chain.rpcUrl,
+    index: chain.index,
+    ids: chain.ids,
+    role: chain.role,
+    tokens: chain.tokens,
+    dex: {
+      factory: chain.factory,
+      router: chain.router,
+      adapter: chain.adapter,
+      pairs: chain.pairs,
+      uniswapV3: chain.uniswapV3,
+    },
+    client: chain.client,
+    sender: chain.sender.fork(),
+  };
+}
+
 const tokenAddress = (chain: DeployedChain, symbol: string): Address => {
   const token = chain.tokens.find((t) => t.symbol === symbol);
   if (token === undefined) throw new Error(`${chain.name} has no ${symbol}`);
   return token.address;
 };
 
-/** Scheme id of `chain` for bridge `kind`. */
-const idOf = (chain: DeployedChain, kind: BridgeKind): number =>
-  kind === 0 ? chain.ids.evm : kind === 1 ? chain.ids.pool : chain.ids.endpoint;
-
-/** The bridge token each kind carries. */
-const CARRIED: Record<BridgeKind, string> = { 0: "DAI", 1: "USDC", 2: "USDC" };
-
-/** Phase 2 for `chain`: every bridge knows every other chain's bridge and token counterpart. */
-async function linkChain(
-  chain: DeployedChain,
-  all: DeployedChain[],
-  artifacts: Artifacts,
-): Promise<void> {
-  const tx = chain.sender;
-  const bridgeAbi = artifacts.get("PoolBridge").abi;
-  const endpointAbi = artifacts.get("MessagingEndpoint").abi;
-  for (const dest of all) {
-    if (dest === chain) continue;
-    for (const kind of [0, 1, 2] as const) {
-      const bridge = chain.bridges[`${kind}`];
-      const destId = BigInt(idOf(dest, kind));
-      const symbol = CARRIED[kind];
-      const decimals = dest.tokens.find((t) => t.symbol === symbol)?.decimals ?? 18;
-      await tx.call(`setRemoteBridge ${kind}`, bridge, bridgeAbi, "setRemoteBridge", [
-        destId,
-        dest.bridges[`${kind}`],
-      ]);
-      await tx.call(`setLink ${kind}`, bridge, bridgeAbi, "setLink", [
-        tokenAddress(chain, symbol),
-        destId,
-        tokenAddress(dest, symbol),
-        decimals,
-      ]);
-    }
-    await tx.call("setDestination", chain.endpoint, endpointAbi, "setDestination", [
-      dest.ids.endpoint,
-      toBaseUnits(messageFeeUsdc(dest.index), 6),
-    ]);
-  }
-  await tx.flush();
-}
-
 const publicRpcUrlOf = (spec: DevnetChainSpec | undefined) =>
   spec?.publicRpcUrl === undefined ? {} : { publicRpcUrl: spec.publicRpcUrl };
 
-function buildManifest(
+/** The manifest of the base: chains, tokens, DEX, accounts; the protocols' parts are added. */
+function buildBaseManifest(
   deployed: DeployedChain[],
   specs: DevnetChainSpec[],
   artifacts: Artifacts,
   accounts: ReturnType<typeof devnetAccounts>,
-): DevnetManifest {
-  const chains: ManifestChain[] = deployed.map((chain, index) => ({
+): BaseManifest {
+  const chains: BaseManifestChain[] = deployed.map((chain, index) => ({
     name: chain.name,
     chainId: chain.ids.evm,
     rpcUrl: chain.rpcUrl,
     ...publicRpcUrlOf(specs[index]),
     deployBlock: chain.deployBlock,
-    bridgeChainIds: {
-      "0": String(chain.ids.evm),
-      "1": String(chain.ids.pool),
-      "2": String(chain.ids.endpoint),
-    },
-    bridges: chain.bridges,
-    messagingEndpoint: chain.endpoint,
     dex: {
       factory: chain.factory,
       router: chain.router,
@@ -217,40 +194,16 @@ function buildManifest(
       decimals: t.decimals,
       bridgeKinds: t.bridgeKinds,
     })),
-    protocolBridges: acrossProtocolBridges(chain.ids.evm, chain.acrossSpokePool),
   }));
-  const links: ManifestLink[] = [];
-  for (const source of deployed) {
-    for (const dest of deployed) {
-      if (source === dest) continue;
-      for (const kind of [0, 1, 2] as const) {
-        links.push({
-          kind,
-          sourceChainId: source.ids.evm,
-          sourceToken: tokenAddress(source, CARRIED[kind]),
-          destChainId: dest.ids.evm,
-          destToken: tokenAddress(dest, CARRIED[kind]),
-        });
-      }
-    }
-  }
-  const abi = (name: string) => artifacts.get(name).abi;
   return {
     version: 1,
     createdAt: new Date().toISOString(),
     chains,
-    links,
     deployer: accounts.deployer,
     relayer: accounts.relayer,
     accounts: accounts.users,
-    across: acrossManifest(),
     abis: {
-      bridge: abi("IBridge"),
-      lockMintBridge: abi("LockMintBridge"),
-      poolBridge: abi("PoolBridge"),
-      messagingBridge: abi("MessagingBridge"),
-      messagingEndpoint: abi("MessagingEndpoint"),
-      erc20: abi("MintableToken"),
+      erc20: artifacts.get("MintableToken").abi,
       dexFactory: uniswapArtifact("UniswapV2Factory").abi,
       dexRouter: uniswapArtifact("UniswapV2Router02").abi,
       dexPair: uniswapArtifact("UniswapV2Pair").abi,

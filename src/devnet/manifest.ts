@@ -7,8 +7,8 @@
 import type { Abi, Address, Hex } from "viem";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { RegistryBridge } from "../domain/bridge-registry.js";
-import type { LayerZeroManifest } from "../protocols/layerzero-oft/devnet/manifest.js";
 import type { ManifestUniswapV3 } from "./deploy-uniswap-v3.js";
+import type { LayerZeroManifest } from "./protocols/layerzero-oft/manifest.js";
 
 export interface ManifestToken {
   symbol: string;
@@ -58,7 +58,7 @@ export interface ManifestChain {
   tokens: ManifestToken[];
   /**
    * Other protocols' contracts on this chain (the indexer config's protocolBridges): Across'
-   * SpokePool (src/devnet/across/).
+   * SpokePool (src/devnet/protocols/across/).
    */
   protocolBridges?: {
     protocol: string;
@@ -98,7 +98,7 @@ export interface DevnetManifest {
    * (config/indexer-config.ts): LayerZero's endpoints and OFTs. Absent in older manifests.
    */
   contracts?: RegistryBridge[];
-  /** Across on the devnet (src/devnet/across/devnet.ts): its package, accounts, SpokePool ABI. */
+  /** Across on the devnet (src/devnet/protocols/across/devnet.ts): its package, accounts, SpokePool ABI. */
   across?: {
     package: string;
     relayer: ManifestAccount;

@@ -1,7 +1,8 @@
 /**
- * Orchestrates a whole devnet: anvil chains, contracts, the manifest file, the relayer and
- * (optionally) traffic. Used by `bridge-oracle devnet`, by `npm start` and by tests; `stop()`
- * undoes everything, so nothing keeps running after it resolves.
+ * Orchestrates a whole devnet: anvil chains, contracts, the manifest file, and for every
+ * registered protocol (src/devnet/protocols/index.ts) its relayer and (optionally) its traffic.
+ * Used by `bridge-oracle devnet`, by `npm start` and by tests; `stop()` undoes everything, so
+ * nothing keeps running after it resolves.
  *
  * Block production: the chains start in automine so deployment (hundreds of transactions) takes
  * a few seconds, then switch to interval mining (`blockTime` seconds per block, default 1) so
@@ -15,7 +16,6 @@
  */
 
 import { errorMessage } from "../errors.js";
-import { type AcrossDevnet, startAcross } from "./across/devnet.js";
 import { type AnvilInstance, startAnvil } from "./anvil.js";
 import { loadArtifacts } from "./artifacts.js";
 import { deployDevnet } from "./deploy.js";
@@ -30,8 +30,12 @@ import {
 import { jsonRpc } from "./json-rpc.js";
 import { type DevnetLogger, silentLogger } from "./logger.js";
 import type { DevnetManifest } from "./manifest.js";
-import { createRelayer, type Relayer } from "./relayer.js";
-import { createTrafficGenerator, type TrafficGenerator } from "./traffic.js";
+import { DEVNET_PROTOCOLS } from "./protocols/index.js";
+import type { ProtocolDevnet, Stoppable } from "./protocols/protocol-devnet.js";
+import { referenceDevnet } from "./protocols/reference/index.js";
+import type { Relayer } from "./protocols/reference/relayer.js";
+import type { TrafficGenerator } from "./protocols/reference/traffic.js";
+import { createAccountPool } from "./traffic-accounts.js";
 import { devnetDir, writeManifest } from "./write-manifest.js";
 
 /** The devnet's chains (docs/protocol.md "Chains"); `chains: n` runs the first n. */
@@ -64,7 +68,10 @@ export interface RunDevnetOptions {
   rpcPort?: number;
   /** Start the relayer (default true). Tests may drive their own. */
   relay?: boolean;
-  /** Traffic generator: transfers per minute; 0 or undefined = no traffic. */
+  /**
+   * Traffic: transfers per minute, shared out by the protocols' `trafficShare`; 0 or undefined
+   * = no traffic.
+   */
   traffic?: number;
   /** Seed of the traffic generator's random choices. */
   seed?: number;
@@ -92,6 +99,11 @@ export interface RunDevnetOptions {
   logger?: DevnetLogger;
 }
 
+export interface RunningProtocol {
+  relayer: Stoppable | undefined;
+  traffic: Stoppable | undefined;
+}
+
 export interface StartedNode {
   pid: number;
   port: number;
@@ -103,8 +115,11 @@ export interface StartedNode {
 export interface RunningDevnet {
   manifest: DevnetManifest;
   manifestPath: string;
+  /** The reference bridge's relayer and traffic (their stats); the others' are in `protocols`. */
   relayer: Relayer | undefined;
   traffic: TrafficGenerator | undefined;
+  /** What runs for each protocol, by name. */
+  protocols: ReadonlyMap<string, RunningProtocol>;
   /** Persistent mode: whether the chains were restored from saved state (no deployment). */
   restored: boolean;
   /** Persistent mode: why the saved devnet could not be resumed; undefined when restored. */
@@ -160,15 +175,16 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
   const blockTime = options.blockTime ?? DEVNET_DEFAULTS.blockTime;
 
   const anvils: AnvilInstance[] = [];
-  let relayer: Relayer | undefined;
-  let traffic: TrafficGenerator | undefined;
-  let across: AcrossDevnet | undefined;
+  const running = new Map<ProtocolDevnet, RunningProtocol>();
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
-      // Traffic and relayer stop together (each waits at most STOP_GRACE_MS for its in-flight
-      // transactions), then the nodes go.
-      await Promise.allSettled([traffic?.stop(), relayer?.stop(), across?.stop()]);
+      // Every protocol's traffic and relayer stop together (each waits at most STOP_GRACE_MS
+      // for its in-flight transactions), then the nodes go.
+      const parts = [...running.values()];
+      await Promise.allSettled(
+        parts.flatMap((part) => [part.traffic?.stop(), part.relayer?.stop()]),
+      );
       await Promise.allSettled(anvils.map((anvil) => anvil.stop()));
     })();
     return stopped;
@@ -262,35 +278,43 @@ export async function runDevnet(options: RunDevnetOptions = {}): Promise<Running
       await writeStateMeta(stateDir, await stateMetaOf(manifest));
     }
 
-    if (options.relay ?? true) {
-      relayer = createRelayer({
-        manifest,
-        delayMs: options.relayDelayMs ?? DEVNET_DEFAULTS.relayDelayMs,
-        // With automine no block comes unless someone sends a transaction, so a confirmation
-        // could wait forever: the default there is 0.
-        confirmations:
-          options.confirmations ?? (blockTime === 0 ? 0 : DEVNET_DEFAULTS.confirmations),
-        logger,
-      });
-      await relayer.start();
-      // Across deposits come at a third of the traffic rate beside it.
-      across = startAcross({ manifest, depositsPerMinute: (options.traffic ?? 0) / 3, logger });
+    const relayContext = {
+      manifest,
+      delayMs: options.relayDelayMs ?? DEVNET_DEFAULTS.relayDelayMs,
+      // With automine no block comes unless someone sends a transaction, so a confirmation
+      // could wait forever: the default there is 0.
+      confirmations: options.confirmations ?? (blockTime === 0 ? 0 : DEVNET_DEFAULTS.confirmations),
+      logger,
+    };
+    const perMinute = options.traffic ?? 0;
+    // One pool of user accounts for every protocol's traffic: an account sends one at a time.
+    const accounts = createAccountPool(manifest.accounts);
+    for (const protocol of DEVNET_PROTOCOLS) {
+      const part: RunningProtocol = { relayer: undefined, traffic: undefined };
+      running.set(protocol, part);
+      if ((options.relay ?? true) && protocol.startRelayer !== undefined) {
+        part.relayer = await protocol.startRelayer(relayContext);
+      }
+      const share = protocol.trafficShare ?? 0;
+      if (perMinute > 0 && share > 0 && protocol.startTraffic !== undefined) {
+        part.traffic = protocol.startTraffic({
+          manifest,
+          perMinute: perMinute * share,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          ...(options.failureRate !== undefined ? { failureRate: options.failureRate } : {}),
+          accounts,
+          logger,
+        });
+      }
     }
-    if ((options.traffic ?? 0) > 0) {
-      traffic = createTrafficGenerator({
-        manifest,
-        perMinute: options.traffic ?? 0,
-        ...(options.seed !== undefined ? { seed: options.seed } : {}),
-        ...(options.failureRate !== undefined ? { failureRate: options.failureRate } : {}),
-        logger,
-      });
-      traffic.start();
-    }
+    // The reference bridge's, typed: what `devnet` and the tests read their stats from.
+    const reference = running.get(referenceDevnet as ProtocolDevnet);
     return {
       manifest,
       manifestPath,
-      relayer,
-      traffic,
+      relayer: reference?.relayer as Relayer | undefined,
+      traffic: reference?.traffic as TrafficGenerator | undefined,
+      protocols: new Map([...running].map(([protocol, part]) => [protocol.name, part])),
       restored: plan?.restore === true,
       freshReason: plan !== undefined && !plan.restore ? plan.reason : undefined,
       stop,

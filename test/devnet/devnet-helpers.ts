@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createPublicClient, type Hex, http } from "viem";
 import type { DevnetManifest, ManifestChain } from "../../src/devnet/manifest.js";
-import { bridgeEventsAbi } from "../../src/devnet/relayer-abi.js";
+import { bridgeEventsAbi } from "../../src/devnet/protocols/reference/relayer-abi.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 
 export type TransferEventName =

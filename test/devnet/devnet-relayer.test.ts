@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPublicClient, type Hex, http } from "viem";
 import { createMemoryLogger } from "../../src/devnet/logger.js";
-import { createRelayer, type Relayer } from "../../src/devnet/relayer.js";
-import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
+import { createRelayer, type Relayer } from "../../src/devnet/protocols/reference/relayer.js";
 import {
   createTrafficGenerator,
   type TrafficGenerator,
   type TrafficTransfer,
-} from "../../src/devnet/traffic.js";
+} from "../../src/devnet/protocols/reference/traffic.js";
+import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 import { eventsOf, transferEvents, waitFor } from "./devnet-helpers.js";
 

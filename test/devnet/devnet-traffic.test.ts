@@ -11,8 +11,8 @@ import { after, before, describe, it } from "node:test";
 import { erc20Abi, zeroAddress } from "viem";
 import { createDevnetClients } from "../../src/devnet/chain-clients.js";
 import { createMemoryLogger } from "../../src/devnet/logger.js";
+import { createTrafficGenerator } from "../../src/devnet/protocols/reference/traffic.js";
 import { type RunningDevnet, runDevnet } from "../../src/devnet/run-devnet.js";
-import { createTrafficGenerator } from "../../src/devnet/traffic.js";
 import { demoAddress } from "../../src/start/banner.js";
 import { type FoundEvent, transferEvents, waitFor } from "./devnet-helpers.js";
 

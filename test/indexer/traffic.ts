@@ -4,8 +4,8 @@
  */
 import type { Hex, TransactionReceipt } from "viem";
 import type { DevnetManifest } from "../../src/devnet/manifest.js";
+import { createLayerZeroRelayer } from "../../src/devnet/protocols/layerzero-oft/relayer.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
-import { createLayerZeroRelayer } from "../../src/protocols/layerzero-oft/devnet/relayer.js";
 import { guidOf, sendOftFrom } from "../protocols/layerzero-oft/send-oft.js";
 import {
   type BridgeParamsValue,

@@ -25,7 +25,10 @@ import { type AnvilInstance, startAnvil } from "../../src/devnet/anvil.js";
 import { withGasHeadroom } from "../../src/devnet/chain-clients.js";
 import { type DevnetChainSpec, deployDevnet } from "../../src/devnet/deploy.js";
 import type { DevnetManifest, ManifestAccount, ManifestChain } from "../../src/devnet/manifest.js";
-import { buildBridgeMessage, type TransferSentArgs } from "../../src/devnet/relayer-messages.js";
+import {
+  buildBridgeMessage,
+  type TransferSentArgs,
+} from "../../src/devnet/protocols/reference/relayer-messages.js";
 import type { BridgeKind } from "../../src/domain/bridge-kind.js";
 import type { BridgeParams } from "../../src/protocols/reference/bridge-params.js";
 

@@ -4,7 +4,7 @@
  * deposit must offer is set off-chain by Across' API, so no chain state prices a route.
  * Its SpokePool events are decoded by decode-log.ts and paired by (origin chain id, deposit id)
  * (pairing.ts); mainnet SpokePools are in presets.ts; the devnet deploys Across' own SpokePool
- * from the npm package's artifacts (src/devnet/across/).
+ * from the npm package's artifacts (src/devnet/protocols/across/).
  */
 import type { Protocol } from "../protocol.js";
 import { ACROSS_PROTOCOL, decodeAcrossLogs } from "./decode-log.js";

@@ -2,7 +2,7 @@
  * The reference protocol: our own bridge contracts (contracts/, docs/protocol.md), three kinds
  * behind one IBridge interface whose four events (events-abi.ts) already name the normalised
  * arguments, paired by their messageId. Its quotes' calldata is built by transaction-request.ts
- * and its fee by bridge-fee.ts; the devnet (src/devnet/) deploys and relays it.
+ * and its fee by bridge-fee.ts; the devnet part (src/devnet/protocols/reference/) deploys and relays it.
  */
 import type { Protocol } from "../protocol.js";
 import { decodeBridgeLog, REFERENCE_PROTOCOL } from "./decode-log.js";

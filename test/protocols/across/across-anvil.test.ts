@@ -1,6 +1,6 @@
 /**
  * Across V3 on anvil, end to end through the seam: Across' own SpokePool (the published
- * bytecode of @across-protocol/contracts, src/devnet/across/) on two chains, deposits made and
+ * bytecode of @across-protocol/contracts, src/devnet/protocols/across/) on two chains, deposits made and
  * filled the way a depositor and a relayer do, indexed by the real indexer into SQLite and
  * PostgreSQL: deposit -> fill -> Success with every record field checked against the chain, a
  * fill indexed before its deposit (arrival order), a reorg that removes a fill (back to
@@ -21,10 +21,13 @@ import {
 } from "viem";
 import { buildTimeline } from "../../../src/api/transfer-timeline.js";
 import type { IndexerConfig } from "../../../src/config/indexer-config.js";
+import { type AnvilInstance, startAnvil } from "../../../src/devnet/anvil.js";
+import { loadArtifacts } from "../../../src/devnet/artifacts.js";
+import { createTxSender } from "../../../src/devnet/deploy-tx.js";
 import {
   type AcrossArtifacts,
   loadAcrossArtifacts,
-} from "../../../src/devnet/across/fetch-artifacts.js";
+} from "../../../src/devnet/protocols/across/fetch-artifacts.js";
 import {
   type AcrossDeposit,
   deploySpokePool,
@@ -32,10 +35,7 @@ import {
   relayData,
   spokePoolTime,
   toBytes32,
-} from "../../../src/devnet/across/spoke-pool.js";
-import { type AnvilInstance, startAnvil } from "../../../src/devnet/anvil.js";
-import { loadArtifacts } from "../../../src/devnet/artifacts.js";
-import { createTxSender } from "../../../src/devnet/deploy-tx.js";
+} from "../../../src/devnet/protocols/across/spoke-pool.js";
 import { uniswapArtifact } from "../../../src/devnet/uniswap-artifacts.js";
 import { formatUtc } from "../../../src/domain/utc-time.js";
 import { createIndexer, type Indexer } from "../../../src/indexer/create-indexer.js";

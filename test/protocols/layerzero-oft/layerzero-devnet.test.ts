@@ -17,6 +17,15 @@ import {
 } from "viem";
 import { createDevnetClients } from "../../../src/devnet/chain-clients.js";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
+import type {
+  LayerZeroManifest,
+  LayerZeroManifestDeployment,
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
+import {
+  createLayerZeroRelayer,
+  type LayerZeroRelayer,
+} from "../../../src/devnet/protocols/layerzero-oft/relayer.js";
+import { sendRandomOftTransfer } from "../../../src/devnet/protocols/layerzero-oft/traffic.js";
 import { createRandom } from "../../../src/devnet/traffic-plan.js";
 import { endpointAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import {
@@ -31,15 +40,6 @@ import {
   type OftRetryableEvent,
   type OftSentEvent,
 } from "../../../src/protocols/layerzero-oft/decode.js";
-import type {
-  LayerZeroManifest,
-  LayerZeroManifestDeployment,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
-import {
-  createLayerZeroRelayer,
-  type LayerZeroRelayer,
-} from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
-import { sendRandomOftTransfer } from "../../../src/protocols/layerzero-oft/devnet/traffic.js";
 import { computeGuid, decodeOftMessage } from "../../../src/protocols/layerzero-oft/packet.js";
 import { removeDust } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { type ChainConnection, setupDevnet, type TestDevnet } from "../../setup/anvil.js";

@@ -12,17 +12,17 @@ import { after, before, describe, it } from "node:test";
 import { type Address, getAddress, type Hex, zeroAddress } from "viem";
 import { formatAmount } from "../../../src/amount.js";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
-import type { BridgeTransaction } from "../../../src/domain/bridge-transaction.js";
-import { formatUtc } from "../../../src/domain/utc-time.js";
-import { erc20Abi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import type {
   LayerZeroManifest,
   LayerZeroManifestDeployment,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
 import {
   createLayerZeroRelayer,
   type LayerZeroRelayer,
-} from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
+} from "../../../src/devnet/protocols/layerzero-oft/relayer.js";
+import type { BridgeTransaction } from "../../../src/domain/bridge-transaction.js";
+import { formatUtc } from "../../../src/domain/utc-time.js";
+import { erc20Abi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import {
   configOf,
   indexUntilIdle,

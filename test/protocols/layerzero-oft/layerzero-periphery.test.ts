@@ -23,6 +23,14 @@ import {
 } from "viem";
 import { adapterSwapOut } from "../../../src/devnet/adapter-quote.js";
 import type { ManifestAccount } from "../../../src/devnet/manifest.js";
+import type {
+  LayerZeroManifest,
+  LayerZeroManifestPeriphery,
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
+import {
+  createLayerZeroRelayer,
+  type LayerZeroRelayer,
+} from "../../../src/devnet/protocols/layerzero-oft/relayer.js";
 import {
   endpointAbi,
   erc20Abi,
@@ -42,14 +50,6 @@ import {
   encodeOftComposeMessage,
   encodeSwapComposeMsg,
 } from "../../../src/protocols/layerzero-oft/compose.js";
-import type {
-  LayerZeroManifest,
-  LayerZeroManifestPeriphery,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
-import {
-  createLayerZeroRelayer,
-  type LayerZeroRelayer,
-} from "../../../src/protocols/layerzero-oft/devnet/relayer.js";
 import {
   buildOftSwapSendApproval,
   buildOftSwapSendTransaction,

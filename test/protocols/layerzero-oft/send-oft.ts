@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { type Address, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import type { DevnetManifest, ManifestAccount } from "../../../src/devnet/manifest.js";
-import { devnetOftAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import type {
   LayerZeroManifest,
   LayerZeroManifestChain,
   LayerZeroManifestDeployment,
-} from "../../../src/protocols/layerzero-oft/devnet/manifest.js";
+} from "../../../src/devnet/protocols/layerzero-oft/manifest.js";
+import { devnetOftAbi, oftAbi } from "../../../src/protocols/layerzero-oft/abi.js";
 import { quoteOftSend } from "../../../src/protocols/layerzero-oft/quote-math.js";
 import { readOftState } from "../../../src/protocols/layerzero-oft/state.js";
 import {

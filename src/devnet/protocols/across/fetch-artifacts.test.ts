@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
-import { ACROSS_SPOKE_POOLS } from "../../protocols/across/presets.js";
+import { ACROSS_SPOKE_POOLS } from "../../../protocols/across/presets.js";
 import {
   AcrossArtifactsError,
   extractAcrossArtifacts,

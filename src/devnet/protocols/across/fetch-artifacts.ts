@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Abi, Hex } from "viem";
-import { projectRoot } from "../compile.js";
+import { projectRoot } from "../../compile.js";
 
 export const ACROSS_PACKAGE = "@across-protocol/contracts";
 export const ACROSS_VERSION = "5.0.27";

@@ -1,9 +1,8 @@
 /**
  * Across on the devnet: its own SpokePool on every chain (spoke-pool.ts), a relayer that fills
  * deposits from its own USDC, and a depositor whose traffic is Across deposits of USDC between
- * the chains. Each hooks into src/devnet with one call: deployAcross (deploy-chain.ts),
- * acrossManifest / acrossProtocolBridges (deploy.ts's manifest), startAcross (run-devnet.ts:
- * relayer, and traffic when traffic runs).
+ * the chains. index.ts plugs them into the devnet's protocol seam: deployAcross and
+ * acrossManifest / acrossProtocolBridges its deployment, startAcross its relayer and traffic.
  *
  * The relayer fills every deposit whose fill deadline leaves it at least MIN_FILL_WINDOW
  * seconds (a real relayer skips deposits it cannot fill in time); the traffic gives every
@@ -21,14 +20,18 @@ import {
   toHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { toBaseUnits } from "../../amount.js";
-import { ACROSS_PROTOCOL } from "../../protocols/across/index.js";
-import { sleep } from "../../sleep.js";
-import { createDevnetClients, type DevnetChainClients, waitForReceipt } from "../chain-clients.js";
-import type { TxSender } from "../deploy-tx.js";
-import { type DevnetLogger, silentLogger } from "../logger.js";
-import type { DevnetManifest, ManifestAccount, ManifestChain } from "../manifest.js";
-import { STOP_GRACE_MS, settleWithin } from "../settle.js";
+import { toBaseUnits } from "../../../amount.js";
+import { ACROSS_PROTOCOL } from "../../../protocols/across/index.js";
+import { sleep } from "../../../sleep.js";
+import {
+  createDevnetClients,
+  type DevnetChainClients,
+  waitForReceipt,
+} from "../../chain-clients.js";
+import type { TxSender } from "../../deploy-tx.js";
+import { type DevnetLogger, silentLogger } from "../../logger.js";
+import type { DevnetManifest, ManifestAccount, ManifestChain } from "../../manifest.js";
+import { STOP_GRACE_MS, settleWithin } from "../../settle.js";
 import { loadAcrossArtifacts } from "./fetch-artifacts.js";
 import {
   type AcrossDeposit,
@@ -123,11 +126,13 @@ export interface StartAcrossParameters {
   manifest: DevnetManifest;
   /** Across deposits per minute (0: relayer only). */
   depositsPerMinute: number;
+  /** Run the relayer (fills); default true. The traffic alone runs with false. */
+  relay?: boolean;
   pollIntervalMs?: number;
   logger?: DevnetLogger;
 }
 
-/** Starts the Across relayer (always) and deposit traffic (when depositsPerMinute > 0). */
+/** Starts the Across relayer (unless `relay` is false) and deposits (depositsPerMinute > 0). */
 export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
   const { manifest } = parameters;
   const logger = parameters.logger ?? silentLogger;
@@ -272,20 +277,25 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
     })();
   }
 
-  const loops = [
-    loop(
-      pollIntervalMs,
-      async () => {
-        for (const origin of chains) await relayFrom(origin);
-      },
-      "relayer",
-    ),
-  ];
+  const loops: Promise<void>[] = [];
+  if (parameters.relay ?? true) {
+    loops.push(
+      loop(
+        pollIntervalMs,
+        async () => {
+          for (const origin of chains) await relayFrom(origin);
+        },
+        "relayer",
+      ),
+    );
+  }
   if (parameters.depositsPerMinute > 0) {
     const every = Math.max(200, Math.round(60_000 / parameters.depositsPerMinute));
     loops.push(loop(every, depositOne, "traffic"));
   }
-  logger.info(`across: relayer ${ACROSS_RELAYER.address} on ${chains.length} chain(s)`);
+  if (parameters.relay ?? true) {
+    logger.info(`across: relayer ${ACROSS_RELAYER.address} on ${chains.length} chain(s)`);
+  }
   return {
     async stop() {
       stopped = true;

@@ -15,7 +15,7 @@ import {
   pad,
   zeroAddress,
 } from "viem";
-import type { TxSender } from "../deploy-tx.js";
+import type { TxSender } from "../../deploy-tx.js";
 import type { AcrossArtifacts } from "./fetch-artifacts.js";
 
 /** Seconds a deposit's quote timestamp may lie in the past (mainnet uses 3600). */

@@ -1,5 +1,6 @@
 /**
- * The devnet relayer (docs/protocol.md, "Delivery, failure and refund"). It polls every chain's
+ * The reference bridge's relayer on the devnet (docs/protocol.md, "Delivery, failure and
+ * refund"); other protocols relay with their own (src/devnet/protocols/). It polls every chain's
  * bridges and messaging endpoint with eth_getLogs and:
  *
  * - on TransferSent waits `confirmations` blocks and `delayMs`, then delivers on the destination
@@ -13,16 +14,16 @@
  * "already done" revert as done. A restarted relayer therefore never delivers twice.
  */
 import { type Address, type Hex, type Log, parseEventLogs } from "viem";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import { createLayerZeroRelayer } from "../protocols/layerzero-oft/devnet/relayer.js";
+import type { BridgeKind } from "../../../domain/bridge-kind.js";
 import {
   createDevnetClients,
   type DevnetChainClients,
   waitForReceipt,
   withGasHeadroom,
-} from "./chain-clients.js";
-import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
-import type { DevnetManifest, ManifestChain } from "./manifest.js";
+} from "../../chain-clients.js";
+import { type DevnetLogger, errorMessage, silentLogger } from "../../logger.js";
+import type { DevnetManifest, ManifestChain } from "../../manifest.js";
+import { STOP_GRACE_MS, settleWithin } from "../../settle.js";
 import { bridgeEventsAbi, bridgeRelayAbi, endpointAbi } from "./relayer-abi.js";
 import {
   type BridgeMessage,
@@ -34,7 +35,6 @@ import {
   nextScanRange,
   type TransferSentArgs,
 } from "./relayer-messages.js";
-import { STOP_GRACE_MS, settleWithin } from "./settle.js";
 
 export interface CreateRelayerParameters {
   manifest: DevnetManifest;
@@ -140,18 +140,6 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
   const refunded = new Set<Hex>();
   const jobs = new Map<string, Job>();
   const counters = { delivered: 0, refunded: 0, polls: 0 };
-
-  // LayerZero packets are the DVN's and executor's job (src/protocols/layerzero-oft/devnet).
-  const layerZero =
-    manifest.layerzero === undefined
-      ? undefined
-      : createLayerZeroRelayer({
-          layerzero: manifest.layerzero,
-          chains: manifest.chains,
-          pollIntervalMs,
-          confirmations,
-          logger,
-        });
 
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -435,11 +423,9 @@ export function createRelayer(parameters: CreateRelayerParameters): Relayer {
         `relaying ${manifest.chains.map((c) => c.name).join(", ")} (confirmations ${confirmations}, delay ${delayMs} ms)`,
       );
       loop = runLoop();
-      layerZero?.start();
     },
     async stop() {
       running = false;
-      await layerZero?.stop();
       abort.abort();
       if (timer !== undefined) clearTimeout(timer);
       wake(); // ends the loop's sleep now (clearing the timer alone would leave it pending)

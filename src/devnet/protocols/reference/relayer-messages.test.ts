@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Address } from "viem";
-import type { DevnetManifest, ManifestChain } from "./manifest.js";
+import type { DevnetManifest, ManifestChain } from "../../manifest.js";
 import {
   backoffMs,
   bridgeKindOf,

@@ -14,10 +14,13 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import { erc20Abi, oftAbi } from "../abi.js";
-import { addressToBytes32 } from "../packet.js";
-import { removeDust } from "../quote-math.js";
-import { buildOftApproval, buildOftSendTransaction } from "../transaction.js";
+import { erc20Abi, oftAbi } from "../../../protocols/layerzero-oft/abi.js";
+import { addressToBytes32 } from "../../../protocols/layerzero-oft/packet.js";
+import { removeDust } from "../../../protocols/layerzero-oft/quote-math.js";
+import {
+  buildOftApproval,
+  buildOftSendTransaction,
+} from "../../../protocols/layerzero-oft/transaction.js";
 import type { LayerZeroManifest, LayerZeroManifestDeployment } from "./manifest.js";
 
 export interface OftTrafficClients {

@@ -19,10 +19,17 @@ import { type Address, type Hex, keccak256, type PublicClient, toHex } from "vie
 import { privateKeyToAccount } from "viem/accounts";
 import { toBaseUnits } from "../../../amount.js";
 import type { ContractSender } from "../../../chain/contract-sender.js";
-import { devnetOftAbi, endpointAbi, simpleMessageLibAbi } from "../abi.js";
-import { type LayerZeroArtifacts, loadLayerZeroArtifacts } from "../artifacts.js";
-import { addressToBytes32 } from "../packet.js";
-import { LAYERZERO_PINS } from "../pins.js";
+import {
+  devnetOftAbi,
+  endpointAbi,
+  simpleMessageLibAbi,
+} from "../../../protocols/layerzero-oft/abi.js";
+import {
+  type LayerZeroArtifacts,
+  loadLayerZeroArtifacts,
+} from "../../../protocols/layerzero-oft/artifacts.js";
+import { addressToBytes32 } from "../../../protocols/layerzero-oft/packet.js";
+import { LAYERZERO_PINS } from "../../../protocols/layerzero-oft/pins.js";
 import type {
   LayerZeroManifest,
   LayerZeroManifestChain,

@@ -1,6 +1,7 @@
 /**
- * The devnet traffic generator: random bridge transfers from the funded user accounts, of all
- * three kinds, between random chain pairs, with and without source and destination swaps. A
+ * The reference bridge's traffic generator on the devnet: random bridge transfers from the
+ * funded user accounts, of all three kinds, between random chain pairs, with and without source
+ * and destination swaps. A
  * share of them is built to fail on the destination (a destination swap whose minimum is above
  * what the pool gives), so the relayer's TransferFailed -> refund path runs too.
  *
@@ -10,21 +11,20 @@
  * plus headroom (withGasHeadroom): a swap's gas depends on the block it lands in.
  */
 import { type Address, type Hex, maxUint256, parseEventLogs, zeroAddress } from "viem";
-import { convertDecimals, formatAmount } from "../amount.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import { sendRandomOftTransfer } from "../protocols/layerzero-oft/devnet/traffic.js";
-import type { BridgeParams } from "../protocols/reference/bridge-params.js";
-import { adapterSwapOut } from "./adapter-quote.js";
+import { convertDecimals, formatAmount } from "../../../amount.js";
+import type { BridgeKind } from "../../../domain/bridge-kind.js";
+import type { BridgeParams } from "../../../protocols/reference/bridge-params.js";
+import { adapterSwapOut } from "../../adapter-quote.js";
 import {
   createDevnetClients,
   type DevnetChainClients,
   waitForReceipt,
   withGasHeadroom,
-} from "./chain-clients.js";
-import { type DevnetLogger, errorMessage, silentLogger } from "./logger.js";
-import type { DevnetManifest, ManifestAccount } from "./manifest.js";
-import { bridgeEntryAbi, bridgeEventsAbi, erc20Abi } from "./relayer-abi.js";
-import { STOP_GRACE_MS, settleWithin } from "./settle.js";
+} from "../../chain-clients.js";
+import { type DevnetLogger, errorMessage, silentLogger } from "../../logger.js";
+import type { DevnetManifest, ManifestAccount } from "../../manifest.js";
+import { STOP_GRACE_MS, settleWithin } from "../../settle.js";
+import { type AccountPool, createAccountPool } from "../../traffic-accounts.js";
 import {
   amountForUsd,
   applySlippage,
@@ -34,7 +34,8 @@ import {
   type Random,
   swapPath,
   type TransferChoice,
-} from "./traffic-plan.js";
+} from "../../traffic-plan.js";
+import { bridgeEntryAbi, bridgeEventsAbi, erc20Abi } from "./relayer-abi.js";
 
 export interface CreateTrafficGeneratorParameters {
   manifest: DevnetManifest;
@@ -47,6 +48,11 @@ export interface CreateTrafficGeneratorParameters {
   /** Slippage tolerance of the computed minimums, in basis points. Default 50. */
   slippageBps?: number;
   logger?: DevnetLogger;
+  /**
+   * The user accounts to send from, shared with other protocols' traffic (run-devnet.ts);
+   * default a pool of the manifest's accounts of its own.
+   */
+  accounts?: AccountPool;
 }
 
 /** One transfer the generator sent (kept for the last 1,000). */
@@ -113,7 +119,7 @@ export function createTrafficGenerator(
     return clientsFor(first, chainId);
   };
 
-  const busy = new Set<Address>();
+  const accounts = parameters.accounts ?? createAccountPool(manifest.accounts);
   const inFlight = new Set<Promise<unknown>>();
   const sentLog: TrafficTransfer[] = [];
   const stats: TrafficStats = {
@@ -342,7 +348,7 @@ export function createTrafficGenerator(
   }
 
   async function sendOne(): Promise<TrafficTransfer | null> {
-    const free = manifest.accounts.filter((account) => !busy.has(account.address));
+    const free = accounts.free();
     if (free.length === 0) return null;
     // A run's first transfer comes from the first user account: `start`'s banner prints a list
     // query for that address (demoAddress in src/start/banner.ts), which then soon shows one.
@@ -350,7 +356,7 @@ export function createTrafficGenerator(
     const account =
       !firstPicked && first !== undefined && free.includes(first) ? first : random.pick(free);
     firstPicked = true;
-    busy.add(account.address);
+    accounts.take(account);
     try {
       return await sendFrom(account);
     } catch (error) {
@@ -359,52 +365,16 @@ export function createTrafficGenerator(
         logger.warn(`transfer from ${account.address.slice(0, 8)}… failed: ${errorMessage(error)}`);
       return null;
     } finally {
-      busy.delete(account.address);
+      accounts.release(account);
     }
   }
 
-  /** A LayerZero OFT transfer (src/protocols/layerzero-oft/devnet/traffic.ts) from a free account. */
-  async function sendOftOne(): Promise<unknown> {
-    const layerzero = manifest.layerzero;
-    const free = manifest.accounts.filter((account) => !busy.has(account.address));
-    if (layerzero === undefined || free.length === 0) return null;
-    const account = random.pick(free);
-    busy.add(account.address);
-    try {
-      const sent = await sendRandomOftTransfer({
-        layerzero,
-        account: account.address,
-        clientsFor: (chainId) => clientsFor(account, chainId),
-        random,
-        recipients: manifest.accounts.map((a) => a.address),
-      });
-      if (sent === null) stats.skipped++;
-      else
-        logger.info(
-          `sent OFT ${sent.guid.slice(0, 10)}… ${sent.symbol} ${sent.sourceChainId}->${sent.destChainId}`,
-        );
-      return sent;
-    } catch (error) {
-      stats.errors++;
-      if (running)
-        logger.warn(
-          `OFT transfer from ${account.address.slice(0, 8)}… failed: ${errorMessage(error)}`,
-        );
-      return null;
-    } finally {
-      busy.delete(account.address);
-    }
-  }
-
-  let ticks = 0;
   function schedule(): void {
     if (!running) return;
     // Jitter of +-50 % keeps the rate on average while avoiding lockstep with block times.
     const wait = Math.round(intervalMs * (0.5 + random.next()));
     timer = setTimeout(() => {
-      // Every fourth scheduled transfer is an OFT send; sendOne() stays the reference bridge's.
-      const oft = manifest.layerzero !== undefined && ++ticks % 4 === 0;
-      const work = (oft ? sendOftOne() : sendOne()).finally(() => inFlight.delete(work));
+      const work = sendOne().finally(() => inFlight.delete(work));
       inFlight.add(work);
       schedule();
     }, wait);

@@ -40,9 +40,13 @@ import {
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
 import { backoffDelayMs } from "../../../backoff.js";
-import { endpointAbi, simpleMessageLibAbi } from "../abi.js";
-import { composeGasOf, decodeExecutorOptions } from "../options.js";
-import { bytes32ToAddress, decodePacket, type Packet } from "../packet.js";
+import { endpointAbi, simpleMessageLibAbi } from "../../../protocols/layerzero-oft/abi.js";
+import { composeGasOf, decodeExecutorOptions } from "../../../protocols/layerzero-oft/options.js";
+import {
+  bytes32ToAddress,
+  decodePacket,
+  type Packet,
+} from "../../../protocols/layerzero-oft/packet.js";
 import type { LayerZeroManifest, LayerZeroManifestChain } from "./manifest.js";
 
 export interface LayerZeroRelayerChain {

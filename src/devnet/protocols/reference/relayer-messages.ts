@@ -3,9 +3,9 @@
  * block range is safe to scan, how long to back off. No RPC here, so all of it is unit-tested.
  */
 import type { Address, Hex } from "viem";
-import { backoffDelayMs } from "../backoff.js";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import type { DevnetManifest, ManifestChain } from "./manifest.js";
+import { backoffDelayMs } from "../../../backoff.js";
+import type { BridgeKind } from "../../../domain/bridge-kind.js";
+import type { DevnetManifest, ManifestChain } from "../../manifest.js";
 
 /** The decoded arguments of IBridge.TransferSent. */
 export interface TransferSentArgs {
