@@ -10,7 +10,7 @@ import { toBaseUnits } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import { deployLayerZeroDevnet } from "../protocols/layerzero-oft/devnet/deploy.js";
 import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
-import { acrossManifest, acrossProtocolBridges } from "./across/devnet.js";
+import { acrossContracts, acrossManifest } from "./across/devnet.js";
 import { type Artifacts, loadArtifacts } from "./artifacts.js";
 import { type DeployedChain, deployChain, wrappedDaiSupply } from "./deploy-chain.js";
 import { defaultBridgeIds, messageFeeUsdc } from "./deploy-config.js";
@@ -117,7 +117,12 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
   return {
     ...buildManifest(deployed, parameters.chains, artifacts, accounts),
     layerzero,
-    contracts: layerZeroRegistryBridges(layerzero),
+    contracts: [
+      ...layerZeroRegistryBridges(layerzero),
+      ...acrossContracts(
+        deployed.map((c) => ({ chainId: c.ids.evm, spokePool: c.acrossSpokePool })),
+      ),
+    ],
   };
 }
 
@@ -216,7 +221,6 @@ function buildManifest(
       decimals: t.decimals,
       bridgeKinds: t.bridgeKinds,
     })),
-    protocolBridges: acrossProtocolBridges(chain.ids.evm, chain.acrossSpokePool),
   }));
   const links: ManifestLink[] = [];
   for (const source of deployed) {
