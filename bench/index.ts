@@ -41,6 +41,7 @@ import { jsonRpc } from "../src/devnet/json-rpc.js";
 import type { BridgeEvent } from "../src/domain/bridge-event.js";
 import { createBridgeRegistry } from "../src/domain/bridge-registry.js";
 import { createMutex } from "../src/indexer/mutex.js";
+import { ACROSS_PROTOCOL } from "../src/protocols/across/index.js";
 import { decodeBridgeLog } from "../src/protocols/reference/decode-log.js";
 import { BRIDGE_EVENT_TOPICS } from "../src/protocols/reference/events-abi.js";
 import { openDatabase } from "../src/store/index.js";
@@ -247,6 +248,9 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     );
     const config = parseIndexerConfig({
       chains: generated.manifest.chains,
+      // The chains' Across SpokePools, as the benchmark has always indexed them (LayerZero's
+      // contracts stay out, as before).
+      contracts: (generated.manifest.contracts ?? []).filter((c) => c.protocol === ACROSS_PROTOCOL),
       indexer: { pollIntervalMs: 1000, maxBlockRange: options.maxBlockRange, rpcTimeoutMs: 30_000 },
     });
     const floorRun = (name: string) =>

@@ -33,17 +33,12 @@ describe("parseIndexerConfig", () => {
     });
     assert.equal(config.maxBlockRange, INDEXER_DEFAULTS.maxBlockRange);
   });
-  it("behavior: protocolBridges add other protocols' contracts (Across' SpokePool, kind 1, by chain id)", () => {
+  it("behavior: `contracts` lists Across' SpokePool (kind 1, by chain id) beside a chain's own bridges", () => {
     const spokePool = "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64";
+    const across = { protocol: "across", chainId: 71001, kind: 1, bridgeChainId: 71001 };
     const config = parseIndexerConfig({
-      chains: [
-        {
-          ...chain,
-          protocolBridges: [
-            { protocol: "across", kind: 1, address: spokePool.toLowerCase(), bridgeChainId: 71001 },
-          ],
-        },
-      ],
+      chains: [chain],
+      contracts: [{ ...across, address: spokePool.toLowerCase() }],
     });
     assert.deepEqual(config.bridges[2], {
       protocol: "across",
@@ -53,13 +48,25 @@ describe("parseIndexerConfig", () => {
       bridgeChainId: "71001",
     });
     assert.throws(
+      () => parseIndexerConfig({ chains: [chain], contracts: [{ ...across, address: "0x12" }] }),
+      /contracts\[0\]\.address must be a 0x address/,
+    );
+  });
+  it("error: a chain's `protocolBridges` (the earlier format) is refused, naming where its entries go", () => {
+    const spokePool = "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64";
+    assert.throws(
       () =>
         parseIndexerConfig({
           chains: [
-            { ...chain, protocolBridges: [{ protocol: "across", kind: 1, address: "0x12" }] },
+            {
+              ...chain,
+              protocolBridges: [
+                { protocol: "across", kind: 1, address: spokePool, bridgeChainId: "71001" },
+              ],
+            },
           ],
         }),
-      /chains\[0\] \(alpha\)\.protocolBridges\[0\]\.address must be a 0x address/,
+      /chains\[0\] \(alpha\)\.protocolBridges is no longer read: list these contracts in the top-level `contracts` array, each with "chainId": 71001/,
     );
   });
   it("behavior: explicit values win", () => {

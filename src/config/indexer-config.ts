@@ -8,16 +8,17 @@
  *                     "finalityDepth"?: 64,      // a deeper reorg stops this chain loudly
  *                     "nativeSymbol"?: "ETH",
  *                     "bridges": { "0": "0x..", "1": "0x..", "2": "0x.." },
- *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" },
- *                     "protocolBridges"?: [ { "protocol": "across", "kind": 1,
- *                                             "address": "0x..", "bridgeChainId": "71001" } ] } ],
+ *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" } } ],
  *       "contracts"?: [ { "protocol": "layerzero-oft", "chainId": 71001, "address": "0x..",
  *                         "kind": 2, "bridgeChainId": "40101", "token"?: "0x..",
- *                         "auxiliary"?: true } ],
+ *                         "auxiliary"?: true },
+ *                       { "protocol": "across", "chainId": 8453, "address": "0x..",
+ *                         "kind": 1, "bridgeChainId": "8453" } ],
  *       "indexer"?: { "pollIntervalMs"?: 1000, "maxBlockRange"?: 2000, "rpcTimeoutMs"?: 10000 } }
  *
- * `contracts` are other protocols' contracts (src/protocols/); a chain listed there may leave
- * out `bridges` and `bridgeChainIds` (it runs no reference bridge).
+ * `contracts` are other protocols' contracts (src/protocols/: LayerZero's OFTs, Across'
+ * SpokePools, ...), the one place they are listed; a chain listed there may leave out `bridges`
+ * and `bridgeChainIds` (it runs no reference bridge).
  *
  * Validated once at start; every error names the entry and the rule.
  */
@@ -155,7 +156,8 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
         bridgeChainId: BigInt(String(schemeId)).toString(),
       });
     }
-    bridges.push(...protocolBridges(c.protocolBridges, chainId, where, fail));
+    if (c.protocolBridges !== undefined)
+      fail(movedToContracts(`${where}.protocolBridges`, chainId));
     chains.push({
       name: (name as string).trim(),
       chainId,
@@ -210,7 +212,7 @@ export function parseIndexerConfig(json: unknown, source = "indexer config"): In
  * `contracts`: the other protocols' contracts (src/protocols/), each `{ "protocol", "chainId",
  * "address", "kind", "bridgeChainId", "token"?, "auxiliary"? }` (RegistryBridge; `auxiliary`:
  * read for its logs only, never a transfer's endpoint, as LayerZero's EndpointV2). Within one protocol an id
- * names one chain; the devnet manifest lists its LayerZero contracts here.
+ * names one chain; the devnet manifest lists its LayerZero contracts and Across SpokePools here.
  */
 function parseContracts(
   raw: unknown,
@@ -276,36 +278,12 @@ function integer(value: unknown, name: string, min: number, fail: (m: string) =>
 }
 
 /**
- * A chain's contracts of other protocols than our own (src/protocols/index.ts), e.g. Across'
- * SpokePool: `[{ protocol, kind, address, bridgeChainId }]`; absent: none.
+ * A chain's `protocolBridges` (an earlier format for other protocols' contracts) is refused, not
+ * ignored: a config that relied on it would index nothing of those contracts.
  */
-function protocolBridges(
-  raw: unknown,
-  chainId: number,
-  where: string,
-  fail: (message: string) => never,
-): RegistryBridge[] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) fail(`${where}.protocolBridges must be an array`);
-  return (raw as unknown[]).map((entry, j) => {
-    const at = `${where}.protocolBridges[${j}]`;
-    if (!isObject(entry)) fail(`${at} must be an object`);
-    const e = entry as Record<string, unknown>;
-    if (typeof e.protocol !== "string" || e.protocol === "") fail(`${at}.protocol must be a name`);
-    const kind = Number(e.kind) as BridgeKind;
-    if (!BRIDGE_KINDS.includes(kind)) fail(`${at}.kind must be 0, 1 or 2`);
-    if (typeof e.address !== "string" || !isAddress(e.address, { strict: false })) {
-      fail(`${at}.address must be a 0x address`);
-    }
-    if (!/^[0-9]+$/.test(String(e.bridgeChainId))) {
-      fail(`${at}.bridgeChainId must be a decimal integer`);
-    }
-    return {
-      protocol: e.protocol as string,
-      kind,
-      chainId,
-      address: getAddress(e.address as string) as Address,
-      bridgeChainId: BigInt(String(e.bridgeChainId)).toString(),
-    };
-  });
+function movedToContracts(at: string, chainId: number): string {
+  return (
+    `${at} is no longer read: list these contracts in the top-level \`contracts\` array,` +
+    ` each with "chainId": ${chainId} (docs/indexer.md#configuration-file)`
+  );
 }

@@ -40,9 +40,10 @@ const reference: ManifestPart = {
   ],
   top: { links: [], abis: { bridge: [] } },
 };
-const bridge = (protocol: string, address: Address) => ({
+const contract = (protocol: string, address: Address) => ({
   protocol,
   kind: 1 as const,
+  chainId: 71001,
   address,
   bridgeChainId: "71001",
 });
@@ -56,14 +57,14 @@ describe("mergeManifestParts", () => {
     assert.equal(merged.chains[0]?.name, "alpha");
   });
 
-  it("behavior: protocolBridges and contracts of several parts are appended, in registry order", () => {
+  it("behavior: the contracts of several parts are appended, in registry order", () => {
     const merged = mergeManifestParts(base(), [
       reference,
-      { chains: [{ protocolBridges: [bridge("one", A)] }], top: { contracts: [] } },
-      { chains: [{ protocolBridges: [bridge("two", B)] }] },
+      { top: { contracts: [contract("one", A)] } },
+      { top: { contracts: [contract("two", B)] } },
     ]);
     assert.deepEqual(
-      merged.chains[0]?.protocolBridges?.map((b) => b.protocol),
+      merged.contracts?.map((b) => b.protocol),
       ["one", "two"],
     );
   });

@@ -47,7 +47,7 @@ export function mergeManifestParts(
 }
 
 /** The lists several protocols add to: appended. */
-const APPENDED = new Set(["protocolBridges", "contracts"]);
+const APPENDED = new Set(["contracts"]);
 
 /** APPENDED lists appended; anything else set once. */
 function mergeInto(target: Record<string, unknown>, fields: Record<string, unknown>, at: string) {

@@ -56,16 +56,6 @@ export interface ManifestChain {
   uniswapV3?: ManifestUniswapV3;
   weth: Address;
   tokens: ManifestToken[];
-  /**
-   * Other protocols' contracts on this chain (the indexer config's protocolBridges): Across'
-   * SpokePool (src/devnet/protocols/across/).
-   */
-  protocolBridges?: {
-    protocol: string;
-    kind: BridgeKind;
-    address: Address;
-    bridgeChainId: string;
-  }[];
 }
 
 /** A bridge token link: `kind` carries `sourceToken` on one chain to `destToken` on another. */
@@ -95,7 +85,8 @@ export interface DevnetManifest {
   layerzero?: LayerZeroManifest;
   /**
    * Other protocols' contracts as the indexer configuration's `contracts` reads them
-   * (config/indexer-config.ts): LayerZero's endpoints and OFTs. Absent in older manifests.
+   * (config/indexer-config.ts): LayerZero's endpoints and OFTs, Across' SpokePools. Absent in
+   * older manifests.
    */
   contracts?: RegistryBridge[];
   /** Across on the devnet (src/devnet/protocols/across/devnet.ts): its package, accounts, SpokePool ABI. */

@@ -112,8 +112,8 @@ export interface RegistryChain {
   /** The chain's block explorer, no trailing slash; absent: none is published. */
   blockExplorerUrl?: string;
   /**
-   * Other protocols' contracts on this chain (the manifest's and indexer config's
-   * `protocolBridges`): indexed, never quoted (docs/protocols.md); discovery lists them.
+   * Other protocols' contracts on this chain (the manifest's and indexer config's top-level
+   * `contracts`): indexed, never quoted (docs/protocols.md); discovery lists them.
    */
   indexOnly: { protocol: string; kind: BridgeKind; address: Address }[];
 }
@@ -221,6 +221,13 @@ function buildChain(raw: unknown, index: number): RegistryChain {
   const chainId = readInteger(c.chainId, `${where}.chainId`, 1, Number.MAX_SAFE_INTEGER);
   const name = readString(c.name, `${where}.name`);
   where = `chains[${index}] (${name})`;
+  // An earlier format listed other protocols' contracts per chain: refused, not ignored.
+  if (c.protocolBridges !== undefined) {
+    fail(
+      `${where}.protocolBridges`,
+      `is no longer read: list these contracts in the top-level \`contracts\` array, each with "chainId": ${chainId}`,
+    );
+  }
 
   const nativeSymbol =
     c.nativeSymbol === undefined ? "ETH" : readString(c.nativeSymbol, `${where}.nativeSymbol`);
@@ -336,7 +343,7 @@ function buildChain(raw: unknown, index: number): RegistryChain {
         }),
     bridgeChainIds,
     bridges,
-    indexOnly: readIndexOnly(c.protocolBridges, `${where}.protocolBridges`),
+    indexOnly: [],
     ...(c.messagingEndpoint === undefined
       ? {}
       : { messagingEndpoint: readAddress(c.messagingEndpoint, `${where}.messagingEndpoint`) }),
@@ -563,20 +570,5 @@ function readTopLevelContracts(
         address: readAddress(e.address, `${where}[${i}].address`),
       },
     ];
-  });
-}
-
-/** `protocolBridges` entries (protocol, kind, address); their other fields are the indexer's. */
-function readIndexOnly(raw: unknown, where: string): RegistryChain["indexOnly"] {
-  if (raw === undefined) return [];
-  if (!Array.isArray(raw)) fail(where, "must be an array");
-  return (raw as unknown[]).map((entry, i) => {
-    const e = readObject(entry, `${where}[${i}]`);
-    const kind = readInteger(e.kind, `${where}[${i}].kind`, 0, 2) as BridgeKind;
-    return {
-      protocol: readString(e.protocol, `${where}[${i}].protocol`),
-      kind,
-      address: readAddress(e.address, `${where}[${i}].address`),
-    };
   });
 }

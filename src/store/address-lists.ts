@@ -1,20 +1,29 @@
 /**
  * The per-address lists (address_transfers, address_stats; docs/store.md, "Deep pages: seq"):
- * their one owner. Both writers of records call it: the record-at-a-time write path
- * (transfer-writes.ts: import, upserts, deletes) through createAddressLists, the set-based
- * derivation (derive-transfers.ts) through addressListStatements.
+ * their one owner. Both writers of records maintain them through the same statements: the
+ * set-based derivation (derive-transfers.ts) and the record-at-a-time write path
+ * (transfer-writes.ts: import, upserts, deletes). A writer only says which rows go and which
+ * come:
+ *   1. drop: the rows of the transfers staged in address_list_dropped (a deleted record, one
+ *      whose addresses changed, the derivation's replaced records) are deleted and their
+ *      addresses marked dirty (address_list_dirty);
+ *   2. the rows to add are staged in address_list_rows (the derivation selects them from its
+ *      batch, the record path sends them as JSON);
+ *   3. place: the staged rows are appended where they sort after their address's last row
+ *      (seq = total + rank: the live case); an address where one does not, or one marked dirty,
+ *      is renumbered with ROW_NUMBER() from its first changed row on, and its stats recomputed.
  *
  * Invariant per address key k (checked by the test suites against a plain ORDER BY):
  *   the address_transfers rows of k have seq 1..total, in (created_at, transfer_id) order, and
  *   address_stats(k) holds total and the greatest (created_at, transfer_id).
- * Maintained per batch: new rows of k that all sort after the stored last one append
- * (seq = total + 1, ...: the live case, O(1) per row); otherwise the rows of k are renumbered
- * with ROW_NUMBER() (record at a time: from the smallest new row onwards; set-based: the whole
- * address, marked dirty) and its stats recomputed. Updates keep created_at, so they never move
- * a row.
+ * Updates keep created_at, so they never move a row; the writers copy changed sort columns to
+ * the rows themselves.
+ *
+ * The staging tables are temporary tables, emptied at commit on PostgreSQL: the statements run
+ * in the caller's transaction, and those joining address_transfers inside withIndexedJoins.
  */
 import type { BridgeTransaction } from "../domain/bridge-transaction.js";
-import type { AddressRow, AddressStats, TransferBackend } from "./backend.js";
+import type { TransferBackend } from "./backend.js";
 import type { Dialect } from "./derive-dialect.js";
 import { amountSortKey } from "./transfer-keys.js";
 
@@ -27,196 +36,207 @@ export const ADDRESS_SORT_COLUMNS = [
   "receive_amount_key",
 ] as const;
 
-const PREDECESSOR_SEQ_SQL =
-  "SELECT seq FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) < (?, ?)" +
-  " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
+const ROW_COLUMNS = ["created_at", ...ADDRESS_SORT_COLUMNS] as const;
+const STAGED_COLUMNS = ["address_key", "transfer_id", ...ROW_COLUMNS] as const;
 
-// `+address_id` (a no-op on both backends) keeps SQLite's planner from scanning the address's
-// whole (address_id, ...) index instead of using the index on transfer_id: without statistics
-// it cannot tell that one transfer_id matches at most two rows, while one address may hold
-// 100,000 (that mistake made one renumber O(n^2)).
-const RENUMBER_SQL =
-  "UPDATE address_transfers SET seq = ? + r.rn FROM (" +
-  "SELECT transfer_id, ROW_NUMBER() OVER (ORDER BY created_at, transfer_id) AS rn" +
-  " FROM address_transfers WHERE address_id = ? AND (created_at, transfer_id) >= (?, ?)) r" +
-  " WHERE +address_transfers.address_id = ? AND address_transfers.transfer_id = r.transfer_id";
+/** A row to add to an address's list (the record path's staging). */
+export type StagedAddressRow = { address_key: string; transfer_id: string } & Record<
+  (typeof ROW_COLUMNS)[number],
+  string
+>;
 
-const LAST_ROW_SQL =
-  "SELECT created_at, transfer_id FROM address_transfers WHERE address_id = ?" +
-  " ORDER BY created_at DESC, transfer_id DESC LIMIT 1";
-
-function compareRows(aCreated: string, aId: number, bCreated: string, bId: number): number {
-  if (aCreated !== bCreated) return aCreated < bCreated ? -1 : 1;
-  return aId - bId;
-}
-
-export function addressRow(key: string, transferId: number, record: BridgeTransaction): AddressRow {
+export function addressRow(
+  key: string,
+  transferId: number,
+  record: BridgeTransaction,
+): StagedAddressRow {
   return {
-    addressKey: key,
-    addressId: 0,
-    transferId,
-    seq: 0,
-    createdAt: record.created_at,
-    updatedAt: record.updated_at,
-    startTime: record.start_time,
-    endTime: record.end_time,
-    sendAmountKey: amountSortKey(record.send_amount),
-    receiveAmountKey: amountSortKey(record.receive_amount),
+    address_key: key,
+    transfer_id: String(transferId),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    start_time: record.start_time,
+    end_time: record.end_time,
+    send_amount_key: amountSortKey(record.send_amount),
+    receive_amount_key: amountSortKey(record.receive_amount),
   };
 }
 
-/** The record-at-a-time maintenance: rows placed and removed keeping the invariant. */
-export function createAddressLists(backend: TransferBackend) {
-  const { sql, bulk } = backend;
+const DIRTY = "(SELECT address_id FROM address_list_dirty)";
 
-  /** Adds rows for addresses, keeping the seq invariant (see top of file). */
-  async function placeAddressRows(rows: AddressRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const byKey = new Map<string, AddressRow[]>();
-    for (const row of rows) {
-      const list = byKey.get(row.addressKey);
-      if (list) list.push(row);
-      else byKey.set(row.addressKey, [row]);
-    }
-    const keys = [...byKey.keys()].sort();
-    const stats = await bulk.lockAddressStats(keys);
-    const renumberFrom: AddressRow[] = [];
-    const newStats: AddressStats[] = [];
-    for (const key of keys) {
-      const list = byKey.get(key)!;
-      list.sort((a, b) => compareRows(a.createdAt, a.transferId, b.createdAt, b.transferId));
-      const current = stats.get(key)!;
-      for (const row of list) row.addressId = current.addressId;
-      const first = list[0]!;
-      const last = list[list.length - 1]!;
-      const appends =
-        current.total === 0 ||
-        compareRows(first.createdAt, first.transferId, current.lastCreatedAt, current.lastId) > 0;
-      if (appends) {
-        list.forEach((row, i) => {
-          row.seq = current.total + i + 1;
-        });
-      } else {
-        renumberFrom.push(first);
-      }
-      const lastIsNew =
-        current.total === 0 ||
-        compareRows(last.createdAt, last.transferId, current.lastCreatedAt, current.lastId) > 0;
-      newStats.push({
-        addressId: current.addressId,
-        addressKey: key,
-        total: current.total + list.length,
-        lastCreatedAt: lastIsNew ? last.createdAt : current.lastCreatedAt,
-        lastId: lastIsNew ? last.transferId : current.lastId,
-      });
-    }
-    await bulk.insertAddressRows(rows);
-    if (renumberFrom.length > 0) {
-      // RENUMBER_SQL joins the address's tail to address_transfers on transfer_id, as the bulk
-      // updates do: index probes, not a scan of the table (TransferBulkOps.withIndexedJoins).
-      await bulk.withIndexedJoins(async () => {
-        for (const first of renumberFrom) {
-          const predecessor = await sql.all<{ seq: unknown }>(PREDECESSOR_SEQ_SQL, [
-            first.addressId,
-            first.createdAt,
-            first.transferId,
-          ]);
-          const base = Number(predecessor[0]?.seq ?? 0);
-          await sql.run(RENUMBER_SQL, [
-            base,
-            first.addressId,
-            first.createdAt,
-            first.transferId,
-            first.addressId,
-          ]);
-        }
-      });
-    }
-    await bulk.writeAddressStats(newStats);
-  }
-
-  /** Removes a transfer from an address's list, closing the gap in seq. */
-  async function removeAddressRow(key: string, transferId: number): Promise<void> {
-    const stats = (await bulk.lockAddressStats([key])).get(key)!;
-    const id = stats.addressId;
-    const rows = await sql.all<{ seq: unknown }>(
-      "SELECT seq FROM address_transfers WHERE transfer_id = ? AND +address_id = ?",
-      [transferId, id],
-    );
-    if (rows[0] === undefined) return;
-    await sql.run("DELETE FROM address_transfers WHERE transfer_id = ? AND +address_id = ?", [
-      transferId,
-      id,
-    ]);
-    await sql.run("UPDATE address_transfers SET seq = seq - 1 WHERE address_id = ? AND seq > ?", [
-      id,
-      Number(rows[0].seq),
-    ]);
-    const last = await sql.all<{ created_at: string; transfer_id: unknown }>(LAST_ROW_SQL, [id]);
-    await bulk.writeAddressStats([
-      {
-        addressId: id,
-        addressKey: key,
-        total: stats.total - 1,
-        lastCreatedAt: last[0]?.created_at ?? "",
-        lastId: Number(last[0]?.transfer_id ?? 0),
-      },
-    ]);
-  }
-
-  return { placeRows: placeAddressRows, removeRow: removeAddressRow };
-}
-
-const DIRTY = "(SELECT address_id FROM indexer_dirty)";
-
-/**
- * The set-based maintenance, statements run in this order by the derivation after its records
- * are written (the derivation itself first drops the rows of records whose send-side fields
- * changed, marking their addresses dirty, and syncs the sort columns of existing rows): its new records' rows (from and to address; from the temporary table
- * indexer_derived) are appended where they sort last, an address where one does not (or one
- * marked in indexer_dirty) is renumbered and its stats recomputed.
- */
+/** The statements of every writer (the derivation's plan tests read them too). */
 export function addressListStatements(d: Dialect) {
-  const SORT_COLUMNS = ADDRESS_SORT_COLUMNS;
-  const rowsOfNewRecords = (addressColumn: string) =>
-    `SELECT lower(t.${addressColumn}) AS address_key, t.id, ${["created_at", ...SORT_COLUMNS]
-      .map((c) => `t.${c}`)
-      .join(
-        ", ",
-      )} FROM indexer_derived d ${d.batchJoin} transfers t ON t.message_key = d.message_key` +
-    " WHERE NOT EXISTS (SELECT 1 FROM address_transfers a WHERE a.transfer_id = t.id)";
-  const rowColumns = ["created_at", ...SORT_COLUMNS].join(", ");
+  const rowColumns = ROW_COLUMNS.join(", ");
   return {
-    // UNION: one row when from and to are the same address.
-    newRows:
-      `INSERT INTO indexer_address_rows (address_key, transfer_id, ${rowColumns})` +
-      ` ${rowsOfNewRecords("from_address")} UNION ${rowsOfNewRecords("to_address")}`,
+    tables: [
+      d.tempTable(
+        "address_list_rows",
+        `address_key ${d.text} NOT NULL, transfer_id BIGINT NOT NULL, ${ROW_COLUMNS.map(
+          (c) => `${c} ${d.text} NOT NULL`,
+        ).join(", ")}, PRIMARY KEY (address_key, transfer_id)`,
+      ),
+      d.tempTable("address_list_dropped", "transfer_id BIGINT PRIMARY KEY"),
+      // from: the first row whose seq may be wrong; base: the seq of the row before it.
+      d.tempTable(
+        "address_list_dirty",
+        `address_id BIGINT PRIMARY KEY, from_created_at ${d.text} NOT NULL, from_id BIGINT NOT NULL, base BIGINT`,
+      ),
+      // The new seq of each row of the dirty lists whose seq changes.
+      d.tempTable(
+        "address_list_seq",
+        "address_id BIGINT NOT NULL, transfer_id BIGINT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (address_id, transfer_id)",
+      ),
+    ],
+    empty: [
+      "address_list_rows",
+      "address_list_dropped",
+      "address_list_dirty",
+      "address_list_seq",
+    ].map((t) => `DELETE FROM ${t}`),
+    /** The record path's staging: distinct transfer ids, then rows (see addressRow). */
+    stageDropped:
+      "INSERT INTO address_list_dropped (transfer_id) SELECT CAST(value AS BIGINT)" +
+      ` FROM (${d.listRows("?")}) ids`,
+    stageRow: `INSERT INTO address_list_rows (${STAGED_COLUMNS.join(", ")}) VALUES (${STAGED_COLUMNS.map(() => "?").join(", ")})`,
+    stageRows:
+      `INSERT INTO address_list_rows (address_key, transfer_id, ${rowColumns})` +
+      ` SELECT address_key, CAST(transfer_id AS BIGINT), ${rowColumns}` +
+      ` FROM (${d.rowsFromJson("?", STAGED_COLUMNS)}) r`,
+    // Step 1, first of all (address_list_dirty is empty): dirty from the first dropped row.
+    dirtyDropped:
+      "INSERT INTO address_list_dirty (address_id, from_created_at, from_id)" +
+      " SELECT address_id, created_at, transfer_id FROM (SELECT a.address_id, a.created_at, a.transfer_id," +
+      " ROW_NUMBER() OVER (PARTITION BY a.address_id ORDER BY a.created_at, a.transfer_id) AS rn" +
+      ` FROM address_transfers a WHERE ${d.inList("a.transfer_id", "SELECT transfer_id FROM address_list_dropped")}) f` +
+      " WHERE rn = 1",
+    deleteDropped: `DELETE FROM address_transfers WHERE ${d.inList("transfer_id", "SELECT transfer_id FROM address_list_dropped")}`,
+    // Step 3. Stats rows are created (total 0) and locked in key order.
     lockStats:
       "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
-      " SELECT k, 0, '', 0 FROM (SELECT address_key AS k FROM indexer_address_rows UNION" +
+      " SELECT k, 0, '', 0 FROM (SELECT address_key AS k FROM address_list_rows UNION" +
       ` SELECT address_key FROM address_stats WHERE address_id IN ${DIRTY}) keys` +
       ` WHERE true ORDER BY k ${d.statsUpsertTail}`,
+    // Dirty from its first staged row: an address whose staged rows do not all sort after its
+    // last row, or one already dirty (then from the earlier of the two).
     dirtyBehind:
-      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT s.address_id FROM indexer_address_rows r" +
-      " JOIN address_stats s ON s.address_key = r.address_key WHERE s.total > 0" +
-      ` AND (r.created_at, r.transfer_id) < (s.last_created_at, s.last_id) AND s.address_id NOT IN ${DIRTY}`,
+      "INSERT INTO address_list_dirty (address_id, from_created_at, from_id)" +
+      " SELECT s.address_id, f.created_at, f.transfer_id FROM (SELECT address_key, created_at, transfer_id," +
+      " ROW_NUMBER() OVER (PARTITION BY address_key ORDER BY created_at, transfer_id) AS rn" +
+      " FROM address_list_rows) f JOIN address_stats s ON s.address_key = f.address_key" +
+      ` WHERE f.rn = 1 AND (s.address_id IN ${DIRTY} OR (s.total > 0` +
+      " AND (f.created_at, f.transfer_id) < (s.last_created_at, s.last_id)))" +
+      ` ON CONFLICT (address_id) DO UPDATE SET ${["from_created_at", "from_id"]
+        .map(
+          (c) =>
+            `${c} = CASE WHEN (excluded.from_created_at, excluded.from_id) <` +
+            ` (address_list_dirty.from_created_at, address_list_dirty.from_id)` +
+            ` THEN excluded.${c} ELSE address_list_dirty.${c} END`,
+        )
+        .join(", ")}`,
     insertRows:
       `INSERT INTO address_transfers (address_id, transfer_id, seq, ${rowColumns})` +
       " SELECT s.address_id, r.transfer_id, s.total + ROW_NUMBER() OVER (PARTITION BY s.address_id" +
-      ` ORDER BY r.created_at, r.transfer_id), ${["created_at", ...SORT_COLUMNS].map((c) => `r.${c}`).join(", ")}` +
-      " FROM indexer_address_rows r JOIN address_stats s ON s.address_key = r.address_key",
+      ` ORDER BY r.created_at, r.transfer_id), ${ROW_COLUMNS.map((c) => `r.${c}`).join(", ")}` +
+      " FROM address_list_rows r JOIN address_stats s ON s.address_key = r.address_key",
     statsAppended:
       "UPDATE address_stats SET total = address_stats.total + n.added, last_created_at = n.created_at," +
       " last_id = n.transfer_id FROM (SELECT address_key, created_at, transfer_id," +
       " COUNT(*) OVER (PARTITION BY address_key) AS added, ROW_NUMBER() OVER (PARTITION BY" +
-      " address_key ORDER BY created_at DESC, transfer_id DESC) AS rn FROM indexer_address_rows) n" +
+      " address_key ORDER BY created_at DESC, transfer_id DESC) AS rn FROM address_list_rows) n" +
       ` WHERE n.rn = 1 AND address_stats.address_key = n.address_key AND address_stats.address_id NOT IN ${DIRTY}`,
-    // `+address_id` steers SQLite to the transfer_id index (as RENUMBER_SQL above).
+    // The rows before `from` kept their seq (drops and staged rows are at or after it).
+    dirtyBase:
+      "UPDATE address_list_dirty SET base = COALESCE((SELECT p.seq FROM address_transfers p" +
+      " WHERE p.address_id = address_list_dirty.address_id AND (p.created_at, p.transfer_id) <" +
+      " (address_list_dirty.from_created_at, address_list_dirty.from_id)" +
+      " ORDER BY p.created_at DESC, p.transfer_id DESC LIMIT 1), 0)",
+    // Only the rows from `from` on, base + 1, ...: the cost is the rows after the first
+    // change, usually few (records arrive roughly in created_at order). The dirty lists drive
+    // the index range scans (PostgreSQL: LATERAL; SQLite: CROSS JOIN keeps them outer).
+    newSeq:
+      "INSERT INTO address_list_seq (address_id, transfer_id, seq) SELECT address_id, transfer_id, seq" +
+      " FROM (SELECT a.address_id, a.transfer_id, a.seq AS stored, x.base + ROW_NUMBER() OVER" +
+      " (PARTITION BY a.address_id ORDER BY a.created_at, a.transfer_id) AS seq FROM address_list_dirty x" +
+      (d.kind === "postgres"
+        ? " CROSS JOIN LATERAL (SELECT b.address_id, b.transfer_id, b.created_at, b.seq FROM address_transfers b" +
+          ` WHERE b.address_id = x.address_id AND (b.created_at, b.transfer_id) >= (x.from_created_at, x.from_id)${d.planFence}) a`
+        : " CROSS JOIN address_transfers a ON a.address_id = x.address_id" +
+          " AND (a.created_at, a.transfer_id) >= (x.from_created_at, x.from_id)") +
+      ") r WHERE seq <> stored",
+    // Through the transfer_id index; `+address_id` (a no-op on both backends) keeps SQLite's
+    // planner from scanning the address's whole (address_id, ...) index instead: without
+    // statistics it cannot tell that one transfer_id matches at most two rows, while one address
+    // may hold 100,000 (that mistake made one renumber O(n^2)).
     renumber:
-      "UPDATE address_transfers SET seq = r.rn FROM (SELECT address_id, transfer_id, ROW_NUMBER()" +
-      " OVER (PARTITION BY address_id ORDER BY created_at, transfer_id) AS rn FROM address_transfers" +
-      ` WHERE ${d.inList("address_id", "SELECT address_id FROM indexer_dirty")}) r WHERE +address_transfers.address_id = r.address_id` +
-      " AND address_transfers.transfer_id = r.transfer_id AND address_transfers.seq <> r.rn",
-    statsDirty: `UPDATE address_stats SET total = (SELECT COUNT(*) FROM address_transfers a WHERE a.address_id = address_stats.address_id), last_created_at = COALESCE((SELECT a.created_at FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), ''), last_id = COALESCE((SELECT a.transfer_id FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), 0) WHERE address_id IN ${DIRTY}`,
+      "UPDATE address_transfers SET seq = (SELECT r.seq FROM address_list_seq r" +
+      " WHERE r.address_id = address_transfers.address_id AND r.transfer_id = address_transfers.transfer_id)" +
+      ` WHERE ${d.inList("transfer_id", "SELECT transfer_id FROM address_list_seq")}` +
+      " AND (+address_id, transfer_id) IN (SELECT address_id, transfer_id FROM address_list_seq)",
+    // After the renumbering the greatest seq is the count.
+    statsDirty: `UPDATE address_stats SET total = COALESCE((SELECT a.seq FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.seq DESC LIMIT 1), 0), last_created_at = COALESCE((SELECT a.created_at FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), ''), last_id = COALESCE((SELECT a.transfer_id FROM address_transfers a WHERE a.address_id = address_stats.address_id ORDER BY a.created_at DESC, a.transfer_id DESC LIMIT 1), 0) WHERE address_id IN ${DIRTY}`,
   };
+}
+
+export type AddressListStatements = ReturnType<typeof addressListStatements>;
+
+/** Runs the statements of the steps above for one writer, in the caller's transaction. */
+export function createAddressLists(backend: TransferBackend, d: Dialect) {
+  const q = addressListStatements(d);
+  const run = (text: string, params: readonly unknown[] = []) => backend.sql.run(text, params);
+
+  /** Creates (once per connection) and empties the staging tables. */
+  async function begin(): Promise<void> {
+    for (const text of q.tables) await run(text);
+    for (const text of q.empty) await run(text);
+  }
+
+  /** Step 1: the staged dropped transfers leave every list. Inside withIndexedJoins. */
+  async function drop(): Promise<void> {
+    await run(q.dirtyDropped);
+    await run(q.deleteDropped);
+  }
+
+  /** Step 3: the staged rows join their lists, dirty lists are renumbered. Inside withIndexedJoins. */
+  async function place(): Promise<void> {
+    await run(q.lockStats);
+    await run(q.dirtyBehind);
+    await run(q.insertRows);
+    await run(q.statsAppended);
+    await run(q.dirtyBase);
+    await run(q.newSeq);
+    await run(q.renumber);
+    await run(q.statsDirty);
+  }
+
+  /**
+   * The record path's one call per batch: the transfers `dropped` leave their lists (a delete,
+   * or a record whose addresses changed: it comes back through `rows`), `rows` are added.
+   */
+  async function update(
+    dropped: readonly number[],
+    rows: readonly StagedAddressRow[],
+  ): Promise<void> {
+    if (dropped.length === 0 && rows.length === 0) return;
+    await begin();
+    await backend.bulk.withIndexedJoins(async () => {
+      if (dropped.length > 0) {
+        await run(q.stageDropped, [d.listParam([...new Set(dropped)].map(String))]);
+        await drop();
+      }
+      if (d.kind === "postgres") {
+        if (rows.length > 0) await run(q.stageRows, [JSON.stringify(rows)]);
+      } else {
+        // In-process: a prepared statement per row costs less than parsing them from JSON.
+        for (const row of rows) {
+          await run(
+            q.stageRow,
+            STAGED_COLUMNS.map((c) => row[c]),
+          );
+        }
+      }
+      await place();
+    });
+  }
+
+  return { drop, place, update };
 }

@@ -13,48 +13,6 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
-/** One row of address_transfers. */
-export interface AddressRow {
-  addressKey: string;
-  /** address_stats.address_id of addressKey; 0 until the stats row is known. */
-  addressId: number;
-  transferId: number;
-  seq: number;
-  createdAt: string;
-  updatedAt: string;
-  startTime: string;
-  endTime: string;
-  sendAmountKey: string;
-  receiveAmountKey: string;
-}
-
-/** One row of address_stats. (lastCreatedAt, lastId) is the greatest of the address's rows. */
-export interface AddressStats {
-  addressId: number;
-  addressKey: string;
-  total: number;
-  lastCreatedAt: string;
-  lastId: number;
-}
-
-/** address_stats rows (either backend) keyed by address_key. */
-export function addressStatsByKey(
-  rows: readonly Record<string, unknown>[],
-): Map<string, AddressStats> {
-  return new Map(
-    rows.map((row): [string, AddressStats] => [
-      String(row.address_key),
-      {
-        addressId: Number(row.address_id),
-        addressKey: String(row.address_key),
-        total: Number(row.total),
-        lastCreatedAt: String(row.last_created_at),
-        lastId: Number(row.last_id),
-      },
-    ]),
-  );
-}
-
 export interface StoredTransfer {
   id: number;
   record: BridgeTransaction;
@@ -67,18 +25,10 @@ export interface TransferBulkOps {
    * message_key already exists (a concurrent writer won) is skipped and absent from the map.
    */
   insertTransfers(records: readonly BridgeTransaction[]): Promise<Map<string, number>>;
-  insertAddressRows(rows: readonly AddressRow[]): Promise<void>;
-  /**
-   * Returns the stats of each key (with its address_id), creating missing rows (total 0). On PostgreSQL the rows stay
-   * locked until the transaction ends, which serialises seq maintenance per address; keys are
-   * locked in the given (sorted) order so two writers cannot deadlock.
-   */
-  lockAddressStats(addressKeys: readonly string[]): Promise<Map<string, AddressStats>>;
-  writeAddressStats(stats: readonly AddressStats[]): Promise<void>;
   /**
    * Runs `work`, whose statements join a few rows (at most a few hundred VALUES rows, or an
    * address's renumbered tail) to a large table on an indexed key (transfer-writes' bulk
-   * updates and renumbering), with the planner held to index lookups, inside the caller's
+   * updates, address-lists.ts), with the planner held to index lookups, inside the caller's
    * transaction. On PostgreSQL: hash joins, merge joins and sequential scans off, then back to
    * what they were. PostgreSQL plans such a join from the table's statistics; a table that grew
    * without any (a backfill outruns autovacuum's first ANALYZE) is taken to hold 200 distinct
@@ -99,6 +49,8 @@ export interface TransferBulkOps {
 }
 
 export interface TransferBackend {
+  /** Which database: the dialect of the SQL shared by both (derive-dialect.ts). */
+  kind: "sqlite" | "postgres";
   sql: SqlExecutor;
   bulk: TransferBulkOps;
 }

@@ -20,6 +20,8 @@ export interface Dialect {
   chainsFromJson(param: string): string;
   /** Rows (chain_id, protocol, kind, address, address_key, scheme_id) of a JSON array parameter. */
   bridgesFromJson(param: string): string;
+  /** Rows of a JSON array parameter of objects, each of these (text) fields a column. */
+  rowsFromJson(param: string, columns: readonly string[]): string;
   /** Rows (value) of a list parameter (see listParam). */
   listRows(param: string): string;
   listParam(values: readonly string[]): unknown;
@@ -77,6 +79,8 @@ export const SQLITE_DIALECT: Dialect = {
     " json_extract(value, '$.kind') AS kind," +
     " json_extract(value, '$.address') AS address, json_extract(value, '$.address_key') AS address_key," +
     ` json_extract(value, '$.scheme_id') AS scheme_id FROM json_each(${param})`,
+  rowsFromJson: (param, columns) =>
+    `SELECT ${columns.map((c) => `json_extract(value, '$.${c}') AS ${c}`).join(", ")} FROM json_each(${param})`,
   listRows: (param) => `SELECT value FROM json_each(${param})`,
   listParam: (values) => JSON.stringify(values),
   text: "TEXT",
@@ -101,6 +105,8 @@ export const POSTGRES_DIALECT: Dialect = {
   bridgesFromJson: (param) =>
     `SELECT * FROM json_to_recordset(${param}::json) AS x(chain_id bigint, protocol text, kind integer,` +
     " address text, address_key text, scheme_id text)",
+  rowsFromJson: (param, columns) =>
+    `SELECT * FROM json_to_recordset(${param}::json) AS x(${columns.map((c) => `${c} text`).join(", ")})`,
   listRows: (param) => `SELECT unnest(${param}::text[]) AS value`,
   listParam: (values) => values,
   text: 'TEXT COLLATE "C"',

@@ -7,16 +7,18 @@
  *    id) into `indexer_events`, and the rows derived from those (derive-transfers-sql.ts) into
  *    `indexer_derived`.
  * 2. Records whose send is gone are deleted; records whose send-side fields changed (another
- *    send now comes first) lose their address rows, and those addresses are marked dirty.
+ *    send now comes first) lose their address rows, and those addresses are marked dirty
+ *    (address-lists.ts, step 1).
  * 3. Changed records are updated (send-side fields, then outcome fields: a delivery writes only
  *    its six columns and `updated_at`), new ones inserted with created_at = updated_at = now. A
  *    record equal to the stored one is not written at all, so a replay changes nothing, not even
  *    updated_at; a send and its delivery in one batch are one insert.
- * 4. Address lists (docs/store.md, "Deep pages: seq"): the sort columns of existing rows follow
- *    their record; rows of new records are added with seq = total + their rank (the live case:
- *    they sort after every stored row); an address where that is not so (a row sorting before
- *    its last one, or one marked dirty in 2) is renumbered with ROW_NUMBER() and its stats
- *    recomputed.
+ * 4. Address lists (docs/store.md, "Deep pages: seq"; address-lists.ts, their one owner, whose
+ *    statements the record-at-a-time path runs too): the sort columns of existing rows follow
+ *    their record; rows of new records are staged and added with seq = total + their rank (the
+ *    live case: they sort after every stored row); an address where that is not so (a row
+ *    sorting before its last one, or one marked dirty in 2) is renumbered with ROW_NUMBER() and
+ *    its stats recomputed.
  *
  * Every statement runs in the caller's transaction (the batch's). Those that join the batch's
  * keys to large tables run inside withIndexedJoins (on PostgreSQL: index probes, docs/store.md,
@@ -27,7 +29,11 @@
  * `transfers` rows are written once per batch, so row triggers on them see one change per
  * record and batch.
  */
-import { ADDRESS_SORT_COLUMNS, addressListStatements } from "./address-lists.js";
+import {
+  ADDRESS_SORT_COLUMNS,
+  addressListStatements,
+  createAddressLists,
+} from "./address-lists.js";
 import type { TransferBackend } from "./backend.js";
 import { type Dialect, dialectOf } from "./derive-dialect.js";
 import {
@@ -74,6 +80,14 @@ const replacedIds = (d: Dialect) =>
   ` AND NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})${d.planFence}`;
 
 function statements(d: Dialect) {
+  const { tables: listTables, empty: listEmpty, ...lists } = addressListStatements(d);
+  const rowsOfNewRecords = (addressColumn: string) =>
+    `SELECT lower(t.${addressColumn}) AS address_key, t.id, ${["created_at", ...SORT_COLUMNS]
+      .map((c) => `t.${c}`)
+      .join(
+        ", ",
+      )} FROM indexer_derived d ${d.batchJoin} transfers t ON t.message_key = d.message_key` +
+    " WHERE NOT EXISTS (SELECT 1 FROM address_transfers a WHERE a.transfer_id = t.id)";
   const sets = (columns: readonly string[]) => columns.map((c) => `${c} = d.${c}`).join(", ");
   const recordSortColumns = `SELECT ${SORT_COLUMNS.map((c) => `t.${c}`).join(", ")} FROM transfers t WHERE t.id = address_transfers.transfer_id`;
   return {
@@ -81,33 +95,18 @@ function statements(d: Dialect) {
       d.tempTable("indexer_ids", `message_key ${d.text} PRIMARY KEY`),
       d.tempTable("indexer_events", eventTableColumns(d)),
       d.tempTable("indexer_derived", derivedTableColumns(d)),
-      d.tempTable(
-        "indexer_address_rows",
-        `address_key ${d.text} NOT NULL, transfer_id BIGINT NOT NULL, ${[
-          "created_at",
-          ...SORT_COLUMNS,
-        ]
-          .map((c) => `${c} ${d.text} NOT NULL`)
-          .join(", ")}, PRIMARY KEY (address_key, transfer_id)`,
-      ),
-      d.tempTable("indexer_dirty", "address_id BIGINT PRIMARY KEY"),
+      ...listTables,
     ],
     empty: [
-      "indexer_ids",
-      "indexer_events",
-      "indexer_derived",
-      "indexer_address_rows",
-      "indexer_dirty",
-    ].map((t) => `DELETE FROM ${t}`),
+      ...["indexer_ids", "indexer_events", "indexer_derived"].map((t) => `DELETE FROM ${t}`),
+      ...listEmpty,
+    ],
     ids: `INSERT INTO indexer_ids (message_key) ${d.listRows("?")}`,
     events:
       `INSERT INTO indexer_events (${EVENT_COLUMNS.join(", ")}) SELECT ${EVENT_COLUMNS.map((c) => `r.${c}`).join(", ")}` +
       ` FROM raw_events r WHERE r.message_id IN (SELECT ${d.rawEventsCollation("message_key")} FROM indexer_ids)`,
     derive: `INSERT INTO indexer_derived (message_key, ${DERIVED_COLUMNS.join(", ")}) ${deriveSelectSql(d)}`,
-    dirtyReplaced:
-      "INSERT INTO indexer_dirty (address_id) SELECT DISTINCT a.address_id FROM" +
-      ` (${replacedIds(d)}) r JOIN address_transfers a ON a.transfer_id = r.id`,
-    dropReplacedRows: `DELETE FROM address_transfers WHERE transfer_id IN (${replacedIds(d)})`,
+    stageReplaced: `INSERT INTO address_list_dropped (transfer_id) ${replacedIds(d)}`,
     deleteOrphaned:
       "DELETE FROM transfers WHERE message_key IN (SELECT i.message_key FROM indexer_ids i WHERE" +
       ` NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = i.message_key)${d.planFence})`,
@@ -135,7 +134,11 @@ function statements(d: Dialect) {
         : `UPDATE address_transfers SET (${SORT_COLUMNS.join(", ")}) = (${recordSortColumns})` +
           ` WHERE transfer_id IN (SELECT t.id FROM indexer_derived d ${d.batchJoin} transfers t` +
           ` ON t.message_key = d.message_key) AND (${SORT_COLUMNS.join(", ")}) <> (${recordSortColumns})`,
-    ...addressListStatements(d),
+    // UNION: one row when from and to are the same address.
+    newRows:
+      `INSERT INTO address_list_rows (address_key, transfer_id, created_at, ${SORT_COLUMNS.join(", ")})` +
+      ` ${rowsOfNewRecords("from_address")} UNION ${rowsOfNewRecords("to_address")}`,
+    ...lists,
   };
 }
 
@@ -157,6 +160,7 @@ export function createTransferDerivation(
 ): TransferDerivation {
   const d = dialectOf(kind);
   const q = derivationStatements(kind);
+  const lists = createAddressLists(backend, d);
   const run = (text: string, params: readonly unknown[] = []) => backend.sql.run(text, params);
   return {
     async derive(messageIds, registry, now) {
@@ -168,20 +172,15 @@ export function createTransferDerivation(
       await backend.bulk.withIndexedJoins(() => run(q.events));
       await backend.bulk.withBatchJoins(() => run(q.derive, registryJson(registry)));
       return backend.bulk.withIndexedJoins(async () => {
-        await run(q.dirtyReplaced);
-        await run(q.dropReplacedRows);
+        await run(q.stageReplaced);
+        await lists.drop();
         const deleted = await run(q.deleteOrphaned);
         let upserted = await run(q.updateSend, [now]);
         upserted += await run(q.updateOutcome, [now]);
         upserted += await run(q.insert, [now, now]);
         await run(q.syncSortColumns);
         await run(q.newRows);
-        await run(q.lockStats);
-        await run(q.dirtyBehind);
-        await run(q.insertRows);
-        await run(q.statsAppended);
-        await run(q.renumber);
-        await run(q.statsDirty);
+        await lists.place();
         return { upserted, deleted };
       });
     },

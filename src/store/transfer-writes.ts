@@ -1,12 +1,14 @@
 /**
  * Write path of the transfer repository, shared by both backends. Runs inside a transaction
- * the caller provides (TransferRepository.upsertTransfers wraps it). The address lists of the
- * records it writes are kept by address-lists.ts, their one owner.
+ * the caller provides (TransferRepository.upsertTransfers wraps it). It tells address-lists.ts,
+ * the lists' one owner, which transfers leave them and which rows join them; it copies changed
+ * sort columns to the rows of a transfer itself.
  */
 
 import { type BridgeTransaction, TRANSFER_FIELDS } from "../domain/bridge-transaction.js";
-import { addressRow, createAddressLists } from "./address-lists.js";
-import type { AddressRow, StoredTransfer, TransferBackend } from "./backend.js";
+import { addressRow, createAddressLists, type StagedAddressRow } from "./address-lists.js";
+import type { StoredTransfer, TransferBackend } from "./backend.js";
+import { dialectOf } from "./derive-dialect.js";
 import { amountSortKey, hashKey } from "./transfer-keys.js";
 import { isNumberField, sameTransferContent, transferAddressKeys } from "./transfer-row.js";
 import type { UpsertResult } from "./types.js";
@@ -53,6 +55,12 @@ const ADDRESS_SORT_COLUMNS: [keyof BridgeTransaction, string, (v: string) => str
   ["receive_amount", "receive_amount_key", amountSortKey],
 ];
 
+/** What a batch changes in the address lists (address-lists.ts): transfers to drop, rows to add. */
+interface ListChanges {
+  dropped: number[];
+  rows: StagedAddressRow[];
+}
+
 /** Splits records into batches with no message id twice in one batch (later one wins after). */
 function batches(records: readonly BridgeTransaction[]): BridgeTransaction[][] {
   const out: BridgeTransaction[][] = [];
@@ -74,7 +82,7 @@ function batches(records: readonly BridgeTransaction[]): BridgeTransaction[][] {
 
 export function createTransferWrites(backend: TransferBackend) {
   const { sql, bulk } = backend;
-  const addressLists = createAddressLists(backend);
+  const addressLists = createAddressLists(backend, dialectOf(backend.kind));
 
   // Statement text per set of changed columns (a handful of shapes: a delivery, a failure, a
   // reorg...), so the backend's statement cache prepares each once.
@@ -127,8 +135,8 @@ export function createTransferWrites(backend: TransferBackend) {
     return plan;
   }
 
-  /** One row's update, statement by statement; returns address rows to add (new addresses). */
-  async function updateOne(plan: UpdatePlan): Promise<AddressRow[]> {
+  /** One row's update, statement by statement; a change of addresses goes to `lists`. */
+  async function updateOne(plan: UpdatePlan, lists: ListChanges): Promise<void> {
     if (plan.columns.length > 0) {
       await sql.run(updateSql("transfers", plan.columns, "id = ?"), [...plan.values, plan.id]);
     }
@@ -140,12 +148,11 @@ export function createTransferWrites(backend: TransferBackend) {
     }
     const oldKeys = transferAddressKeys(plan.stored);
     const newKeys = transferAddressKeys(plan.record);
-    for (const key of oldKeys) {
-      if (!newKeys.includes(key)) await addressLists.removeRow(key, plan.id);
+    if (oldKeys.length !== newKeys.length || oldKeys.some((key) => !newKeys.includes(key))) {
+      // Its rows leave every list and come back under its present addresses.
+      lists.dropped.push(plan.id);
+      for (const key of newKeys) lists.rows.push(addressRow(key, plan.id, plan.record));
     }
-    return newKeys
-      .filter((key) => !oldKeys.includes(key))
-      .map((key) => addressRow(key, plan.id, plan.record));
   }
 
   /**
@@ -200,16 +207,15 @@ export function createTransferWrites(backend: TransferBackend) {
     return text;
   }
 
-  /** Applies the plans; returns address rows to add. Equal shapes go through updateMany. */
-  async function applyUpdates(plans: readonly UpdatePlan[]): Promise<AddressRow[]> {
-    const added: AddressRow[] = [];
+  /** Applies the plans; changes of addresses go to `lists`. Equal shapes go through updateMany. */
+  async function applyUpdates(plans: readonly UpdatePlan[], lists: ListChanges): Promise<void> {
     const groups = new Map<string, UpdatePlan[]>();
     for (const plan of plans) {
       const sameAddresses =
         plan.record.from_address === plan.stored.from_address &&
         plan.record.to_address === plan.stored.to_address;
       if (!plan.textOnly || !sameAddresses) {
-        added.push(...(await updateOne(plan)));
+        await updateOne(plan, lists);
         continue;
       }
       const key = `${plan.columns.join(",")}|${plan.sortColumns.join(",")}`;
@@ -219,7 +225,7 @@ export function createTransferWrites(backend: TransferBackend) {
     }
     const many: UpdatePlan[][] = [];
     for (const group of groups.values()) {
-      if (group.length === 1) await updateOne(group[0]!);
+      if (group.length === 1) await updateOne(group[0]!, lists);
       else many.push(group);
     }
     if (many.length > 0) {
@@ -227,7 +233,6 @@ export function createTransferWrites(backend: TransferBackend) {
         for (const group of many) await updateMany(group);
       });
     }
-    return added;
   }
 
   async function upsertBatch(
@@ -253,7 +258,7 @@ export function createTransferWrites(backend: TransferBackend) {
         ...winners.map((s) => [hashKey(s.record.message_id), s] as const),
       ]);
     }
-    const addressRows: AddressRow[] = [];
+    const lists: ListChanges = { dropped: [], rows: [] };
     const updates: UpdatePlan[] = [];
     for (const record of records) {
       const key = hashKey(record.message_id);
@@ -261,7 +266,7 @@ export function createTransferWrites(backend: TransferBackend) {
       if (id !== undefined) {
         result.inserted++;
         for (const addr of transferAddressKeys(record))
-          addressRows.push(addressRow(addr, id, record));
+          lists.rows.push(addressRow(addr, id, record));
         continue;
       }
       const previous = stored.get(key)!;
@@ -272,8 +277,8 @@ export function createTransferWrites(backend: TransferBackend) {
       result.updated++;
       updates.push(planUpdate(previous, record));
     }
-    addressRows.push(...(await applyUpdates(updates)));
-    await addressLists.placeRows(addressRows);
+    await applyUpdates(updates, lists);
+    await addressLists.update(lists.dropped, lists.rows);
   }
 
   /**
@@ -295,10 +300,13 @@ export function createTransferWrites(backend: TransferBackend) {
     let deleted = 0;
     for (let at = 0; at < messageIds.length; at += UPSERT_BATCH_SIZE) {
       const keys = messageIds.slice(at, at + UPSERT_BATCH_SIZE).map(hashKey);
-      for (const stored of await bulk.findByMessageKeys(keys)) {
-        for (const key of transferAddressKeys(stored.record))
-          await addressLists.removeRow(key, stored.id);
-        deleted += await sql.run("DELETE FROM transfers WHERE id = ?", [stored.id]);
+      const stored = await bulk.findByMessageKeys(keys);
+      await addressLists.update(
+        stored.map((s) => s.id),
+        [],
+      );
+      for (const { id } of stored) {
+        deleted += await sql.run("DELETE FROM transfers WHERE id = ?", [id]);
       }
     }
     return deleted;

@@ -111,7 +111,7 @@ describe("bridge-oracle check-config (devnet)", () => {
         `code of ${address}`,
       );
     }
-    for (const p of alpha.protocolBridges ?? []) {
+    for (const p of (devnet.manifest.contracts ?? []).filter((c) => c.chainId === alpha.chainId)) {
       assert.ok(
         of("code").some((x) => x.address === getAddress(p.address)),
         `${p.protocol} ${p.address}`,

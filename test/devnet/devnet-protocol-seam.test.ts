@@ -30,11 +30,15 @@ const toyDevnet: ProtocolDevnet = {
       }),
     );
     return {
-      chains: addresses.map(({ chainId, address }) => ({
-        protocolBridges: [
-          { protocol: "toy", kind: 1 as const, address, bridgeChainId: String(chainId) },
-        ],
-      })),
+      top: {
+        contracts: addresses.map(({ chainId, address }) => ({
+          protocol: "toy",
+          kind: 1 as const,
+          chainId,
+          address,
+          bridgeChainId: String(chainId),
+        })),
+      },
     };
   },
 };
@@ -62,8 +66,10 @@ describe("devnet: the protocol seam", () => {
 
   it("behavior: a registered protocol's contracts are deployed and listed in the manifest beside the reference bridge's", async () => {
     for (const chain of manifest.chains) {
-      const toy = chain.protocolBridges?.filter((b) => b.protocol === "toy") ?? [];
-      assert.equal(toy.length, 1, `${chain.name}: ${JSON.stringify(chain.protocolBridges)}`);
+      const toy =
+        manifest.contracts?.filter((b) => b.protocol === "toy" && b.chainId === chain.chainId) ??
+        [];
+      assert.equal(toy.length, 1, `${chain.name}: ${JSON.stringify(manifest.contracts)}`);
       const client = createPublicClient({ transport: http(chain.rpcUrl) });
       const code = await client.getCode({ address: toy[0]!.address as Address });
       assert.ok(code !== undefined && code.length > 2, `${chain.name}: no code at the toy`);

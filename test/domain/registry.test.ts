@@ -172,6 +172,10 @@ describe("parseRegistry", () => {
       (j) => (j.chains[0].tokens[1].address = "0x1234"),
       /chains\[0\] \(alpha\)\.tokens\[1\]\.address must be an address/,
     );
+    rejects(
+      (j) => (j.chains[0].protocolBridges = []),
+      /chains\[0\] \(alpha\)\.protocolBridges is no longer read: list these contracts in the top-level `contracts` array/,
+    );
     rejects((j) => (j.chains[2].chainId = 71001), /repeats chainId 71001/);
     rejects((j) => (j.chains[2].name = "alpha"), /repeats name alpha/);
     rejects((j) => (j.chains[0].bridgeChainIds["1"] = "102"), /repeats bridgeChainIds\.1 102/);

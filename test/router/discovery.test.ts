@@ -129,11 +129,15 @@ describe("discovery endpoints", () => {
     }
   });
 
-  it("behavior: a chain's protocolBridges (Across' SpokePool) are listed as index-only", async () => {
-    const json = structuredClone(f.registryJson) as { chains: Record<string, unknown>[] };
+  it("behavior: Across' SpokePool in the top-level contracts is listed as index-only on its chain", async () => {
+    const json = structuredClone(f.registryJson) as {
+      chains: { chainId: number }[];
+      contracts?: unknown[];
+    };
     const spokePool = "0x09aea4b2242abC8bb4BB78D537A67a245A7bEC64";
-    json.chains[0]!.protocolBridges = [
-      { protocol: "across", kind: 1, address: spokePool, bridgeChainId: "71001" },
+    const chainId = json.chains[0]!.chainId;
+    json.contracts = [
+      { protocol: "across", chainId, kind: 1, address: spokePool, bridgeChainId: String(chainId) },
     ];
     const listed = await buildRouterTestApp({
       router: createRouter({ registry: parseRegistry(json) }),

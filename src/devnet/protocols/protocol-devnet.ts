@@ -64,7 +64,7 @@ export interface DevnetDeployContext {
 
 /**
  * What a protocol adds to the manifest: fields of each chain's entry (in devnet order) and
- * top-level fields. Merged into the base: `protocolBridges` and `contracts` are appended, `abis`
+ * top-level fields. Merged into the base: `contracts` are appended, `abis`
  * merged, anything else set (two protocols must not set the same field).
  */
 export interface ManifestPart {

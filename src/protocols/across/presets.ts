@@ -52,7 +52,10 @@ export const ACROSS_SPOKE_POOLS: readonly AcrossPreset[] = [
   },
 ];
 
-/** The registry entries (kind 1, protocol "across") of the presets on `chainIds`. */
+/**
+ * The registry entries (kind 1, protocol "across") of the presets on `chainIds`: what an indexer
+ * config lists in its top-level `contracts`.
+ */
 export function acrossPresetBridges(chainIds: readonly number[]): RegistryBridge[] {
   return ACROSS_SPOKE_POOLS.filter((p) => chainIds.includes(p.chainId)).map((p) => ({
     protocol: ACROSS_PROTOCOL,

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { addressStatsByKey, type SqlExecutor, type TransferBackend } from "../backend.js";
+import type { SqlExecutor, TransferBackend } from "../backend.js";
 import {
   isNumberField,
   TRANSFER_COLUMNS,
@@ -45,21 +45,6 @@ const INSERT_TRANSFERS_SQL =
   TRANSFER_ARRAY_TYPES.map((type) => `?::${type}`).join(", ") +
   ") ON CONFLICT (message_key) DO NOTHING RETURNING id, message_key";
 const FIND_BY_KEYS_SQL = "SELECT * FROM transfers WHERE message_key = ANY(?::text[])";
-const INSERT_ADDRESS_ROWS_SQL =
-  "INSERT INTO address_transfers (address_id, transfer_id, seq, created_at, updated_at," +
-  " start_time, end_time, send_amount_key, receive_amount_key) SELECT * FROM unnest(" +
-  "?::int8[], ?::int8[], ?::int4[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])";
-// DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too.
-const LOCK_STATS_SQL =
-  "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
-  " SELECT k, 0, '', 0 FROM unnest(?::text[]) WITH ORDINALITY AS u(k, o) ORDER BY o" +
-  " ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total" +
-  " RETURNING address_id, address_key, total, last_created_at, last_id";
-const WRITE_STATS_SQL =
-  "UPDATE address_stats s SET total = v.total, last_created_at = v.last_created_at," +
-  " last_id = v.last_id FROM unnest(?::int8[], ?::int4[], ?::text[], ?::int8[])" +
-  " AS v(address_id, total, last_created_at, last_id) WHERE s.address_id = v.address_id";
-
 /**
  * Planner settings for the statements of one piece of work, local to the transaction
  * (set_config(..., true) is SET LOCAL) and set back to what they were afterwards; the OFFSET 0
@@ -136,6 +121,7 @@ export function createPostgresBackend(
     },
   };
   return {
+    kind: "postgres",
     sql,
     bulk: {
       async findByMessageKeys(keys) {
@@ -153,33 +139,6 @@ export function createPostgresBackend(
         const { rows } = await query(INSERT_TRANSFERS_SQL, columns);
         for (const row of rows) ids.set(String(row.message_key), Number(row.id));
         return ids;
-      },
-      async insertAddressRows(rows) {
-        if (rows.length === 0) return;
-        await query(INSERT_ADDRESS_ROWS_SQL, [
-          rows.map((r) => r.addressId),
-          rows.map((r) => r.transferId),
-          rows.map((r) => r.seq),
-          rows.map((r) => r.createdAt),
-          rows.map((r) => r.updatedAt),
-          rows.map((r) => r.startTime),
-          rows.map((r) => r.endTime),
-          rows.map((r) => r.sendAmountKey),
-          rows.map((r) => r.receiveAmountKey),
-        ]);
-      },
-      async lockAddressStats(keys) {
-        const { rows } = await query(LOCK_STATS_SQL, [keys]);
-        return addressStatsByKey(rows);
-      },
-      async writeAddressStats(stats) {
-        if (stats.length === 0) return;
-        await query(WRITE_STATS_SQL, [
-          stats.map((s) => s.addressId),
-          stats.map((s) => s.total),
-          stats.map((s) => s.lastCreatedAt),
-          stats.map((s) => s.lastId),
-        ]);
       },
       withIndexedJoins: (work) => withPlannerSettings(INDEXED_JOINS, work),
       withBatchJoins: (work) => withPlannerSettings(BATCH_JOINS, work),

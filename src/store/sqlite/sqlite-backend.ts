@@ -5,12 +5,7 @@
  * multi-row statement and keeps one statement shape.
  */
 import type Database from "better-sqlite3";
-import {
-  type AddressRow,
-  addressStatsByKey,
-  type SqlExecutor,
-  type TransferBackend,
-} from "../backend.js";
+import type { SqlExecutor, TransferBackend } from "../backend.js";
 import { hashKey } from "../transfer-keys.js";
 import { TRANSFER_COLUMNS, transferFromRow, transferRowValues } from "../transfer-row.js";
 
@@ -104,18 +99,6 @@ const INSERT_TRANSFER_SQL =
   ` VALUES (${TRANSFER_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (message_key) DO NOTHING`;
 const FIND_BY_KEYS_SQL =
   "SELECT id, * FROM transfers WHERE message_key IN (SELECT value FROM json_each(?))";
-const INSERT_ADDRESS_ROW_SQL =
-  "INSERT INTO address_transfers (address_id, transfer_id, seq, created_at, updated_at," +
-  " start_time, end_time, send_amount_key, receive_amount_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-const CREATE_STATS_SQL =
-  "INSERT INTO address_stats (address_key, total, last_created_at, last_id)" +
-  " SELECT value, 0, '', 0 FROM json_each(?) WHERE true ON CONFLICT (address_key) DO NOTHING";
-const READ_STATS_SQL =
-  "SELECT address_id, address_key, total, last_created_at, last_id FROM address_stats" +
-  " WHERE address_key IN (SELECT value FROM json_each(?))";
-const WRITE_STATS_SQL =
-  "UPDATE address_stats SET total = ?, last_created_at = ?, last_id = ? WHERE address_id = ?";
-
 /** `prepare` comes from createStatementCache, shared by every backend on that connection. */
 export function createSqliteBackend(
   prepare: StatementCache,
@@ -132,6 +115,7 @@ export function createSqliteBackend(
     },
   };
   return {
+    kind: "sqlite",
     sql,
     bulk: {
       async findByMessageKeys(keys) {
@@ -151,36 +135,6 @@ export function createSqliteBackend(
           if (info.changes === 1) ids.set(hashKey(record.message_id), Number(info.lastInsertRowid));
         }
         return ids;
-      },
-      async insertAddressRows(rows: readonly AddressRow[]) {
-        assertOpen();
-        const insert = prepare(INSERT_ADDRESS_ROW_SQL);
-        for (const r of rows) {
-          insert.run(
-            r.addressId,
-            r.transferId,
-            r.seq,
-            r.createdAt,
-            r.updatedAt,
-            r.startTime,
-            r.endTime,
-            r.sendAmountKey,
-            r.receiveAmountKey,
-          );
-        }
-      },
-      async lockAddressStats(keys) {
-        // SQLite has one writer at a time (BEGIN IMMEDIATE): reading is enough.
-        assertOpen();
-        const json = JSON.stringify(keys);
-        prepare(CREATE_STATS_SQL).run(json);
-        const rows = prepare(READ_STATS_SQL).all(json) as Record<string, unknown>[];
-        return addressStatsByKey(rows);
-      },
-      async writeAddressStats(stats) {
-        assertOpen();
-        const update = prepare(WRITE_STATS_SQL);
-        for (const s of stats) update.run(s.total, s.lastCreatedAt, s.lastId, s.addressId);
       },
       withIndexedJoins: (work) => work(),
       withBatchJoins: (work) => work(),

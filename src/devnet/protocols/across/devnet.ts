@@ -2,7 +2,7 @@
  * Across on the devnet: its own SpokePool on every chain (spoke-pool.ts), a relayer that fills
  * deposits from its own USDC, and a depositor whose traffic is Across deposits of USDC between
  * the chains. index.ts plugs them into the devnet's protocol seam: deployAcross and
- * acrossManifest / acrossProtocolBridges its deployment, startAcross its relayer and traffic.
+ * acrossManifest / acrossContracts its deployment, startAcross its relayer and traffic.
  *
  * The relayer fills every deposit whose fill deadline leaves it at least MIN_FILL_WINDOW
  * seconds (a real relayer skips deposits it cannot fill in time); the traffic gives every
@@ -21,6 +21,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { toBaseUnits } from "../../../amount.js";
+import type { RegistryBridge } from "../../../domain/bridge-registry.js";
 import { ACROSS_PROTOCOL } from "../../../protocols/across/index.js";
 import { sleep } from "../../../sleep.js";
 import {
@@ -88,16 +89,20 @@ export async function deployAcross(
   return spokePool;
 }
 
-/** A manifest chain's registry entry for its SpokePool (the indexer config's protocolBridges). */
-export function acrossProtocolBridges(chainId: number, spokePool: Address) {
-  return [
-    {
-      protocol: ACROSS_PROTOCOL,
-      kind: 1 as const,
-      address: spokePool,
-      bridgeChainId: String(chainId),
-    },
-  ];
+/**
+ * The manifest's `contracts` entries of the chains' SpokePools (kind 1; Across names chains by
+ * their chain id), as the indexer configuration reads them.
+ */
+export function acrossContracts(
+  chains: readonly { chainId: number; spokePool: Address }[],
+): RegistryBridge[] {
+  return chains.map(({ chainId, spokePool }) => ({
+    protocol: ACROSS_PROTOCOL,
+    kind: 1,
+    chainId,
+    address: spokePool,
+    bridgeChainId: String(chainId),
+  }));
 }
 
 /** The manifest's `across` section. */
@@ -111,8 +116,11 @@ export function acrossManifest() {
   };
 }
 
-function spokeOf(chain: ManifestChain): Address | undefined {
-  return chain.protocolBridges?.find((b) => b.protocol === ACROSS_PROTOCOL)?.address;
+/** The chain's SpokePool among the manifest's `contracts`. */
+function spokePoolOf(manifest: DevnetManifest, chain: ManifestChain): Address | undefined {
+  return manifest.contracts?.find(
+    (c) => c.protocol === ACROSS_PROTOCOL && c.chainId === chain.chainId,
+  )?.address;
 }
 
 const usdcOf = (chain: ManifestChain) => chain.tokens.find((t) => t.symbol === "USDC")?.address;
@@ -137,6 +145,7 @@ export function startAcross(parameters: StartAcrossParameters): AcrossDevnet {
   const { manifest } = parameters;
   const logger = parameters.logger ?? silentLogger;
   const pollIntervalMs = parameters.pollIntervalMs ?? 500;
+  const spokeOf = (chain: ManifestChain) => spokePoolOf(manifest, chain);
   const chains = manifest.chains.filter((c) => spokeOf(c) !== undefined && usdcOf(c) !== undefined);
   const abi = loadAcrossArtifacts().contracts.Ethereum_SpokePool.abi;
   const stats = { deposits: 0, fills: 0, skipped: 0, errors: 0 };

@@ -6,8 +6,8 @@ import { ACROSS_PROTOCOL } from "../../../protocols/across/index.js";
 import type { ProtocolDevnet } from "../protocol-devnet.js";
 import {
   type AcrossDevnet,
+  acrossContracts,
   acrossManifest,
-  acrossProtocolBridges,
   deployAcross,
   startAcross,
 } from "./devnet.js";
@@ -30,12 +30,11 @@ export const acrossDevnet: ProtocolDevnet<AcrossDevnet, AcrossDevnet> = {
           erc20,
         });
         await chain.sender.flush();
-        return acrossProtocolBridges(chain.ids.evm, spokePool);
+        return { chainId: chain.ids.evm, spokePool };
       }),
     );
     return {
-      chains: spokePools.map((protocolBridges) => ({ protocolBridges })),
-      top: { across: acrossManifest() },
+      top: { across: acrossManifest(), contracts: acrossContracts(spokePools) },
     };
   },
   startRelayer: async ({ manifest, logger }) =>
