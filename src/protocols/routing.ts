@@ -35,6 +35,8 @@ export interface BridgeLeg {
   bridge: Address;
   /** The destination in the protocol's chain naming (params.destChainId). */
   destBridgeChainId: string;
+  /** The contract that delivers on the destination chain, when the protocol names one. */
+  destContract?: Address;
 }
 
 /** A leg inside a route: with the tokens the route starts from and ends in. */
