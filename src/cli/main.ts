@@ -10,6 +10,10 @@ export interface CommandModule {
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   serve: { summary: "run the HTTP API", load: () => import("./serve.js") },
   index: { summary: "run the chain indexer", load: () => import("./index-chains.js") },
+  "check-config": {
+    summary: "check a configuration against its live chains",
+    load: () => import("./check-config.js"),
+  },
   import: {
     summary: "import bridge transactions from a JSONL file",
     load: () => import("./import.js"),
@@ -43,7 +47,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
 };
 
 export function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
   return `usage: bridge-oracle <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
 }
 

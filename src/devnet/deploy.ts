@@ -110,6 +110,7 @@ export async function deployDevnet(parameters: DeployDevnetParameters): Promise<
       client: c.client,
       sender: c.sender,
       tokens: c.tokens,
+      swapAdapter: c.adapter,
     })),
     users: userAddresses,
     log,

@@ -45,6 +45,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   chain: BASE,
   protocols: [...BASE, "domain", "chain"],
   config: [...BASE, "domain", "chain"],
+  // check-config's checks: a configuration against its chains, each protocol's own included.
+  "config-check": [...BASE, "domain", "chain", "protocols", "config"],
   store: [...BASE, "domain", "chain", "config"],
   router: [...BASE, "domain", "chain", "protocols"],
   indexer: [...BASE, "domain", "chain", "protocols", "config", "store"],

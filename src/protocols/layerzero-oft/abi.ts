@@ -51,6 +51,12 @@ export const endpointAbi = parseAbi([
   "function inboundNonce(address receiver, uint32 srcEid, bytes32 sender) view returns (uint64)",
   "function lzReceive(Origin origin, address receiver, bytes32 guid, bytes message, bytes extraData) payable",
   "function lzReceiveAlert(Origin origin, address receiver, bytes32 guid, uint256 gas, uint256 value, bytes message, bytes extraData, bytes reason)",
+  "event ComposeSent(address from, address to, bytes32 guid, uint16 index, bytes message)",
+  "event ComposeDelivered(address from, address to, bytes32 guid, uint16 index)",
+  "event LzComposeAlert(address indexed from, address indexed to, address indexed executor, bytes32 guid, uint16 index, uint256 gas, uint256 value, bytes message, bytes extraData, bytes reason)",
+  "function composeQueue(address from, address to, bytes32 guid, uint16 index) view returns (bytes32 messageHash)",
+  "function lzCompose(address from, address to, bytes32 guid, uint16 index, bytes message, bytes extraData) payable",
+  "function lzComposeAlert(address from, address to, bytes32 guid, uint16 index, uint256 gas, uint256 value, bytes message, bytes extraData, bytes reason)",
   "function quote((uint32 dstEid, bytes32 receiver, bytes message, bytes options, bool payInLzToken) params, address sender) view returns (MessagingFee fee)",
   "function registerLibrary(address lib)",
   "function setDefaultSendLibrary(uint32 eid, address newLib)",
@@ -71,6 +77,40 @@ export const devnetOftAbi = parseAbi([
   "function setReceivePaused(bool paused)",
   "function receivePaused() view returns (bool)",
   "function setPeer(uint32 eid, bytes32 peer)",
+]);
+
+/**
+ * Our periphery (contracts/layerzero/OftSwapSender.sol, OftSwapComposer.sol): a source swap
+ * before OFT.send in one transaction, and a destination swap run by LayerZero's compose.
+ * Checked against the compiled ABIs in periphery.test.ts.
+ */
+export const oftSwapSenderAbi = parseAbi([
+  ...STRUCTS,
+  "struct SwapSendParam { address oft; address tokenIn; uint256 amountIn; uint256 minAmountOut; uint32 dstEid; bytes32 to; uint256 minAmountLD; bytes extraOptions; bytes composeMsg; address refundAddress; }",
+  "function swapAdapter() view returns (address)",
+  "function swapAndSend(SwapSendParam p) payable returns (MessagingReceipt msgReceipt, OFTReceipt oftReceipt)",
+  "event OftSwapSent(bytes32 indexed guid, address indexed sender, address indexed oft, address tokenIn, uint256 amountIn, uint256 amountSwapped, uint256 amountSentLD, uint256 amountReceivedLD)",
+  "error ZeroAmount()",
+  "error ZeroRefundAddress()",
+  "error Reentered()",
+  "error SlippageExceeded(uint256 amountLD, uint256 minAmountLD)",
+  "error SafeERC20FailedOperation(address token)",
+]);
+
+export const oftSwapComposerAbi = parseAbi([
+  "function endpoint() view returns (address)",
+  "function swapAdapter() view returns (address)",
+  "function trustedOft(address oft) view returns (bool)",
+  "function lzCompose(address from, bytes32 guid, bytes message, address executor, bytes extraData) payable",
+  "event ComposeSwapped(bytes32 indexed guid, address indexed oft, address indexed recipient, address tokenOut, uint256 amountIn, uint256 amountOut)",
+  "event ComposeFallback(bytes32 indexed guid, address indexed oft, address indexed recipient, address token, uint256 amount, bytes reason)",
+  "error OnlyEndpoint(address caller)",
+  "error UntrustedOft(address oft)",
+  "error InvalidComposeMsg()",
+  "error NativeValueRefused(uint256 value)",
+  "error SwapOutOfGas()",
+  "error Reentered()",
+  "error SafeERC20FailedOperation(address token)",
 ]);
 
 export const erc20Abi = parseAbi([

@@ -1,7 +1,8 @@
 /**
  * The LayerZero contracts the devnet deploys: EndpointV2 and SimpleMessageLib exactly as
  * @layerzerolabs/lz-evm-protocol-v2 ships them (read from node_modules, never recompiled), and our
- * concrete DevnetOFT / DevnetOFTAdapter compiled from the OFT sources (compile.ts). Loading checks
+ * concrete DevnetOFT / DevnetOFTAdapter and periphery (OftSwapSender, OftSwapComposer) compiled
+ * from the OFT sources (compile.ts). Loading checks
  * every pin (pins.ts) first and refuses to go on when one moved.
  */
 import { readFileSync } from "node:fs";
@@ -24,6 +25,9 @@ export interface LayerZeroArtifacts {
   SimpleMessageLib: LayerZeroArtifact;
   DevnetOFT: LayerZeroArtifact;
   DevnetOFTAdapter: LayerZeroArtifact;
+  /** Our periphery (contracts/layerzero/OftSwapSender.sol, OftSwapComposer.sol). */
+  OftSwapSender: LayerZeroArtifact;
+  OftSwapComposer: LayerZeroArtifact;
 }
 
 export class LayerZeroPinError extends Error {
@@ -58,7 +62,9 @@ export function loadLayerZeroArtifacts(
     );
   }
   const compiled = loadLayerZeroCompiled(options);
-  const wrapper = (name: "DevnetOFT" | "DevnetOFTAdapter"): LayerZeroArtifact => {
+  const wrapper = (
+    name: "DevnetOFT" | "DevnetOFTAdapter" | "OftSwapSender" | "OftSwapComposer",
+  ): LayerZeroArtifact => {
     const contract = compiled.contracts[name];
     if (contract === undefined) throw new Error(`contracts/layerzero has no contract ${name}`);
     return {
@@ -73,6 +79,8 @@ export function loadLayerZeroArtifacts(
     SimpleMessageLib: readPackageArtifact("SimpleMessageLib", options.root),
     DevnetOFT: wrapper("DevnetOFT"),
     DevnetOFTAdapter: wrapper("DevnetOFTAdapter"),
+    OftSwapSender: wrapper("OftSwapSender"),
+    OftSwapComposer: wrapper("OftSwapComposer"),
   };
 }
 

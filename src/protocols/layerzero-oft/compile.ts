@@ -103,7 +103,8 @@ export function collectSources(root = layerZeroProjectRoot()): Record<string, st
     const unit = pending.pop() as string;
     if (sources[unit] !== undefined) continue;
     let text: string;
-    if (unit.startsWith(`${WRAPPER_DIR}/`)) {
+    if (unit.startsWith("contracts/")) {
+      // Ours: the wrappers and what they import from our other contracts (the SwapAdapter's interface).
       text = readFileSync(join(root, unit), "utf8");
     } else {
       const [name, path] = splitImport(unit);

@@ -51,7 +51,7 @@ export const LAYERZERO_PINS = {
     },
     "@layerzerolabs/lz-evm-protocol-v2": {
       version: "3.0.168",
-      sha256: "b0adf4377862d3b0974df507cc2c7ef72541abf8392a198964facafea6930560",
+      sha256: "8a7fcb4875bd620b46803da09e58767ec8a93ebfc49a609e9a6ce7b5b7409fda",
     },
     "@openzeppelin/contracts": {
       version: "5.7.0",

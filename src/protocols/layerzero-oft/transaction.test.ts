@@ -41,6 +41,25 @@ describe("OFT transactions", () => {
     ]);
   });
 
+  it("behavior: a compose message and options go into the SendParam as given", () => {
+    const request = buildOftSendTransaction({
+      chainId: 1,
+      oft,
+      dstEid: 2,
+      to: user,
+      amountLD: 1n,
+      minAmountLD: 0n,
+      nativeFee: 0n,
+      refundAddress: user,
+      extraOptions: "0x0003",
+      composeMsg: "0xabcd",
+    });
+    const { args } = decodeFunctionData({ abi: oftAbi, data: request.data });
+    const sendParam = args[0] as { extraOptions: string; composeMsg: string };
+    assert.equal(sendParam.extraOptions, "0x0003");
+    assert.equal(sendParam.composeMsg, "0xabcd");
+  });
+
   it("behavior: only an adapter gets an approval, of its inner token to the adapter", () => {
     assert.equal(
       buildOftApproval({ chainId: 1, approvalRequired: false, token: oft, oft, amountLD: 5n }),

@@ -35,6 +35,8 @@ export interface BuildOftSendParameters {
   /** Gets any native fee paid above the endpoint's; usually the sender. */
   refundAddress: Address;
   extraOptions?: Hex;
+  /** SendParam.composeMsg: a compose on the destination (compose.ts builds the swap one). */
+  composeMsg?: Hex;
 }
 
 const hex = (value: bigint): Hex => `0x${value.toString(16)}`;
@@ -53,7 +55,7 @@ export function buildOftSendTransaction(p: BuildOftSendParameters): OftTransacti
         amountLD: p.amountLD,
         minAmountLD: p.minAmountLD,
         extraOptions: p.extraOptions ?? "0x",
-        composeMsg: "0x",
+        composeMsg: p.composeMsg ?? "0x",
         oftCmd: "0x",
       },
       { nativeFee: p.nativeFee, lzTokenFee: 0n },

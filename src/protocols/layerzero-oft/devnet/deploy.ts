@@ -7,7 +7,10 @@
  * - mesh "OMNI": our DevnetOFT on every chain (burn / mint: bridgeType 2), users funded;
  * - mesh "lzDAI": a DevnetOFTAdapter over the DAI of the first chain (lock / unlock: bridgeType 0
  *   legs) and a DevnetOFT on every other chain;
- * - every OFT of a mesh set as peer of the others; the executor account funded.
+ * - every OFT of a mesh set as peer of the others; the executor account funded;
+ * - our periphery over the chain's SwapAdapter: OftSwapSender (a source swap, then OFT.send, in
+ *   one transaction) and OftSwapComposer (a destination swap by lzCompose, trusting both meshes'
+ *   OFTs of the chain), in the same batch as the rest.
  *
  * Transactions go through the caller's ContractSender (src/chain/contract-sender.ts; the devnet's
  * deploy-tx.ts implements it), so nonces stay in one place per chain.
@@ -33,6 +36,8 @@ export interface LayerZeroDevnetChain {
   sender: ContractSender;
   /** The devnet's tokens on this chain (the adapter mesh wraps the first chain's DAI). */
   tokens: ReadonlyArray<{ symbol: string; address: Address; decimals: number }>;
+  /** The devnet's SwapAdapter on this chain (contracts/dex/SwapAdapter.sol): the periphery swaps through it. */
+  swapAdapter: Address;
 }
 
 export interface DeployLayerZeroParameters {
@@ -63,6 +68,8 @@ interface ChainContracts {
   lzDai: Address;
   dai: Address;
   adapter: boolean;
+  swapSender: Address;
+  swapComposer: Address;
 }
 
 export async function deployLayerZeroDevnet(
@@ -124,11 +131,29 @@ export async function deployLayerZeroDevnet(
             endpoint,
             tx.from,
           ]);
+      const swapSender = await tx.deploy("OftSwapSender", artifacts.OftSwapSender, [
+        chain.swapAdapter,
+      ]);
+      const swapComposer = await tx.deploy("OftSwapComposer", artifacts.OftSwapComposer, [
+        endpoint,
+        chain.swapAdapter,
+        [omni, lzDai],
+      ]);
       for (const user of p.users) {
         await tx.call("mint OMNI", omni, devnetOftAbi, "mint", [user, toBaseUnits(USER_OMNI, 18)]);
       }
       await tx.flush();
-      return { chain, endpoint, messageLib, omni, lzDai, dai: dai.address, adapter };
+      return {
+        chain,
+        endpoint,
+        messageLib,
+        omni,
+        lzDai,
+        dai: dai.address,
+        adapter,
+        swapSender,
+        swapComposer,
+      };
     }),
   );
   await Promise.all(
@@ -149,7 +174,7 @@ export async function deployLayerZeroDevnet(
     }),
   );
   p.log?.(
-    `deployed LayerZero V2 (EndpointV2, SimpleMessageLib, 2 OFT meshes) on ${deployed.length} chains`,
+    `deployed LayerZero V2 (EndpointV2, SimpleMessageLib, 2 OFT meshes, swap periphery) on ${deployed.length} chains`,
   );
 
   const chains: LayerZeroManifestChain[] = deployed.map((d, index) => ({
@@ -158,6 +183,11 @@ export async function deployLayerZeroDevnet(
     endpoint: d.endpoint,
     messageLib: d.messageLib,
     nativeFee: messagingFeeWei(index).toString(),
+    periphery: {
+      swapAdapter: d.chain.swapAdapter,
+      swapSender: d.swapSender,
+      swapComposer: d.swapComposer,
+    },
   }));
   const meshes: LayerZeroManifestMesh[] = [
     {

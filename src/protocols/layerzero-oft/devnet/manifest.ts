@@ -15,6 +15,18 @@ export interface LayerZeroManifestChain {
   messageLib: Address;
   /** Flat native fee SimpleMessageLib charges per message sent from this chain (wei, decimal). */
   nativeFee: string;
+  /** Our swap periphery on this chain (docs/protocols.md); absent in older manifests. */
+  periphery?: LayerZeroManifestPeriphery;
+}
+
+/** Our contracts that add a swap to an OFT transfer (contracts/layerzero/OftSwap*.sol). */
+export interface LayerZeroManifestPeriphery {
+  /** The SwapAdapter both swap through (the devnet's, as the reference bridge). */
+  swapAdapter: Address;
+  /** OftSwapSender: source swap then OFT.send in one transaction (`swapAndSend`). */
+  swapSender: Address;
+  /** OftSwapComposer: destination swap by lzCompose, for this chain's OFTs of every mesh. */
+  swapComposer: Address;
 }
 
 export interface LayerZeroManifestDeployment {

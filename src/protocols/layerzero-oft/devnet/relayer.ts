@@ -8,7 +8,13 @@
  *    shows it would succeed (PacketDelivered, and the OFT's OFTReceived);
  * 3. when lzReceive would revert, raises EndpointV2.lzReceiveAlert(..., reason) once (LzReceiveAlert:
  *    the payload stays stored, the transfer stays Processing) and tries again later with a growing
- *    delay, until it goes through.
+ *    delay, until it goes through;
+ * 4. for each ComposeSent the delivery emitted (an OFT send with a composeMsg), calls
+ *    EndpointV2.lzCompose(from, to, guid, index, message, "") right after, with the lzCompose gas
+ *    the packet's executor options ask for (options.ts; a default without one), the executor's
+ *    other job. A compose that would revert raises lzComposeAlert once and is retried like a
+ *    delivery. Composes are also found by scanning each endpoint for ComposeSent, so one queued
+ *    before a restart is still executed; the endpoint's composeQueue says which are done.
  *
  * Idempotent from chain state alone: a packet whose payload hash is gone and whose nonce is at or
  * below the lazy inbound nonce was delivered; one with a stored hash is verified and waits for
@@ -24,6 +30,7 @@ import {
   encodeFunctionData,
   type Hex,
   http,
+  keccak256,
   type PublicClient,
   parseEventLogs,
   type Transport,
@@ -34,6 +41,7 @@ import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createNonceManager, jsonRpc } from "viem/nonce";
 import { backoffDelayMs } from "../../../backoff.js";
 import { endpointAbi, simpleMessageLibAbi } from "../abi.js";
+import { composeGasOf, decodeExecutorOptions } from "../options.js";
 import { bytes32ToAddress, decodePacket, type Packet } from "../packet.js";
 import type { LayerZeroManifest, LayerZeroManifestChain } from "./manifest.js";
 
@@ -62,6 +70,12 @@ export interface LayerZeroRelayerStats {
   alerted: number;
   /** Packets verified or waiting whose delivery has not gone through yet. */
   pending: number;
+  /** lzCompose calls that went through. */
+  composed: number;
+  /** lzComposeAlert raised (a compose that reverted, to be retried). */
+  composeAlerted: number;
+  /** Composes queued on an endpoint and not executed yet. */
+  composePending: number;
 }
 
 export interface LayerZeroRelayer {
@@ -90,6 +104,25 @@ interface Job {
 }
 
 const LZ_RECEIVE_GAS = 1_000_000n;
+/** lzCompose gas when the packet's options name none (or were not seen). */
+const DEFAULT_COMPOSE_GAS = 2_000_000n;
+/** The endpoint's own work around the composer's call (hash check, queue write, event). */
+const COMPOSE_OVERHEAD_GAS = 100_000n;
+/** composeQueue's value once a compose went through (MessagingComposer.RECEIVED_MESSAGE_HASH). */
+const COMPOSE_RECEIVED = `0x${"0".repeat(63)}1`;
+
+interface ComposeJob {
+  key: string;
+  eid: number;
+  from: Address;
+  to: Address;
+  guid: Hex;
+  index: number;
+  message: Hex;
+  attempts: number;
+  notBefore: number;
+  alerted: boolean;
+}
 const MAX_RETRY_MS = 10_000;
 const STOP_GRACE_MS = 2_000;
 
@@ -148,7 +181,17 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
     });
   }
   const jobs = new Map<Hex, Job>();
-  const counters = { seen: 0, verified: 0, delivered: 0, alerted: 0 };
+  const composeJobs = new Map<string, ComposeJob>();
+  /** lzCompose gas by guid, from the packets' executor options (only packets that ask for one). */
+  const composeGas = new Map<Hex, bigint>();
+  const counters = {
+    seen: 0,
+    verified: 0,
+    delivered: 0,
+    alerted: 0,
+    composed: 0,
+    composeAlerted: 0,
+  };
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
@@ -164,6 +207,7 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
     });
     for (const log of parseEventLogs({ abi: endpointAbi, eventName: "PacketSent", logs })) {
       const packet = decodePacket(log.args.encodedPayload);
+      rememberComposeGas(packet.guid, log.args.options);
       if (jobs.has(packet.guid)) continue;
       counters.seen++;
       jobs.set(packet.guid, {
@@ -174,12 +218,48 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
         alerted: false,
       });
     }
+    queueComposes(link.manifest.eid, logs);
     link.cursor = head;
     if (link.failures > 0) p.logger?.info(`LayerZero scan of eid ${link.manifest.eid} works again`);
     link.failures = 0;
   }
 
-  async function send(link: ChainLink, to: Address, data: Hex, gas?: bigint): Promise<void> {
+  function rememberComposeGas(guid: Hex, options: Hex): void {
+    try {
+      const gas = composeGasOf(decodeExecutorOptions(options));
+      if (gas !== null) composeGas.set(guid, gas);
+    } catch {
+      // Options the devnet cannot read (legacy types): the compose gets the default gas.
+    }
+  }
+
+  /** A compose job per ComposeSent among `logs` (emitted on the chain of `eid`). */
+  function queueComposes(eid: number, logs: Parameters<typeof parseEventLogs>[0]["logs"]): void {
+    for (const log of parseEventLogs({ abi: endpointAbi, eventName: "ComposeSent", logs })) {
+      const { from, to, guid, index, message } = log.args;
+      const key = `${eid}:${from}:${to}:${guid}:${index}`.toLowerCase();
+      if (composeJobs.has(key)) continue;
+      composeJobs.set(key, {
+        key,
+        eid,
+        from,
+        to,
+        guid,
+        index,
+        message,
+        attempts: 0,
+        notBefore: 0,
+        alerted: false,
+      });
+    }
+  }
+
+  async function send(
+    link: ChainLink,
+    to: Address,
+    data: Hex,
+    gas?: bigint,
+  ): Promise<Awaited<ReturnType<typeof link.publicClient.waitForTransactionReceipt>>> {
     const hash = await link.walletClient.sendTransaction({
       to,
       data,
@@ -191,6 +271,7 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
       timeout: 30_000,
     });
     if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return receipt;
   }
 
   /** true when the packet is done (delivered), false when it must be tried again. */
@@ -257,11 +338,71 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
       }
       return false;
     }
-    await send(link, endpoint, receive, LZ_RECEIVE_GAS);
+    const delivery = await send(link, endpoint, receive, LZ_RECEIVE_GAS);
+    // The OFT queued a compose (SendParam.composeMsg): executed right after, in this pass.
+    queueComposes(
+      packet.dstEid,
+      delivery.logs.filter((log) => log.address.toLowerCase() === endpoint.toLowerCase()),
+    );
     counters.delivered++;
     p.logger?.info(
       `delivered LayerZero packet ${packet.guid.slice(0, 10)}… eid ${packet.srcEid}->${packet.dstEid}`,
     );
+    return true;
+  }
+
+  /** true when the compose is done (executed), false when it must be tried again. */
+  async function workCompose(job: ComposeJob): Promise<boolean> {
+    const link = links.get(job.eid);
+    if (link === undefined) return true;
+    const endpoint = link.manifest.endpoint;
+    const queued = (await link.publicClient.readContract({
+      address: endpoint,
+      abi: endpointAbi,
+      functionName: "composeQueue",
+      args: [job.from, job.to, job.guid, job.index],
+    })) as Hex;
+    if (queued === COMPOSE_RECEIVED) return true;
+    if (queued !== keccak256(job.message)) {
+      p.logger?.warn(`compose ${job.guid.slice(0, 10)}… is not queued as emitted: skipped`);
+      return true;
+    }
+    const gas = composeGas.get(job.guid) ?? DEFAULT_COMPOSE_GAS;
+    const compose = encodeFunctionData({
+      abi: endpointAbi,
+      functionName: "lzCompose",
+      args: [job.from, job.to, job.guid, job.index, job.message, "0x"],
+    });
+    try {
+      await link.publicClient.call({
+        account: account.address,
+        to: endpoint,
+        data: compose,
+        gas: gas + COMPOSE_OVERHEAD_GAS,
+      });
+    } catch (error) {
+      if (!job.alerted) {
+        const reason = revertDataOf(error);
+        await send(
+          link,
+          endpoint,
+          encodeFunctionData({
+            abi: endpointAbi,
+            functionName: "lzComposeAlert",
+            args: [job.from, job.to, job.guid, job.index, gas, 0n, job.message, "0x", reason],
+          }),
+        );
+        job.alerted = true;
+        counters.composeAlerted++;
+        p.logger?.warn(
+          `lzCompose of ${job.guid.slice(0, 10)}… reverts (${reason.slice(0, 10)}): alerted, will retry`,
+        );
+      }
+      return false;
+    }
+    await send(link, endpoint, compose, gas + COMPOSE_OVERHEAD_GAS);
+    counters.composed++;
+    p.logger?.info(`composed LayerZero ${job.guid.slice(0, 10)}… at ${job.to} on eid ${job.eid}`);
     return true;
   }
 
@@ -287,8 +428,11 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
     const byDestination = new Map<number, Job[]>();
     for (const job of due)
       byDestination.set(job.packet.dstEid, [...(byDestination.get(job.packet.dstEid) ?? []), job]);
+    // Chains with only composes waiting get a turn too.
+    for (const job of composeJobs.values())
+      if (!byDestination.has(job.eid)) byDestination.set(job.eid, []);
     await Promise.all(
-      [...byDestination.values()].map(async (list) => {
+      [...byDestination.entries()].map(async ([eid, list]) => {
         for (const job of list) {
           try {
             if (await work(job)) {
@@ -300,17 +444,34 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
               `LayerZero packet ${job.packet.guid.slice(0, 10)}…: ${(error as Error).message}`,
             );
           }
-          job.attempts++;
-          job.notBefore =
-            Date.now() +
-            backoffDelayMs(job.attempts, {
-              baseMs: retryDelayMs,
-              maxMs: MAX_RETRY_MS,
-              jitter: "none",
-            });
+          retryLater(job);
+        }
+        // Composes queued on this chain, those the deliveries above emitted included.
+        const composes = [...composeJobs.values()].filter(
+          (job) => job.eid === eid && job.notBefore <= Date.now(),
+        );
+        for (const job of composes) {
+          try {
+            if (await workCompose(job)) {
+              composeJobs.delete(job.key);
+              continue;
+            }
+          } catch (error) {
+            p.logger?.warn(
+              `LayerZero compose ${job.guid.slice(0, 10)}…: ${(error as Error).message}`,
+            );
+          }
+          retryLater(job);
         }
       }),
     );
+  }
+
+  function retryLater(job: { attempts: number; notBefore: number }): void {
+    job.attempts++;
+    job.notBefore =
+      Date.now() +
+      backoffDelayMs(job.attempts, { baseMs: retryDelayMs, maxMs: MAX_RETRY_MS, jitter: "none" });
   }
 
   function schedule(): void {
@@ -339,7 +500,7 @@ export function createLayerZeroRelayer(p: CreateLayerZeroRelayerParameters): Lay
       ]);
       clearTimeout(grace);
     },
-    stats: () => ({ ...counters, pending: jobs.size }),
+    stats: () => ({ ...counters, pending: jobs.size, composePending: composeJobs.size }),
     poll,
   };
 }
