@@ -12,8 +12,11 @@
  * the schema's serialiser writes.
  */
 
-import type { TransactionRequest } from "../protocols/reference/transaction-request.js";
-import type { EstimatedDuration, QuoteExtensions } from "../router/quote-extensions.js";
+import type {
+  EstimatedDuration,
+  QuoteExtensions,
+  TransactionRequest,
+} from "../router/quote-extensions.js";
 
 /**
  * The text of an object shared by many quotes (a route's frozen `stateBlocks` in one snapshot,

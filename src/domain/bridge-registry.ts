@@ -38,6 +38,14 @@ export interface RegistryBridge {
    * LayerZero OFT: itself; an OFTAdapter: the token it locks). Absent for the reference bridges.
    */
   token?: string;
+  /**
+   * For the router (domain/registry.ts RegistryProtocolContract), ignored by the indexer: the
+   * token's symbol and decimals, for a token the chain's `tokens` do not list, and the set of
+   * contracts this one is connected to (a LayerZero OFT mesh: peers of each other).
+   */
+  symbol?: string;
+  decimals?: number;
+  mesh?: string;
 }
 
 /**

@@ -116,6 +116,28 @@ export interface RegistryChain {
    * `contracts`): indexed, never quoted (docs/protocols.md); discovery lists them.
    */
   indexOnly: { protocol: string; kind: BridgeKind; address: Address }[];
+  /**
+   * Other protocols' contracts on this chain from the top-level `contracts` (not the auxiliary
+   * ones), with the token each moves when the entry names it (a LayerZero OFT or adapter) and
+   * the mesh it belongs to: what a protocol's routing offers legs between.
+   */
+  protocolContracts: RegistryProtocolContract[];
+}
+
+/** A contract of another protocol than the reference bridges, on one chain. */
+export interface RegistryProtocolContract {
+  protocol: string;
+  kind: BridgeKind;
+  address: Address;
+  /** This chain in the protocol's naming (a LayerZero endpoint id). */
+  bridgeChainId: string;
+  /**
+   * The token it moves, a token of the chain: the registry's when listed, else built from the
+   * entry's `token`, `symbol` and `decimals`. Absent when the entry does not name one.
+   */
+  token?: RegistryToken;
+  /** The set of contracts it is connected to on other chains (a LayerZero OFT's peers). */
+  mesh?: string;
 }
 
 export interface RegistryLink {
@@ -344,6 +366,7 @@ function buildChain(raw: unknown, index: number): RegistryChain {
     bridgeChainIds,
     bridges,
     indexOnly: [],
+    protocolContracts: [],
     ...(c.messagingEndpoint === undefined
       ? {}
       : { messagingEndpoint: readAddress(c.messagingEndpoint, `${where}.messagingEndpoint`) }),
@@ -410,15 +433,7 @@ export function parseRegistry(json: unknown): Registry {
   const listed = readTopLevelContracts(root.contracts);
   const chains = rawChains.map(buildChain).map((chain) => {
     const more = listed.filter((c) => c.chainId === chain.chainId);
-    return more.length === 0
-      ? chain
-      : {
-          ...chain,
-          indexOnly: [
-            ...chain.indexOnly,
-            ...more.map(({ protocol, kind, address }) => ({ protocol, kind, address })),
-          ],
-        };
+    return more.length === 0 ? chain : withProtocolContracts(chain, more);
   });
 
   const chainById = new Map<number, RegistryChain>();
@@ -549,26 +564,104 @@ export async function loadRegistry(filePath: string): Promise<Registry> {
   }
 }
 
+/** A top-level `contracts` entry as the router's registry reads it. */
+interface TopLevelContract {
+  protocol: string;
+  chainId: number;
+  kind: BridgeKind;
+  address: Address;
+  bridgeChainId: string;
+  token?: { address: Address; symbol?: string; decimals?: number };
+  mesh?: string;
+}
+
 /**
- * The top-level `contracts` (protocol, chainId, kind, address), without those read for their
- * logs only (`auxiliary`, LayerZero's endpoint): their other fields are the indexer's.
+ * The top-level `contracts` (protocol, chainId, kind, address, bridgeChainId; token, symbol,
+ * decimals and mesh when given), without those read for their logs only (`auxiliary`,
+ * LayerZero's endpoint): their other fields are the indexer's.
  */
-function readTopLevelContracts(
-  raw: unknown,
-): (RegistryChain["indexOnly"][number] & { chainId: number })[] {
+function readTopLevelContracts(raw: unknown): TopLevelContract[] {
   if (raw === undefined) return [];
   const where = "contracts";
   if (!Array.isArray(raw)) fail(where, "must be an array");
-  return (raw as unknown[]).flatMap((entry, i) => {
-    const e = readObject(entry, `${where}[${i}]`);
+  return (raw as unknown[]).flatMap((entry, i): TopLevelContract[] => {
+    const at = `${where}[${i}]`;
+    const e = readObject(entry, at);
     if (e.auxiliary === true) return [];
+    const token =
+      e.token === undefined
+        ? undefined
+        : {
+            address: readAddress(e.token, `${at}.token`),
+            ...(e.symbol === undefined ? {} : { symbol: readString(e.symbol, `${at}.symbol`) }),
+            ...(e.decimals === undefined
+              ? {}
+              : { decimals: readInteger(e.decimals, `${at}.decimals`, 0, 77) }),
+          };
     return [
       {
-        protocol: readString(e.protocol, `${where}[${i}].protocol`),
-        chainId: readInteger(e.chainId, `${where}[${i}].chainId`, 1, Number.MAX_SAFE_INTEGER),
-        kind: readInteger(e.kind, `${where}[${i}].kind`, 0, 2) as BridgeKind,
-        address: readAddress(e.address, `${where}[${i}].address`),
+        protocol: readString(e.protocol, `${at}.protocol`),
+        chainId: readInteger(e.chainId, `${at}.chainId`, 1, Number.MAX_SAFE_INTEGER),
+        kind: readInteger(e.kind, `${at}.kind`, 0, 2) as BridgeKind,
+        address: readAddress(e.address, `${at}.address`),
+        bridgeChainId: readSchemeId(e.bridgeChainId, `${at}.bridgeChainId`),
+        ...(token === undefined ? {} : { token }),
+        ...(e.mesh === undefined ? {} : { mesh: readString(e.mesh, `${at}.mesh`) }),
       },
     ];
   });
+}
+
+/** A chain's id in a protocol's naming as a canonical decimal string ("" when not given). */
+function readSchemeId(value: unknown, where: string): string {
+  if (value === undefined) return "";
+  if (!/^[0-9]+$/.test(String(value))) fail(where, "must be a decimal integer");
+  return BigInt(String(value)).toString();
+}
+
+/**
+ * A chain with its top-level contracts: listed as index-only (discovery leaves out those a
+ * protocol quotes) and as protocolContracts; a contract's token that the chain does not list
+ * joins its tokens when the entry gives its symbol and decimals.
+ */
+function withProtocolContracts(chain: RegistryChain, listed: TopLevelContract[]): RegistryChain {
+  const tokens = [...chain.tokens];
+  const tokenOf = (c: TopLevelContract): RegistryToken | undefined => {
+    if (c.token === undefined) return undefined;
+    const key = c.token.address.toLowerCase();
+    const known = tokens.find((t) => t.key === key);
+    if (known !== undefined) return known;
+    if (c.token.symbol === undefined || c.token.decimals === undefined) return undefined;
+    const token: RegistryToken = {
+      chainId: chain.chainId,
+      address: c.token.address,
+      key,
+      symbol: c.token.symbol,
+      name: c.token.symbol,
+      decimals: c.token.decimals,
+      native: false,
+    };
+    tokens.push(token);
+    return token;
+  };
+  const protocolContracts = listed.map((c): RegistryProtocolContract => {
+    const token = tokenOf(c);
+    return {
+      protocol: c.protocol,
+      kind: c.kind,
+      address: c.address,
+      bridgeChainId: c.bridgeChainId,
+      ...(token === undefined ? {} : { token }),
+      ...(c.mesh === undefined ? {} : { mesh: c.mesh }),
+    };
+  });
+  return {
+    ...chain,
+    tokens,
+    indexOnly: [
+      ...chain.indexOnly,
+      ...listed.map(({ protocol, kind, address }) => ({ protocol, kind, address })),
+    ],
+    protocolContracts,
+  };
 }

@@ -14,6 +14,7 @@ import type { Hex } from "viem";
 import type { RawLog } from "../chain/create-chain-client.js";
 import type { BridgeEvent } from "../domain/bridge-event.js";
 import type { RegistryBridge } from "../domain/bridge-registry.js";
+import type { ProtocolRouting } from "./routing.js";
 
 /** What a protocol's decoder knows about a span's logs besides the logs. */
 export interface DecodeContext {
@@ -77,6 +78,8 @@ export interface Protocol {
   /** Its name: the record's `protocol` field and the registry's RegistryBridge.protocol. */
   readonly name: string;
   readonly indexing: ProtocolIndexing;
+  /** How the router quotes it (routing.ts); absent: indexed only, never quoted. */
+  readonly routing?: ProtocolRouting;
 }
 
 /** The protocols a process knows, by name. */

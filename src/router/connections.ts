@@ -12,9 +12,10 @@
 import { formatAmount } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { Registry, RegistryLink, RegistryToken } from "../domain/registry.js";
+import type { ProtocolRouting } from "../protocols/routing.js";
 import { prepareRoute } from "./price-route.js";
 import { routeAmountRange } from "./route-limits.js";
-import { type CandidateRoute, enumerateRoutes } from "./routes.js";
+import { type CandidateRoute, enumerateRoutes, ROUTING_PROTOCOLS } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
 import { findSwapPath } from "./swap-path.js";
 
@@ -36,6 +37,16 @@ export interface ConnectionBridge {
   minAmount: string | null;
   maxAmount: string | null;
   fee: { feeBps: number; flatFee: string; messagingFee: string } | null;
+  /**
+   * Present (false) for a protocol that offers no swaps around its bridge (a LayerZero OFT):
+   * `sourceTokens` and `destTokens` are then the bridge tokens alone. Absent: swaps offered.
+   */
+  swaps?: false;
+  /**
+   * Present when the messaging fee is not paid in the source bridge token (a LayerZero OFT: the
+   * native coin, sent as the transaction's value): `fee.messagingFee` is in this token's units.
+   */
+  messagingFeeToken?: TokenRef;
 }
 
 export interface Connection {
@@ -56,6 +67,8 @@ export interface ConnectionCatalog {
   connections(snapshot: StateSnapshot, filter?: ConnectionFilter): Connection[];
   /** Whether the token is some link's source or destination bridge token. */
   isBridgeToken(token: RegistryToken): boolean;
+  /** Whether the contract at `address` on `chainId` is a quoted route's bridge (signData.bridge). */
+  isRouted(chainId: number, address: string): boolean;
 }
 
 /** The registry part of one link: everything but the state. */
@@ -75,23 +88,28 @@ const tokenRef = (t: RegistryToken): TokenRef => ({
 export function createConnectionCatalog(
   registry: Registry,
   slippageBps: number,
+  protocols: readonly ProtocolRouting[] = ROUTING_PROTOCOLS,
 ): ConnectionCatalog {
   const slippage = BigInt(slippageBps);
   const bridgeTokens = new Set<RegistryToken>();
+  const routed = new Set<string>();
   const pairs: { sourceChain: number; destChain: number; links: LinkEntry[] }[] = [];
   for (const source of registry.chains) {
     for (const dest of registry.chains) {
       if (source === dest) continue;
       const links: LinkEntry[] = [];
-      for (const link of registry.linksBetween(source.chainId, dest.chainId)) {
-        const direct = enumerateRoutes(registry, link.sourceToken, link.destToken).find(
+      const legs = protocols.flatMap((routing) => routing.legs(registry, source, dest));
+      for (const { link } of legs) {
+        const direct = enumerateRoutes(registry, link.sourceToken, link.destToken, protocols).find(
           (r) => r.link === link && r.sourcePath.length === 0 && r.destPath.length === 0,
         );
         // The kind does not run on one of the chains: route search never takes this link.
         if (direct === undefined) continue;
         bridgeTokens.add(link.sourceToken).add(link.destToken);
+        routed.add(`${source.chainId}:${direct.bridge.toLowerCase()}`);
+        const swaps = direct.routing.swaps;
         const reaches = (from: RegistryToken, to: RegistryToken) =>
-          from.key === to.key || findSwapPath(registry, from, to) !== undefined;
+          from.key === to.key || (swaps && findSwapPath(registry, from, to) !== undefined);
         links.push({
           link,
           direct,
@@ -105,6 +123,10 @@ export function createConnectionCatalog(
               .filter((t) => reaches(t, link.sourceToken))
               .map((t) => t.address),
             destTokens: dest.tokens.filter((t) => reaches(link.destToken, t)).map((t) => t.address),
+            ...(swaps ? {} : { swaps: false as const }),
+            ...(direct.routing.messagingFeeToken === "native"
+              ? { messagingFeeToken: tokenRef(source.nativeToken) }
+              : {}),
           },
         });
       }
@@ -120,8 +142,13 @@ export function createConnectionCatalog(
   function withState(entry: LinkEntry, snapshot: StateSnapshot): ConnectionBridge {
     const prepared = prepareRoute(entry.direct, snapshot);
     if (!prepared.ok) return { ...entry.base, minAmount: null, maxAmount: null, fee: null };
-    const { tokenConfig, xprotoFee } = prepared.prepared;
+    const { route, terms } = prepared.prepared;
+    const rule = route.routing.feeRule(terms);
     const decimals = entry.link.sourceToken.decimals;
+    const messagingDecimals =
+      route.routing.messagingFeeToken === "native"
+        ? route.sourceChain.nativeToken.decimals
+        : decimals;
     const range = routeAmountRange(prepared.prepared, slippage);
     return {
       ...entry.base,
@@ -129,9 +156,9 @@ export function createConnectionCatalog(
       maxAmount:
         range === undefined || range.max === undefined ? null : formatAmount(range.max, decimals),
       fee: {
-        feeBps: Number(tokenConfig.feeBps),
-        flatFee: formatAmount(tokenConfig.flatFee, decimals),
-        messagingFee: formatAmount(xprotoFee, decimals),
+        feeBps: Number(rule.feeBps),
+        flatFee: formatAmount(rule.flatFee, decimals),
+        messagingFee: formatAmount(rule.messagingFee, messagingDecimals),
       },
     };
   }
@@ -164,5 +191,6 @@ export function createConnectionCatalog(
       );
     },
     isBridgeToken: (token) => bridgeTokens.has(token),
+    isRouted: (chainId, address) => routed.has(`${chainId}:${address.toLowerCase()}`),
   };
 }

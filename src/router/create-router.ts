@@ -168,18 +168,34 @@ export function createPricingRouter(deps: RouterDeps): Router {
     const spec = buildQuoteData(request, result.best);
     if (extensions === undefined) return { ok: true, data: spec, request, priced: result.best };
     const added = extensions(request, result.best, spec.signData.amount, snapshot);
-    // One object literal (one shape for every quote), the spec's fields first.
-    const data: RouteQuoteData = {
-      destMaxAmount: spec.destMaxAmount,
-      destMinAmount: spec.destMinAmount,
-      fee: spec.fee,
-      signData: spec.signData,
-      transactionRequest: added.transactionRequest,
-      approval: added.approval,
-      stateBlocks: added.stateBlocks,
-      expiresAt: added.expiresAt,
-      estimatedDuration: added.estimatedDuration,
-    };
+    // One object literal (one shape for every quote of a kind), the spec's fields first; the
+    // messaging fee beside `fee` only where `fee` leaves it out (an OFT's native fee), so the
+    // reference bridges' quotes keep the spec's shape exactly.
+    const data: RouteQuoteData =
+      spec.messagingFee === undefined
+        ? {
+            destMaxAmount: spec.destMaxAmount,
+            destMinAmount: spec.destMinAmount,
+            fee: spec.fee,
+            signData: spec.signData,
+            transactionRequest: added.transactionRequest,
+            approval: added.approval,
+            stateBlocks: added.stateBlocks,
+            expiresAt: added.expiresAt,
+            estimatedDuration: added.estimatedDuration,
+          }
+        : {
+            destMaxAmount: spec.destMaxAmount,
+            destMinAmount: spec.destMinAmount,
+            fee: spec.fee,
+            messagingFee: spec.messagingFee,
+            signData: spec.signData,
+            transactionRequest: added.transactionRequest,
+            approval: added.approval,
+            stateBlocks: added.stateBlocks,
+            expiresAt: added.expiresAt,
+            estimatedDuration: added.estimatedDuration,
+          };
     return { ok: true, data, request, priced: result.best };
   }
 

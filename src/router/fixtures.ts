@@ -14,6 +14,8 @@ import {
   type RegistryChain,
   type RegistryToken,
 } from "../domain/registry.js";
+import { REFERENCE_PROTOCOL } from "../protocols/reference/index.js";
+import type { ReferenceTerms } from "../protocols/reference/routing.js";
 import { fixtureV3Section, fixtureV3States } from "./fixture-v3.js";
 import { type PreparedRoute, prepareRoute } from "./price-route.js";
 import { enumerateRoutes } from "./routes.js";
@@ -250,6 +252,14 @@ function sortTokens(a: Address, b: Address): [Address, Address] {
  * The fixture's route of bridge kind `kind` from `from` to `to` ([chain, symbol]), prepared on
  * `snapshot`; throws when there is no such route or it cannot be prepared.
  */
+/** A reference route's terms (ReferenceTerms) from its prepared route. */
+export function referenceTerms(prepared: PreparedRoute): ReferenceTerms {
+  if (prepared.route.protocol !== REFERENCE_PROTOCOL) {
+    throw new Error(`a ${prepared.route.protocol} route has no reference terms`);
+  }
+  return prepared.terms as ReferenceTerms;
+}
+
 export function preparedFixtureRoute(
   fx: RouterFixture,
   from: [string, string],

@@ -3,8 +3,6 @@
  * contracts step by step (docs/protocol.md "Bridge entry"). State comes in pre-resolved
  * (PreparedRoute, once per snapshot) so the per-request work is arithmetic only.
  */
-import { convertDecimals } from "../amount.js";
-import { totalFee } from "../protocols/reference/bridge-fee.js";
 import type { HopReserves } from "./dex.js";
 import {
   hopsSwapFee,
@@ -16,20 +14,17 @@ import {
   type V3Venue,
 } from "./hop-quote.js";
 import type { CandidateRoute } from "./routes.js";
-import { type ChainState, coupleKey, type StateSnapshot, type TokenConfig } from "./state.js";
+import { type ChainState, coupleKey, protocolState, type StateSnapshot } from "./state.js";
 import type { SwapHop, SwapPath } from "./swap-path.js";
 
-/** A route with the state it needs, read from one snapshot. */
-export interface PreparedRoute {
+/**
+ * A route with the state it needs, read from one snapshot: the bridge leg's terms as its
+ * protocol prepared them (opaque here: only `route.routing` reads them; `T` names their type
+ * where the protocol is known, e.g. ReferenceTerms) and the swaps' venues.
+ */
+export interface PreparedRoute<T = unknown> {
   route: CandidateRoute;
-  tokenConfig: TokenConfig;
-  /** Kind 2: the messaging fee to the destination; 0n for kinds 0 and 1. */
-  xprotoFee: bigint;
-  /**
-   * Kinds 0 and 1: what the destination bridge can pay out (destBridgeToken units; kind 0 off
-   * the token's home chain: 2^256 - 1); kind 2: undefined.
-   */
-  destLiquidity: bigint | undefined;
+  terms: T;
   /** The source swap's hops (V2-only hops as plain reserves); empty without a swap. */
   sourceHops: readonly PricedHop[];
   destHops: readonly PricedHop[];
@@ -119,29 +114,12 @@ export function prepareRoute(route: CandidateRoute, snapshot: StateSnapshot): Pr
   const dest = snapshot.chains.get(destId);
   if (!dest) return { ok: false, chainId: destId, missing: "chain state" };
 
-  const bridge = source.bridges[route.kind];
-  const tokenConfig = bridge?.tokenConfigs.get(route.sourceBridgeToken.key);
-  if (!tokenConfig) {
-    const what = `kind ${route.kind} tokenConfig of ${route.sourceBridgeToken.symbol}`;
-    return { ok: false, chainId: sourceId, missing: what };
-  }
-  let xprotoFee = 0n;
-  if (route.kind === 2) {
-    const fee = bridge?.xprotoFees?.get(destId);
-    if (fee === undefined)
-      return { ok: false, chainId: sourceId, missing: `xprotoFee to ${destId}` };
-    xprotoFee = fee;
-  }
-  let destLiquidity: bigint | undefined;
-  if (route.kind !== 2) {
-    // Kind 1 pays from its pool, kind 0 unlocks on the token's home chain (and mints elsewhere,
-    // where the bridge reports 2^256 - 1); kind 2 always mints.
-    destLiquidity = dest.bridges[route.kind]?.availableLiquidity?.get(route.destBridgeToken.key);
-    if (destLiquidity === undefined) {
-      const what = `kind ${route.kind} availableLiquidity of ${route.destBridgeToken.symbol}`;
-      return { ok: false, chainId: destId, missing: what };
-    }
-  }
+  const leg = route.routing.prepare(
+    route,
+    protocolState(source, route.protocol),
+    protocolState(dest, route.protocol),
+  );
+  if (!leg.ok) return leg;
   const sourceHops = resolveHops(source, route.sourcePath);
   if ("missing" in sourceHops) return { ok: false, chainId: sourceId, missing: sourceHops.missing };
   const destHops = resolveHops(dest, route.destPath);
@@ -150,9 +128,7 @@ export function prepareRoute(route: CandidateRoute, snapshot: StateSnapshot): Pr
     ok: true,
     prepared: {
       route,
-      tokenConfig,
-      xprotoFee,
-      destLiquidity,
+      terms: leg.terms,
       sourceHops: sourceHops.hops,
       destHops: destHops.hops,
     },
@@ -172,11 +148,17 @@ export interface PricedRoute {
   bridgeAmount: bigint;
   /** Minimum source swap output: bridgeAmount less slippage, or `amount` without a swap. */
   sourceMinAmount: bigint;
-  /** bridgeFee(bridgeAmount) (source bridge token). */
+  /** The protocol's fee of bridgeAmount less the messaging fee in it (source bridge token). */
   bridgeFee: bigint;
-  /** Messaging fee, kind 2 (source bridge token). */
+  /**
+   * Messaging fee (reference kind 2: source bridge token; a protocol paid in the native coin,
+   * route.routing.messagingFeeToken "native": the source chain's native coin).
+   */
   xprotoFee: bigint;
-  /** bridgeFee + xprotoFee (source bridge token): the quote's `fee`. */
+  /**
+   * The quote's `fee` (source bridge token): what of bridgeAmount does not arrive; bridgeFee +
+   * xprotoFee when the messaging fee is paid in the bridge token.
+   */
   fee: bigint;
   /** bridgeAmount - fee (source bridge token). */
   netAmount: bigint;
@@ -219,13 +201,9 @@ function swapOut(amount: bigint, hops: readonly PricedHop[]): bigint | undefined
   return hops.length > 0 ? quoteHops(amount, hops) : amount;
 }
 
-/** net converted to the destination bridge token (0n when the fees eat it all). */
+/** What the bridge leg delivers (destination bridge token; 0n when the fees eat it all). */
 function destBridgeFor(prepared: PreparedRoute, bridgeAmount: bigint): bigint {
-  const { route, tokenConfig, xprotoFee } = prepared;
-  const net = bridgeAmount - totalFee(bridgeAmount, tokenConfig, xprotoFee);
-  return net > 0n
-    ? convertDecimals(net, route.sourceBridgeToken.decimals, route.destBridgeToken.decimals)
-    : 0n;
+  return prepared.route.routing.delivered(prepared.terms, prepared.route, bridgeAmount);
 }
 
 /**
@@ -258,7 +236,10 @@ function limitFlagsAt(
   bridgeAmount: bigint,
   slippageBps: bigint,
 ): number {
-  const { tokenConfig, destLiquidity, sourceHops, destHops } = prepared;
+  const { route, terms, sourceHops, destHops } = prepared;
+  const routing = route.routing;
+  const maxAmount = routing.maxAmount(terms);
+  const destLiquidity = routing.destLiquidity(terms);
   const sourceSwap = sourceHops.length > 0;
   const keep = 10000n - slippageBps;
   const low = sourceSwap ? (bridgeAmount * keep) / 10000n : bridgeAmount;
@@ -268,10 +249,10 @@ function limitFlagsAt(
   const lowOut = swapOut(lowDestBridge, destHops);
   if (lowOut === undefined) return ABOVE_MAX;
   // lowDestBridge > 0 implies net > 0, the contract's bridgeAmount > fees.
-  if (low < tokenConfig.minAmount || lowDestBridge <= 0n || lowOut <= 0n) flags |= BELOW_MIN;
+  if (low < routing.minAmount(terms) || lowDestBridge <= 0n || lowOut <= 0n) flags |= BELOW_MIN;
   const highDestBridge = destBridgeFor(prepared, high);
   if (
-    (tokenConfig.maxAmount !== 0n && high > tokenConfig.maxAmount) ||
+    (maxAmount !== undefined && high > maxAmount) ||
     (destLiquidity !== undefined && highDestBridge > destLiquidity) ||
     overflowsPair(amount, sourceHops) ||
     overflowsPair(highDestBridge, destHops)
@@ -304,12 +285,14 @@ export function priceRoute(
   amount: bigint,
   slippageBps: bigint,
 ): PriceRouteResult {
-  const { route, tokenConfig, xprotoFee } = prepared;
+  const { route, terms } = prepared;
+  const routing = route.routing;
   const sourceSwap = prepared.sourceHops.length > 0;
   const destSwap = prepared.destHops.length > 0;
   const bridgeAmount = swapOut(amount, prepared.sourceHops);
   if (bridgeAmount === undefined) return { ok: false, reason: "aboveMax" };
-  const fee = totalFee(bridgeAmount, tokenConfig, xprotoFee);
+  const fee = routing.fee(terms, bridgeAmount);
+  const xprotoFee = routing.messagingFee(terms);
   const netAmount = bridgeAmount - fee;
   const destBridgeAmount = destBridgeFor(prepared, bridgeAmount);
   const destMaxAmount = swapOut(destBridgeAmount, prepared.destHops);
@@ -344,7 +327,7 @@ export function priceRoute(
       sourceSwapFee,
       bridgeAmount,
       sourceMinAmount,
-      bridgeFee: fee - xprotoFee,
+      bridgeFee: routing.messagingFeeToken === "bridgeToken" ? fee - xprotoFee : fee,
       xprotoFee,
       fee,
       netAmount,

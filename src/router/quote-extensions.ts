@@ -1,25 +1,21 @@
 /**
  * What a quote's `data` carries beside the spec's fields (docs/http-api.md, API rule 8; docs/router.md,
- * "Executing a quote"): the ready `bridge(params)` transaction and the approval it needs, the
+ * "Executing a quote"): the ready transaction (the route's protocol builds it: the reference
+ * bridges' `bridge(params)`, an OFT's `send`) and the approval it needs, the
  * blocks whose state priced it, until when the service stands by it, and how long such a
  * transfer took lately. The snapshot, the priced route and a duration lookup come in; what
  * depends on the route and the snapshot alone is worked out once per prepared route, so the
  * fields cost a memo-off quote little (bench/RESULTS.md, router).
  */
-import type { BridgeParams } from "../protocols/reference/bridge-params.js";
-import {
-  approveCallHead,
-  type BridgeCallTemplate,
-  bridgeCallTemplate,
-  encodeApproveCallWith,
-  encodeBridgeCallWith,
-  hexQuantity,
-  type TransactionRequest,
-} from "../protocols/reference/transaction-request.js";
+import type { Address } from "viem";
+import type { RoutedTransactionRequest } from "../protocols/routing.js";
 import type { PreparedRoute, PricedRoute } from "./price-route.js";
 import type { CandidateRoute } from "./routes.js";
 import type { StateSnapshot } from "./state.js";
 import type { ValidatedRouterRequest } from "./validate-request.js";
+
+/** A transaction in the form eth_sendTransaction takes (protocols/routing.ts). */
+export type TransactionRequest = RoutedTransactionRequest;
 
 /** Percentiles of recent settlement times of one route's bridge and chains (seconds). */
 export interface EstimatedDuration {
@@ -73,8 +69,8 @@ interface RouteParts {
   /** Frozen: shared by the route's quotes of this snapshot. */
   stateBlocks: Readonly<Record<string, number>>;
   expiresAt: string;
-  bridgeCall: BridgeCallTemplate;
-  approveHead: string;
+  /** The protocol's per-route part of its transactions (ProtocolRouting.transactionTemplate). */
+  template: unknown;
 }
 
 function routeParts(
@@ -98,14 +94,7 @@ function routeParts(
       [destChainId]: Number(dest.blockNumber),
     }),
     expiresAt: formatUtcSeconds(Math.floor(readAtMs / 1000) + ttlSeconds),
-    bridgeCall: bridgeCallTemplate({
-      destChainId: BigInt(route.destBridgeChainId),
-      sourceToken: route.sourceToken.address,
-      destToken: route.destToken.address,
-      sourceBridgeToken: route.sourceBridgeToken.address,
-      destBridgeToken: route.destBridgeToken.address,
-    }),
-    approveHead: approveCallHead(route.bridge),
+    template: route.routing.transactionTemplate(route, prepared.terms),
   };
 }
 
@@ -132,37 +121,28 @@ export function createQuoteExtensionBuilder(options: QuoteExtensionOptions): Quo
       fixed = routeParts(priced.prepared, snapshot, options.ttlSeconds);
       parts.set(priced.prepared, fixed);
     }
-    const chainId = route.sourceChain.chainId;
-    const native = route.sourceToken.native;
-    const transactionRequest: TransactionRequest = {
-      chainId,
-      to: route.bridge,
-      data: encodeBridgeCallWith(fixed.bridgeCall, {
-        amount: priced.amount,
-        fee: priced.fee,
-        to: request.request.to as BridgeParams["to"],
-        sourceSwap: priced.sourceSwap,
-        sourceSwapFee: priced.sourceSwapFee,
-        sourceMinAmount: priced.sourceMinAmount,
-        destSwap: priced.destSwap,
-        destSwapFee: priced.destSwapFee,
-        destMinAmount: priced.destMinAmount,
-      }),
-      value: native ? hexQuantity(priced.amount) : "0x0",
-    };
-    const approval: Approval | null = native
-      ? null
-      : {
-          token: route.sourceToken.address,
-          spender: route.bridge,
-          amount,
-          transactionRequest: {
-            chainId,
-            to: route.sourceToken.address,
-            data: encodeApproveCallWith(fixed.approveHead, priced.amount),
-            value: "0x0",
-          },
-        };
+    const leg = route.routing.transaction(route, priced.prepared.terms, fixed.template, {
+      amount: priced.amount,
+      fee: priced.fee,
+      messagingFee: priced.xprotoFee,
+      to: request.request.to as Address,
+      sourceSwap: priced.sourceSwap,
+      sourceSwapFee: priced.sourceSwapFee,
+      sourceMinAmount: priced.sourceMinAmount,
+      destSwap: priced.destSwap,
+      destSwapFee: priced.destSwapFee,
+      destMinAmount: priced.destMinAmount,
+    });
+    const transactionRequest = leg.transactionRequest;
+    const approval: Approval | null =
+      leg.approval === null
+        ? null
+        : {
+            token: leg.approval.token,
+            spender: leg.approval.spender,
+            amount,
+            transactionRequest: leg.approval.transactionRequest,
+          };
     return {
       transactionRequest,
       approval,

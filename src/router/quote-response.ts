@@ -60,7 +60,35 @@ export interface RouteQuoteData extends Partial<QuoteExtensions> {
   destMaxAmount: string;
   destMinAmount: string;
   fee: string;
+  /**
+   * Present when the route's messaging fee is not part of `fee` (a LayerZero OFT: it is paid in
+   * the source chain's native coin, as the transaction's value): how much, in which token.
+   */
+  messagingFee?: MessagingFee;
   signData: SignData;
+}
+
+/** A messaging fee paid apart from `fee` (docs/router.md, "Messaging fees in another token"). */
+export interface MessagingFee {
+  /** Human units of `address`. */
+  amount: string;
+  /** The token (0x0: the native coin). */
+  address: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** The messaging fee a quote names beside `fee`, undefined when `fee` includes it. */
+export function messagingFeeOf(priced: PricedRoute): MessagingFee | undefined {
+  const { route } = priced;
+  if (route.routing.messagingFeeToken !== "native") return undefined;
+  const native = route.sourceChain.nativeToken;
+  return {
+    amount: formatAmount(priced.xprotoFee, native.decimals),
+    address: native.address,
+    symbol: native.symbol,
+    decimals: native.decimals,
+  };
 }
 
 export function buildQuoteParams(
@@ -95,18 +123,25 @@ export function buildQuoteData(
   priced: PricedRoute,
 ): RouteQuoteData {
   const params = buildQuoteParams(request, priced);
-  return {
-    destMaxAmount: formatAmount(priced.destMaxAmount, priced.route.destToken.decimals),
-    destMinAmount: params.destMinAmount,
-    fee: params.fee,
-    signData: {
-      amount: params.amount,
-      bridgeType: priced.route.kind,
-      bridge: priced.route.bridge,
-      chainName: priced.route.sourceChain.name,
-      params: JSON.stringify(params),
-    },
+  const signData: SignData = {
+    amount: params.amount,
+    bridgeType: priced.route.kind,
+    bridge: priced.route.bridge,
+    chainName: priced.route.sourceChain.name,
+    params: JSON.stringify(params),
   };
+  const destMaxAmount = formatAmount(priced.destMaxAmount, priced.route.destToken.decimals);
+  const messagingFee = messagingFeeOf(priced);
+  if (messagingFee !== undefined) {
+    return {
+      destMaxAmount,
+      destMinAmount: params.destMinAmount,
+      fee: params.fee,
+      messagingFee,
+      signData,
+    };
+  }
+  return { destMaxAmount, destMinAmount: params.destMinAmount, fee: params.fee, signData };
 }
 
 /**
@@ -119,6 +154,8 @@ export function quoteDataInputsEqual(a: PricedRoute, b: PricedRoute): boolean {
     a.route === b.route &&
     a.amount === b.amount &&
     a.fee === b.fee &&
+    // A messaging fee apart from `fee` is in the data itself (messagingFee).
+    (a.xprotoFee === b.xprotoFee || a.route.routing.messagingFeeToken !== "native") &&
     a.sourceSwap === b.sourceSwap &&
     a.sourceSwapFee === b.sourceSwapFee &&
     a.sourceMinAmount === b.sourceMinAmount &&

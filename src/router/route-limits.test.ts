@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { getAmountIn, type HopReserves } from "./dex.js";
-import { createRouterFixture, preparedFixtureRoute as prepared } from "./fixtures.js";
+import {
+  createRouterFixture,
+  preparedFixtureRoute as prepared,
+  referenceTerms,
+} from "./fixtures.js";
 import { ABOVE_MAX, amountLimitFlags, BELOW_MIN, prepareRoute } from "./price-route.js";
 import { routeAmountRange } from "./route-limits.js";
 import { enumerateRoutes } from "./routes.js";
@@ -47,14 +51,14 @@ describe("routeAmountRange", () => {
     // the locked balance: a larger quote failed on the destination and lost the fee.
     const fx = createRouterFixture({ lockedLiquidity: 5_000n * E18 });
     const home = prepared(fx, ["beta", "DAI"], ["alpha", "DAI"], 0);
-    assert.equal(home.destLiquidity, 5_000n * E18);
+    assert.equal(referenceTerms(home).destLiquidity, 5_000n * E18);
     const range = routeAmountRange(home, SLIPPAGE)!;
     assert.ok(range.max! > 5_000n * E18 && range.max! < 5_100n * E18, String(range.max));
     assert.equal(amountLimitFlags(home, range.max!, SLIPPAGE) & ABOVE_MAX, 0);
     assert.equal(amountLimitFlags(home, range.max! + 1n, SLIPPAGE) & ABOVE_MAX, ABOVE_MAX);
     // Off the home chain the bridge mints: only maxAmount caps.
     const minted = prepared(fx, ["beta", "DAI"], ["gamma", "DAI"], 0);
-    assert.equal(minted.destLiquidity, 2n ** 256n - 1n);
+    assert.equal(referenceTerms(minted).destLiquidity, 2n ** 256n - 1n);
     assert.equal(routeAmountRange(minted, SLIPPAGE)?.max, 100_000n * E18);
   });
 
@@ -86,8 +90,11 @@ describe("routeAmountRange", () => {
     const maxReserve = (1n << 112n) - 1n;
     const deep = {
       ...p,
-      tokenConfig: { feeBps: 0n, flatFee: 0n, minAmount: 1n, maxAmount: 0n },
-      destLiquidity: undefined,
+      terms: {
+        ...referenceTerms(p),
+        tokenConfig: { feeBps: 0n, flatFee: 0n, minAmount: 1n, maxAmount: 0n },
+        destLiquidity: undefined,
+      },
       sourceHops: [{ reserveIn: maxReserve - 1000n, reserveOut: maxReserve }],
     };
     assert.equal(amountLimitFlags(deep, 1000n, SLIPPAGE) & ABOVE_MAX, 0);

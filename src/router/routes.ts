@@ -3,73 +3,61 @@
  * registry alone (no state). A route is one bridge link (kind, source bridge token -> destination
  * bridge token) plus the swaps around it.
  */
-import type { Address } from "viem";
-import type { BridgeKind } from "../domain/bridge-kind.js";
-import type { Registry, RegistryChain, RegistryLink, RegistryToken } from "../domain/registry.js";
+import type { Registry, RegistryToken } from "../domain/registry.js";
+import { PROTOCOLS } from "../protocols/index.js";
+import type { ProtocolRouting, RoutedLeg } from "../protocols/routing.js";
 import { findSwapPath, type SwapPath } from "./swap-path.js";
 
-export interface CandidateRoute {
-  kind: BridgeKind;
-  link: RegistryLink;
-  sourceChain: RegistryChain;
-  destChain: RegistryChain;
-  sourceToken: RegistryToken;
-  destToken: RegistryToken;
-  sourceBridgeToken: RegistryToken;
-  destBridgeToken: RegistryToken;
+/**
+ * A bridge leg (a protocol's hop, protocols/routing.ts) with the swaps around it: `kind`,
+ * `bridge` (signData.bridge) and `destBridgeChainId` (params.destChainId) are the leg's.
+ */
+export interface CandidateRoute extends RoutedLeg {
+  /** How the leg's protocol prices and executes it. */
+  routing: ProtocolRouting;
   /** sourceToken -> sourceBridgeToken; empty when sourceToken is the bridge token. */
   sourcePath: SwapPath;
   /** destBridgeToken -> destToken; empty when destToken is the bridge token. */
   destPath: SwapPath;
-  /** The kind's bridge contract on the source chain (signData.bridge). */
-  bridge: Address;
-  /** The destination in the kind's chain-id scheme (params.destChainId). */
-  destBridgeChainId: string;
 }
 
+/** The routing parts of the registered protocols (src/protocols/index.ts), in registry order. */
+export const ROUTING_PROTOCOLS: readonly ProtocolRouting[] = PROTOCOLS.protocols.flatMap((p) =>
+  p.routing === undefined ? [] : [p.routing],
+);
+
 /**
- * Every route from `sourceToken` to `destToken` (tokens of two different chains), in registry
- * link order. A link is skipped when a needed swap has no path under the path rule.
+ * Every route from `sourceToken` to `destToken` (tokens of two different chains): each
+ * protocol's legs between the two chains in order (registry link order for the reference
+ * bridges). A leg is skipped when a needed swap has no path under the path rule, or when its
+ * protocol offers no swaps around its legs and a token is not the leg's bridge token.
  */
 export function enumerateRoutes(
   registry: Registry,
   sourceToken: RegistryToken,
   destToken: RegistryToken,
+  protocols: readonly ProtocolRouting[] = ROUTING_PROTOCOLS,
 ): CandidateRoute[] {
   const sourceChain = registry.chain(sourceToken.chainId);
   const destChain = registry.chain(destToken.chainId);
   if (!sourceChain || !destChain || sourceChain === destChain) return [];
   const routes: CandidateRoute[] = [];
-  for (const link of registry.linksBetween(sourceChain.chainId, destChain.chainId)) {
-    const bridge = sourceChain.bridges[link.kind];
-    const destBridgeChainId = destChain.bridgeChainIds[link.kind];
-    if (bridge === undefined || destBridgeChainId === undefined) continue;
-    let sourcePath: SwapPath = [];
-    if (sourceToken.key !== link.sourceToken.key) {
-      const path = findSwapPath(registry, sourceToken, link.sourceToken);
-      if (!path) continue;
-      sourcePath = path;
+  for (const routing of protocols) {
+    for (const leg of routing.legs(registry, sourceChain, destChain)) {
+      let sourcePath: SwapPath = [];
+      if (sourceToken.key !== leg.sourceBridgeToken.key) {
+        const path = routing.swaps && findSwapPath(registry, sourceToken, leg.sourceBridgeToken);
+        if (!path) continue;
+        sourcePath = path;
+      }
+      let destPath: SwapPath = [];
+      if (destToken.key !== leg.destBridgeToken.key) {
+        const path = routing.swaps && findSwapPath(registry, leg.destBridgeToken, destToken);
+        if (!path) continue;
+        destPath = path;
+      }
+      routes.push({ ...leg, routing, sourceToken, destToken, sourcePath, destPath });
     }
-    let destPath: SwapPath = [];
-    if (destToken.key !== link.destToken.key) {
-      const path = findSwapPath(registry, link.destToken, destToken);
-      if (!path) continue;
-      destPath = path;
-    }
-    routes.push({
-      kind: link.kind,
-      link,
-      sourceChain,
-      destChain,
-      sourceToken,
-      destToken,
-      sourceBridgeToken: link.sourceToken,
-      destBridgeToken: link.destToken,
-      sourcePath,
-      destPath,
-      bridge,
-      destBridgeChainId,
-    });
   }
   return routes;
 }

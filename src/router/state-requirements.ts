@@ -5,27 +5,13 @@
  * ChainState.
  */
 import type { Address } from "viem";
-import { BRIDGE_KINDS, type BridgeKind } from "../domain/bridge-kind.js";
 import type { Registry, RegistryPair, RegistryToken, RegistryV3Pool } from "../domain/registry.js";
+import {
+  type BridgeStateRequirements,
+  referenceStateRequirements,
+} from "../protocols/reference/state-reader.js";
 
-export interface BridgeStateRequirements {
-  kind: BridgeKind;
-  /** The kind's bridge contract on this chain. */
-  bridge: Address;
-  /** `tokenConfig(token)` for each: the bridge tokens this chain SENDS with this kind. */
-  tokenConfigTokens: RegistryToken[];
-  /**
-   * Kinds 0 and 1: `availableLiquidity(token)` for each: the bridge tokens this chain RECEIVES
-   * (kind 1: the pool; kind 0: the locked balance on the token's home chain, unlimited for a
-   * token the bridge mints).
-   */
-  availableLiquidityTokens: RegistryToken[];
-  /**
-   * Kind 2: `xprotoFee(bridgeChainId)` for each destination; store it in
-   * BridgeState.xprotoFees under the EVM `chainId`.
-   */
-  xprotoFeeDestinations: { chainId: number; bridgeChainId: string }[];
-}
+export type { BridgeStateRequirements } from "../protocols/reference/state-reader.js";
 
 export interface ChainStateRequirements {
   chainId: number;
@@ -35,46 +21,15 @@ export interface ChainStateRequirements {
   factory: Address;
   /** The chain's ERC-20 registry tokens (the native coin swaps as the hub token). */
   swapTokens: readonly RegistryToken[];
-  /** Only kinds with at least one link from or into this chain. */
+  /** The reference bridges' views (protocols/reference/state-reader.ts). */
   bridges: BridgeStateRequirements[];
   /** The registry's Uniswap V3 pools and the TickLens that reads their ticks (none: absent). */
   uniswapV3?: { tickLens: Address; pools: readonly RegistryV3Pool[] };
 }
 
-function addOnce<T>(list: T[], item: T): void {
-  if (!list.includes(item)) list.push(item);
-}
-
 export function stateRequirements(registry: Registry): ChainStateRequirements[] {
   return registry.chains.map((chain) => {
-    const bridges: BridgeStateRequirements[] = [];
-    for (const kind of BRIDGE_KINDS) {
-      const bridge = chain.bridges[kind];
-      if (bridge === undefined) continue;
-      const entry: BridgeStateRequirements = {
-        kind,
-        bridge,
-        tokenConfigTokens: [],
-        availableLiquidityTokens: [],
-        xprotoFeeDestinations: [],
-      };
-      for (const link of registry.links) {
-        if (link.kind !== kind) continue;
-        if (link.sourceChainId === chain.chainId) {
-          addOnce(entry.tokenConfigTokens, link.sourceToken);
-          const dest = registry.chain(link.destChainId)!;
-          const bridgeChainId = dest.bridgeChainIds[kind]!;
-          if (kind === 2 && !entry.xprotoFeeDestinations.some((d) => d.chainId === dest.chainId)) {
-            entry.xprotoFeeDestinations.push({ chainId: dest.chainId, bridgeChainId });
-          }
-        }
-        if (kind !== 2 && link.destChainId === chain.chainId) {
-          addOnce(entry.availableLiquidityTokens, link.destToken);
-        }
-      }
-      const used = entry.tokenConfigTokens.length > 0 || entry.availableLiquidityTokens.length > 0;
-      if (used) bridges.push(entry);
-    }
+    const bridges = referenceStateRequirements(registry, chain);
     return {
       chainId: chain.chainId,
       pairs: chain.dex.pairs,

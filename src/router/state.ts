@@ -4,19 +4,12 @@
  * base units. Every map is keyed by LOWERCASE address (RegistryToken.key / RegistryPair.key) so a
  * lookup never depends on the checksum case of its input.
  */
-import type { BridgeKind } from "../domain/bridge-kind.js";
+
+import type { ReferenceChainState } from "../protocols/reference/bridge-state.js";
+import { REFERENCE_PROTOCOL } from "../protocols/reference/decode-log.js";
 import type { V3PoolState } from "./uniswap-v3/pool-swap.js";
 
-/** `tokenConfig(token)` of a bridge, in base units of that (source bridge) token. */
-export interface TokenConfig {
-  /** Proportional fee in basis points (1/10000). */
-  feeBps: bigint;
-  flatFee: bigint;
-  /** Smallest bridgeAmount accepted. */
-  minAmount: bigint;
-  /** Largest bridgeAmount accepted; 0n means no cap. */
-  maxAmount: bigint;
-}
+export type { BridgeState, TokenConfig } from "../protocols/reference/bridge-state.js";
 
 /** A DEX pair's `getReserves()`, with its tokens so the reader can orient them. */
 export interface PairReserves {
@@ -25,24 +18,6 @@ export interface PairReserves {
   token1: string;
   reserve0: bigint;
   reserve1: bigint;
-}
-
-/** One bridge kind's contract on one chain. */
-export interface BridgeState {
-  /** By lowercase bridge token address; a token absent here is not carried by this bridge. */
-  tokenConfigs: ReadonlyMap<string, TokenConfig>;
-  /**
-   * Kinds 0 and 1: `availableLiquidity(token)` of this chain's bridge, by lowercase token
-   * address: kind 1's pool; kind 0's locked balance on the token's home chain (2^256 - 1 for a
-   * token it mints). It caps what a transfer INTO this chain can deliver.
-   */
-  availableLiquidity?: ReadonlyMap<string, bigint>;
-  /**
-   * Kind 2 only: the messaging fee (`xprotoFee(destChainId)`) for a transfer FROM this chain, by
-   * destination EVM chain id (the provider translates from the endpoint-id scheme), in base
-   * units of the bridge token.
-   */
-  xprotoFees?: ReadonlyMap<number, bigint>;
 }
 
 export interface ChainState {
@@ -57,8 +32,17 @@ export interface ChainState {
    * state is perfectly current.
    */
   readAtMs: number;
-  /** By bridge kind; a kind absent here has no readable state on this chain. */
-  bridges: Partial<Record<BridgeKind, BridgeState>>;
+  /**
+   * The reference protocol's state (protocols/reference/bridge-state.ts), by bridge kind; a kind
+   * absent here has no readable state on this chain. Kept in this field of its own (the
+   * fixtures and benchmarks build it), where other protocols' states are in `protocols`.
+   */
+  bridges: ReferenceChainState;
+  /**
+   * Other protocols' states (their ProtocolRouting.stateReader's result), by protocol name;
+   * absent: none read.
+   */
+  protocols?: ReadonlyMap<string, unknown>;
   /** By lowercase pair address (RegistryPair.key). */
   pairs: ReadonlyMap<string, PairReserves>;
   /**
@@ -74,6 +58,11 @@ export interface ChainState {
    * initialized ticks of a window of bitmap words (uniswap-v3/pool-swap.ts). Absent: none read.
    */
   v3Pools?: ReadonlyMap<string, V3PoolState>;
+}
+
+/** The state `protocol` read on a chain (the reference protocol's: `bridges`). */
+export function protocolState(state: ChainState, protocol: string): unknown {
+  return protocol === REFERENCE_PROTOCOL ? state.bridges : state.protocols?.get(protocol);
 }
 
 /** The key of an unordered couple of lowercase token addresses. */

@@ -92,4 +92,31 @@ describe("README: executing a quote with the client package", { timeout: 180_000
     const lines = stdout.trim().split("\n");
     assert.match(lines.at(-1)!, /^Success [0-9.]+ DAI$/, stdout);
   });
+
+  it("behavior: the same snippet with an OFT's token addresses bridges 25 OMNI through OFT.send", async () => {
+    const project = join(dir, "project");
+    const omni = stack.manifest.layerzero?.meshes.find((m) => m.symbol === "OMNI");
+    assert.ok(omni !== undefined, "the devnet has the OMNI mesh");
+    const [alpha, beta] = stack.manifest.chains;
+    const tokenOn = (chainId: number) => omni.deployments.find((d) => d.chainId === chainId)!.token;
+    // The snippet's two token addresses (alpha's, then beta's) replaced by the OFTs'.
+    const snippet = readmeSnippet(await readFile(join(ROOT, "README.md"), "utf8"))
+      .replace(/sourceToken: "0x[0-9a-fA-F]{40}"/, `sourceToken: "${tokenOn(alpha!.chainId)}"`)
+      .replace(/destToken: "0x[0-9a-fA-F]{40}"/, `destToken: "${tokenOn(beta!.chainId)}"`);
+    assert.ok(snippet.includes(tokenOn(alpha!.chainId)), "the snippet names alpha's OMNI");
+    await writeFile(join(project, "bridge-oft.mjs"), snippet);
+    const { stdout } = await run(process.execPath, ["bridge-oft.mjs"], {
+      cwd: project,
+      timeout: 90_000,
+      env: {
+        PATH: process.env.PATH ?? "",
+        BASE_URL: stack.url,
+        API_KEY: stack.key,
+        RPC_URL: alpha!.rpcUrl,
+        PRIVATE_KEY: stack.manifest.accounts[1]!.privateKey,
+      },
+    });
+    const lines = stdout.trim().split("\n");
+    assert.match(lines.at(-1)!, /^Success 25 OMNI$/, stdout);
+  });
 });

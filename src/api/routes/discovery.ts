@@ -74,11 +74,14 @@ export function registerDiscoveryRoutes(app: FastifyInstance, deps: DiscoveryRou
               blockExplorerUrls:
                 chain.blockExplorerUrl === undefined ? [] : [chain.blockExplorerUrl],
               bridgeChainIds: chain.bridgeChainIds,
-              indexOnly: chain.indexOnly.map((b) => ({
-                protocol: b.protocol,
-                bridgeType: b.kind,
-                contract: b.address,
-              })),
+              // A contract a protocol quotes (an OFT of a mesh) is not index-only.
+              indexOnly: chain.indexOnly
+                .filter((b) => catalog?.isRouted(chain.chainId, b.address) !== true)
+                .map((b) => ({
+                  protocol: b.protocol,
+                  bridgeType: b.kind,
+                  contract: b.address,
+                })),
               indexer:
                 indexed === undefined
                   ? null

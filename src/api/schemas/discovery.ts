@@ -266,9 +266,20 @@ export const connectionBridgeSchema = {
       properties: {
         feeBps: { type: "integer", description: "Proportional fee, basis points", examples: [10] },
         flatFee: nullableAmount("Flat part of the fee"),
-        messagingFee: nullableAmount('Messaging protocol fee per transfer (kind 2; "0" otherwise)'),
+        messagingFee: nullableAmount(
+          'Messaging protocol fee per transfer (kind 2; "0" otherwise), in messagingFeeToken when that is given (then not part of fee)',
+        ),
       },
     },
+    swaps: {
+      type: "boolean",
+      enum: [false],
+      description:
+        "Present (false) when the protocol offers no swap before or after its bridge (a LayerZero OFT: routes carry the bridge tokens alone, sourceTokens and destTokens are just those); absent when swaps are offered",
+    },
+    messagingFeeToken: bridgeTokenSchema(
+      "Present when the messaging fee is paid in another token than sourceBridgeToken (a LayerZero OFT: the source chain's native coin, address 0x0, sent as the transaction's value): fee.messagingFee is in it and not part of the quote's fee",
+    ),
   },
 } as const;
 

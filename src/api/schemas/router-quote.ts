@@ -137,7 +137,7 @@ const transactionRequestSchema = (description: string) =>
       to: address("The contract called", "0x5FbDB2315678afecb367f032d93F642f64180aa3"),
       data: hex("ABI-encoded call data", "0x095ea7b3"),
       value: hex(
-        "Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)",
+        "Native coin sent with the call, in wei, a hex quantity (the amount when the source token is the native coin; a LayerZero OFT send's messagingFee; else 0x0)",
         "0x0",
       ),
     },
@@ -150,7 +150,7 @@ const transactionRequestSchema = (description: string) =>
  */
 export const routeQuoteExtensionProperties = {
   transactionRequest: transactionRequestSchema(
-    "The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin). Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote.",
+    "The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin); for a LayerZero OFT route, `send(SendParam, MessagingFee, refundAddress)` of the OFT (signData.bridge) with `value` = `messagingFee`. Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote.",
   ),
   approval: {
     type: ["object", "null"],
@@ -220,8 +220,24 @@ export const routeQuoteDataSchema = {
       "Guaranteed minimum after the slippage tolerance (destination token); equals params.destMinAmount",
     ),
     fee: canonicalAmount(
-      "Bridge fee + messaging fee, in the source bridge token's units; = params.fee",
+      "Bridge fee + messaging fee, in the source bridge token's units; = params.fee. When `messagingFee` is present the messaging fee is not in it (a LayerZero OFT: fee = the dust below the shared decimals)",
     ),
+    messagingFee: {
+      type: "object",
+      description:
+        "Present only when the route's messaging fee is paid in another token than the source bridge token, so `fee` leaves it out (a LayerZero OFT: LayerZero's nativeFee in the source chain's native coin, sent as `transactionRequest.value`)",
+      required: ["amount", "address", "symbol", "decimals"],
+      additionalProperties: false,
+      properties: {
+        amount: canonicalAmount("The messaging fee, human units of its token"),
+        address: address(
+          "Its token (0x0: the native coin)",
+          "0x0000000000000000000000000000000000000000",
+        ),
+        symbol: { type: "string", examples: ["ETH"] },
+        decimals: { type: "integer", examples: [18] },
+      },
+    },
     signData: {
       type: "object",
       required: ["amount", "bridgeType", "bridge", "chainName", "params"],

@@ -29,6 +29,7 @@ import {
   type OftTransferEvent,
 } from "./decode.js";
 import { LAYERZERO_OFT_PROTOCOL } from "./registry.js";
+import { layerZeroOftRouting } from "./routing.js";
 
 export { LAYERZERO_OFT_PROTOCOL, layerZeroRegistryBridges } from "./registry.js";
 
@@ -181,4 +182,6 @@ export const layerZeroOftProtocol: Protocol = {
     valueTopics: [LAYERZERO_TOPICS.OFTSent],
     decodeLogs: decodeLayerZeroSpan,
   },
+  // Quoted from the snapshot (routing.ts).
+  routing: layerZeroOftRouting,
 };

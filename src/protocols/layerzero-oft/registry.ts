@@ -33,7 +33,11 @@ export interface LayerZeroOftContract {
 /** Registry entries of the endpoints and OFTs (shape of the manifest's `layerzero` section). */
 export function layerZeroRegistryBridges(section: {
   chains: readonly LayerZeroChainContracts[];
-  meshes: readonly { deployments: readonly LayerZeroOftContract[] }[];
+  meshes: readonly {
+    symbol?: string;
+    decimals?: number;
+    deployments: readonly LayerZeroOftContract[];
+  }[];
 }): RegistryBridge[] {
   const endpoints: RegistryBridge[] = section.chains.map((c) => ({
     protocol: LAYERZERO_OFT_PROTOCOL,
@@ -44,6 +48,8 @@ export function layerZeroRegistryBridges(section: {
     // Read for its PacketSent and LzReceiveAlert only: never a transfer's endpoint.
     auxiliary: true,
   }));
+  // The mesh's symbol names it (the router offers routes between its members) and, with its
+  // decimals, the OFT's token where the chain does not list it (an adapter's token it does).
   const ofts: RegistryBridge[] = section.meshes.flatMap((m) =>
     m.deployments.map((d) => ({
       protocol: LAYERZERO_OFT_PROTOCOL,
@@ -52,6 +58,9 @@ export function layerZeroRegistryBridges(section: {
       address: getAddress(d.oft),
       bridgeChainId: String(d.eid),
       token: getAddress(d.token),
+      ...(m.symbol === undefined ? {} : { mesh: m.symbol }),
+      ...(m.symbol === undefined || d.adapter ? {} : { symbol: m.symbol }),
+      ...(m.decimals === undefined || d.adapter ? {} : { decimals: m.decimals }),
     })),
   );
   return [...endpoints, ...ofts];

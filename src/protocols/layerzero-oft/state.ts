@@ -37,7 +37,7 @@ const PLAIN_SEND = {
 } as const;
 
 export async function readOftState(
-  client: PublicClient,
+  client: Pick<PublicClient, "readContract" | "getBlockNumber">,
   parameters: ReadOftStateParameters,
 ): Promise<OftState> {
   const blockNumber = parameters.blockNumber ?? (await client.getBlockNumber());

@@ -7,6 +7,7 @@
 import type { Protocol } from "../protocol.js";
 import { decodeBridgeLog, REFERENCE_PROTOCOL } from "./decode-log.js";
 import { BRIDGE_EVENT_TOPICS } from "./events-abi.js";
+import { referenceRouting } from "./routing.js";
 
 export { REFERENCE_PROTOCOL } from "./decode-log.js";
 
@@ -29,4 +30,5 @@ export const referenceProtocol: Protocol = {
       return events;
     },
   },
+  routing: referenceRouting,
 };

@@ -1,7 +1,9 @@
 /**
  * The router's on-chain state provider: reads exactly what stateRequirements(registry) lists for
- * every chain (pair reserves, Uniswap V3 pools with a tick window (uniswap-v3-reader.ts), bridge
- * token configs, pool liquidity, messaging fees) and publishes
+ * every chain (pair reserves, Uniswap V3 pools with a tick window (uniswap-v3-reader.ts)) and
+ * what each quoting protocol's reader (ProtocolRouting.stateReader: the reference bridges' token
+ * configs, pool liquidity and messaging fees; an OFT's rate, limits, peers and fees) reads, and
+ * publishes
  * it as a StateSnapshot that quotes read with `current()`, never touching the chain on the
  * request path.
  *
@@ -24,16 +26,13 @@
 import { type Address, type PublicClient, parseAbi } from "viem";
 import { backoffDelayMs } from "../../backoff.js";
 import { createRpcPublicClient } from "../../chain/create-chain-client.js";
-import type { BridgeKind } from "../../domain/bridge-kind.js";
 import type { Registry, RegistryChain } from "../../domain/registry.js";
+import { PROTOCOLS } from "../../protocols/index.js";
+import type { ReferenceChainState } from "../../protocols/reference/bridge-state.js";
+import { REFERENCE_PROTOCOL } from "../../protocols/reference/index.js";
+import type { ProtocolStateReader } from "../../protocols/routing.js";
 import { redactRpcUrl, redactText } from "../../redact-url.js";
-import type {
-  BridgeState,
-  ChainState,
-  PairReserves,
-  StateSnapshot,
-  TokenConfig,
-} from "../state.js";
+import type { ChainState, PairReserves, StateSnapshot } from "../state.js";
 import { coupleKey } from "../state.js";
 import { type ChainStateRequirements, stateRequirements } from "../state-requirements.js";
 import type { V3PoolState } from "../uniswap-v3/pool-swap.js";
@@ -113,17 +112,13 @@ interface FactoryPair {
   token0: string;
   token1: string;
 }
-const BRIDGE_ABI = parseAbi([
-  "function tokenConfig(address token) view returns (uint256 feeBps, uint256 flatFee, uint256 minAmount, uint256 maxAmount)",
-  "function availableLiquidity(address token) view returns (uint256)",
-  "function xprotoFee(uint256 destChainId) view returns (uint256)",
-]);
-
 const silentLogger: ProviderLogger = { info() {}, warn() {} };
 
 interface ChainLoop {
   chain: RegistryChain;
   requirements: ChainStateRequirements;
+  /** Each quoting protocol's reader of this chain (ProtocolRouting.stateReader). */
+  readers: readonly { protocol: string; reader: ProtocolStateReader }[];
   client: StateReaderClient;
   /** For redaction; undefined when the caller supplied the client. */
   rpcUrl: string | undefined;
@@ -183,9 +178,14 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
     client: StateReaderClient,
     rpcUrl: string | undefined,
   ): ChainLoop {
+    const readers = PROTOCOLS.protocols.flatMap((p) => {
+      const reader = p.routing?.stateReader(registry, chain);
+      return reader === undefined ? [] : [{ protocol: p.name, reader }];
+    });
     return {
       chain,
       requirements,
+      readers,
       client,
       rpcUrl,
       failures: 0,
@@ -207,20 +207,6 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
 
   async function readChain(loop: ChainLoop, blockNumber: bigint, readAtMs: number) {
     const { client, requirements } = loop;
-    const read = (
-      address: Address,
-      abi: typeof BRIDGE_ABI,
-      functionName: string,
-      args: unknown[],
-    ) =>
-      client.readContract({
-        address,
-        abi,
-        functionName,
-        args,
-        blockNumber,
-      } as never) as Promise<unknown>;
-
     const block = client.getBlock({ blockNumber });
     await findPairs(loop, blockNumber);
     const pairs = Promise.all(
@@ -234,42 +220,15 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
         return [pair.key, { token0: pair.token0, token1: pair.token1, reserve0, reserve1 }];
       }),
     );
-    const bridges = Promise.all(
-      requirements.bridges.map(async (b): Promise<[BridgeKind, BridgeState]> => {
-        const configs = Promise.all(
-          b.tokenConfigTokens.map(async (t): Promise<[string, TokenConfig]> => {
-            const [feeBps, flatFee, minAmount, maxAmount] = (await read(
-              b.bridge,
-              BRIDGE_ABI,
-              "tokenConfig",
-              [t.address],
-            )) as readonly [bigint, bigint, bigint, bigint];
-            return [t.key, { feeBps, flatFee, minAmount, maxAmount }];
-          }),
-        );
-        const liquidity = Promise.all(
-          b.availableLiquidityTokens.map(
-            async (t): Promise<[string, bigint]> => [
-              t.key,
-              (await read(b.bridge, BRIDGE_ABI, "availableLiquidity", [t.address])) as bigint,
-            ],
-          ),
-        );
-        const fees = Promise.all(
-          b.xprotoFeeDestinations.map(
-            async (d): Promise<[number, bigint]> => [
-              d.chainId,
-              (await read(b.bridge, BRIDGE_ABI, "xprotoFee", [BigInt(d.bridgeChainId)])) as bigint,
-            ],
-          ),
-        );
-        const state: BridgeState = { tokenConfigs: new Map(await configs) };
-        if (b.kind !== 2) state.availableLiquidity = new Map(await liquidity);
-        else await liquidity;
-        if (b.kind === 2) state.xprotoFees = new Map(await fees);
-        else await fees;
-        return [b.kind, state];
-      }),
+    // Each protocol's own views (the reference bridges' tokenConfig, liquidity and fees; an
+    // OFT's rate, limits, peers and messaging fees), frozen: a published state never changes.
+    const protocols = Promise.all(
+      loop.readers.map(
+        async ({ protocol, reader }): Promise<[string, unknown]> => [
+          protocol,
+          Object.freeze(await reader.read(client, blockNumber)),
+        ],
+      ),
     );
     const v3 = requirements.uniswapV3;
     const v3Pools = Promise.all(
@@ -280,18 +239,23 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
         ],
       ),
     );
-    const [header, pairEntries, bridgeEntries, v3Entries] = await Promise.all([
+    const [header, pairEntries, protocolEntries, v3Entries] = await Promise.all([
       block,
       pairs,
-      bridges,
+      protocols,
       v3Pools,
     ]);
+    const others = new Map(protocolEntries.filter(([name]) => name !== REFERENCE_PROTOCOL));
     const state: ChainState = {
       chainId: loop.chain.chainId,
       blockNumber,
       blockTimestamp: header.timestamp,
       readAtMs,
-      bridges: Object.fromEntries(bridgeEntries) as ChainState["bridges"],
+      bridges:
+        (protocolEntries.find(([name]) => name === REFERENCE_PROTOCOL)?.[1] as
+          | ReferenceChainState
+          | undefined) ?? {},
+      ...(others.size === 0 ? {} : { protocols: others }),
       pairs: new Map(pairEntries),
       directPairs: new Map([...loop.pairs].map(([couple, pair]) => [couple, pair.key])),
       ...(v3 === undefined ? {} : { v3Pools: new Map(v3Entries) }),

@@ -2212,11 +2212,28 @@ export interface operations {
                                          */
                                         flatFee: string | null;
                                         /**
-                                         * @description Messaging protocol fee per transfer (kind 2; "0" otherwise); canonical human-unit decimal string
+                                         * @description Messaging protocol fee per transfer (kind 2; "0" otherwise), in messagingFeeToken when that is given (then not part of fee); canonical human-unit decimal string
                                          * @example 1.5
                                          */
                                         messagingFee: string | null;
                                     } | null;
+                                    /**
+                                     * @description Present (false) when the protocol offers no swap before or after its bridge (a LayerZero OFT: routes carry the bridge tokens alone, sourceTokens and destTokens are just those); absent when swaps are offered
+                                     * @enum {boolean}
+                                     */
+                                    swaps?: false;
+                                    /** @description Present when the messaging fee is paid in another token than sourceBridgeToken (a LayerZero OFT: the source chain's native coin, address 0x0, sent as the transaction's value): fee.messagingFee is in it and not part of the quote's fee */
+                                    messagingFeeToken?: {
+                                        /**
+                                         * @description Token address (EIP-55)
+                                         * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                                         */
+                                        address: string;
+                                        /** @example USDC */
+                                        symbol: string;
+                                        /** @example 6 */
+                                        decimals: number;
+                                    };
                                 }[];
                             }[];
                         };
@@ -2713,10 +2730,27 @@ export interface operations {
                              */
                             destMinAmount: string;
                             /**
-                             * @description Bridge fee + messaging fee, in the source bridge token's units; = params.fee; canonical human-unit decimal string
+                             * @description Bridge fee + messaging fee, in the source bridge token's units; = params.fee. When `messagingFee` is present the messaging fee is not in it (a LayerZero OFT: fee = the dust below the shared decimals); canonical human-unit decimal string
                              * @example 1.5
                              */
                             fee: string;
+                            /** @description Present only when the route's messaging fee is paid in another token than the source bridge token, so `fee` leaves it out (a LayerZero OFT: LayerZero's nativeFee in the source chain's native coin, sent as `transactionRequest.value`) */
+                            messagingFee?: {
+                                /**
+                                 * @description The messaging fee, human units of its token; canonical human-unit decimal string
+                                 * @example 1.5
+                                 */
+                                amount: string;
+                                /**
+                                 * @description Its token (0x0: the native coin)
+                                 * @example 0x0000000000000000000000000000000000000000
+                                 */
+                                address: string;
+                                /** @example ETH */
+                                symbol: string;
+                                /** @example 18 */
+                                decimals: number;
+                            };
                             signData: {
                                 /**
                                  * @description The request amount in canonical form (source token); canonical human-unit decimal string
@@ -2738,7 +2772,7 @@ export interface operations {
                                 /** @description JSON-encoded object (a string, not a nested object; `JSON.parse` it) with destChainId, sourceToken, destToken, amount, fee, to, sourceSwap, sourceSwapFee, sourceBridgeToken, sourceMinAmount, destSwap, destSwapFee, destBridgeToken, destMinAmount; amounts as canonical decimal strings in human units, destChainId in the chosen kind's chain-id scheme. The decoded object is the schema RouteQuoteParams (OpenAPI 3.0 has no contentSchema: `x-contentSchema` points to it). */
                                 params: string;
                             };
-                            /** @description The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin). Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote. */
+                            /** @description The `bridge(params)` call of `signData.bridge` on the source chain with every amount of `params` in base units (and `value` = amount for the native coin); for a LayerZero OFT route, `send(SendParam, MessagingFee, refundAddress)` of the OFT (signData.bridge) with `value` = `messagingFee`. Sent unchanged from any funded account (after `approval`, when there is one) it executes the quote. */
                             transactionRequest: {
                                 /**
                                  * @description EVM chain id of the chain to send it on
@@ -2756,7 +2790,7 @@ export interface operations {
                                  */
                                 data: string;
                                 /**
-                                 * @description Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)
+                                 * @description Native coin sent with the call, in wei, a hex quantity (the amount when the source token is the native coin; a LayerZero OFT send's messagingFee; else 0x0)
                                  * @example 0x0
                                  */
                                 value: string;
@@ -2796,7 +2830,7 @@ export interface operations {
                                      */
                                     data: string;
                                     /**
-                                     * @description Native coin sent with the call, in wei, a hex quantity (0x0 unless the source token is the native coin)
+                                     * @description Native coin sent with the call, in wei, a hex quantity (the amount when the source token is the native coin; a LayerZero OFT send's messagingFee; else 0x0)
                                      * @example 0x0
                                      */
                                     value: string;
