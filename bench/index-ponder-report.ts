@@ -169,7 +169,7 @@ export function formatPonderSection(r: PonderSectionReport): string {
       return line === undefined ? [] : [line];
     }),
     "",
-    `Our backfill per ${int(20_000)} transfers (a transfer counts once its source chain's cursor passed its send; times interpolated between cursor samples):`,
+    `Our backfill per ${int(20_000)} transfers (a transfer counts once its source chain's cursor passed its send; times interpolated between cursor samples; the devnet has every send mined before any delivery and the chains are indexed concurrently, so a later segment also carries deliveries of earlier transfers, and the time after the last send's block, deliveries only, is in no segment):`,
     "",
     ...curveTable(r),
     "",
