@@ -23,6 +23,14 @@ export interface Backfill {
   steal: number | undefined;
   /** CPU time of this machine's PostgreSQL processes during the backfill (PostgreSQL only). */
   serverCpuMs: number | undefined;
+  /** Each chain's cursor whenever one moved, ms from the start (bench/index-curve.ts). */
+  progress: BackfillProgress[];
+}
+
+export interface BackfillProgress {
+  ms: number;
+  /** chain id -> cursor block */
+  cursors: Map<number, number>;
 }
 
 const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -51,10 +59,19 @@ export async function timeBackfill(
   running.catch((error) => {
     failed = error;
   });
-  while (
-    failed === undefined &&
-    !indexer.status().every((s) => s.cursorBlock >= heads.get(s.chainId)!)
-  ) {
+  const progress: BackfillProgress[] = [];
+  let last = "";
+  for (;;) {
+    const status = indexer.status();
+    const seen = status.map((s) => s.cursorBlock).join(",");
+    if (seen !== last) {
+      last = seen;
+      progress.push({
+        ms: performance.now() - started,
+        cursors: new Map(status.map((s) => [s.chainId, s.cursorBlock])),
+      });
+    }
+    if (failed !== undefined || status.every((s) => s.cursorBlock >= heads.get(s.chainId)!)) break;
     await new Promise((r) => setTimeout(r, 10));
   }
   const ms = performance.now() - started;
@@ -75,6 +92,7 @@ export async function timeBackfill(
       serverBefore !== undefined && serverAfter !== undefined
         ? serverAfter - serverBefore
         : undefined,
+    progress,
   };
 }
 

@@ -22,12 +22,16 @@
  * database (bench/index-postgres.ts) and the floors (2, 3, 5), which measure SQLite, are not run;
  * `--store both` runs the SQLite steps and the PostgreSQL backfill against the same chains and
  * ceiling, then follows the head on each store in turn.
- * Writes the "index" (SQLite) and "index (PostgreSQL)" sections of bench/RESULTS.md. Nothing is
- * cached between runs: every run generates its own chains and indexes into an empty database.
+ * After our backfills, Ponder 1.0.0 backfills the same chains (bench/index-ponder.ts): on PGlite
+ * beside our SQLite run, on PostgreSQL beside ours there; its records are compared with ours
+ * (bench/index-records.ts). `--no-ponder` leaves it out.
+ * Writes the "index" (SQLite), "index (PostgreSQL)" and "index: against Ponder" sections of
+ * bench/RESULTS.md. Nothing is cached between runs but Ponder's npm install: every run generates
+ * its own chains and indexes into an empty database.
  *
  * Run directly: node --import tsx bench/index.ts [--transfers N] [--per-block N] ...
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,9 +52,24 @@ import { openDatabase } from "../src/store/index.js";
 import { readCpuTimes, stealShare } from "./cpu-steal.js";
 import { type Backfill, countSqliteEvents, timeBackfill, timeFollowing } from "./index-backfill.js";
 import { type BareLogsResult, bareGetLogs, rawLogFloor } from "./index-bare-logs.js";
+import { backfillCurve, readSendsByBlock } from "./index-curve.js";
 import { generateTransfers } from "./index-generate.js";
 import type { LatencyResult } from "./index-latency.js";
+import {
+  DEFAULT_PONDER_CACHE,
+  ensurePonderInstall,
+  type PonderRun,
+  runPonder,
+  settleForPonder,
+} from "./index-ponder.js";
+import {
+  formatPonderSection,
+  type OurRun,
+  PONDER_SECTION,
+  type PonderRunReport,
+} from "./index-ponder-report.js";
 import { countStoredEvents, freshIndexSchema, type IndexSchema } from "./index-postgres.js";
+import { compareRecords, readOurRecords, recordsDigest } from "./index-records.js";
 import {
   formatIndexPostgresSection,
   formatIndexSection,
@@ -73,6 +92,7 @@ import {
 const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] [--max-block-range N]
                                   [--latency-samples N] [--seed S] [--results FILE] [--no-write]
                                   [--store sqlite|postgres|both] [--database-url URL]
+                                  [--no-ponder] [--ponder-cache DIR]
 
   --transfers N        transfers to generate (default 100000); events are about 2x this
   --per-block N        transactions per generated block (default 100)
@@ -88,6 +108,10 @@ const USAGE = `usage: bridge-oracle bench index [--transfers N] [--per-block N] 
                        PostgreSQL database at --database-url (created empty, dropped after);
                        both: the two against the same chains and ceiling
   --database-url URL   the PostgreSQL database (default DATABASE_URL); postgres and both only
+  --no-ponder          leave out the Ponder 1.0.0 baseline (by default it backfills the same
+                       chains on PGlite beside SQLite and on PostgreSQL, in a database of its
+                       own named bench_ponder, beside PostgreSQL; installed with npm on first use)
+  --ponder-cache DIR   where Ponder's npm install is kept between runs (default data/bench)
 `;
 
 interface Options {
@@ -101,6 +125,8 @@ interface Options {
   stores: StoreKind[];
   /** PostgreSQL runs: the database the benchmark's schema goes into. */
   databaseUrl?: string;
+  ponder: boolean;
+  ponderCache: string;
 }
 
 function parseOptions(args: string[]): Options | "help" {
@@ -114,6 +140,8 @@ function parseOptions(args: string[]): Options | "help" {
       seed: { type: "string", default: "1" },
       store: { type: "string", default: "sqlite" },
       "database-url": { type: "string" },
+      "no-ponder": { type: "boolean", default: false },
+      "ponder-cache": { type: "string", default: DEFAULT_PONDER_CACHE },
       ...RESULTS_ARGS,
     },
   });
@@ -132,6 +160,8 @@ function parseOptions(args: string[]): Options | "help" {
     seed: integerOption("seed", values.seed, 0, 2 ** 32 - 1),
     resultsPath: values.results,
     write: !values["no-write"],
+    ponder: !values["no-ponder"],
+    ponderCache: values["ponder-cache"],
   };
 }
 
@@ -217,6 +247,8 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`bench index: ${line}\n`);
   const runStarted = Date.now();
   const loadBefore = os.loadavg();
+  // Installed (or found) first: an unreachable registry fails the run before any work.
+  const ponderInstall = options.ponder ? await ensurePonderInstall(options.ponderCache, log) : "";
   const dir = await mkdtemp(join(os.tmpdir(), "bench-index-"));
   log(
     `generating ${options.transfers.toLocaleString("en-US")} transfers (${options.perBlock} per block)`,
@@ -233,6 +265,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       `generated in ${(generated.generationMs / 1000).toFixed(1)} s: ${generated.sends} sends, ` +
         `${generated.deliveries} deliveries (${generated.failures} failing), ${generated.refunds} refunds`,
     );
+    await settleForPonder(generated.manifest.chains);
     const heads = new Map<number, number>();
     for (const chain of generated.manifest.chains) {
       heads.set(
@@ -259,6 +292,23 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       rawLogFloor(generated, heads, options.maxBlockRange, join(dir, name));
 
     const sqlitePath = join(dir, "index.db");
+    const ours: Partial<Record<StoreKind, OurRun>> = {};
+    const ourRecords: Partial<Record<StoreKind, Awaited<ReturnType<typeof readOurRecords>>>> = {};
+    /** What a backfill left, read before following the head adds to it. */
+    const ourRun = async (backfill: Backfill, url: string, sizeBytes: number): Promise<OurRun> => {
+      const records = await readOurRecords(url);
+      ourRecords[url === sqlitePath ? "sqlite" : "postgres"] = records;
+      return {
+        ms: backfill.ms,
+        events: backfill.events,
+        cpuMs: backfill.cpuUserMs + backfill.cpuSystemMs,
+        serverCpuMs: backfill.serverCpuMs,
+        records: records.length,
+        digest: recordsDigest(records),
+        sizeBytes,
+        curve: backfillCurve(backfill.progress, await readSendsByBlock(url)),
+      };
+    };
     let sqlite:
       | {
           rawLogFirst: BareLogsResult;
@@ -286,6 +336,7 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
           ` (indexes built after: ${(storeFloor.indexesAfterMs / 1000).toFixed(2)} s)`,
       );
       sqlite = { rawLogFirst, floorFirst, backfill, storeFloor };
+      ours.sqlite = await ourRun(backfill, sqlitePath, await sqliteBytes(sqlitePath));
     }
     let postgresBackfill: Backfill | undefined;
     if (stores.includes("postgres")) {
@@ -298,6 +349,21 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
         `indexer backfill (PostgreSQL): ${postgresBackfill.events} events in ` +
           `${(postgresBackfill.ms / 1000).toFixed(2)} s`,
       );
+      const { sizeBytes } = await fresh.describe();
+      ours.postgres = await ourRun(postgresBackfill, fresh.url, sizeBytes);
+    }
+    const ponder: Partial<Record<StoreKind, PonderRun>> = {};
+    if (options.ponder) {
+      for (const store of stores) {
+        ponder[store] = await runPonder({
+          installDir: ponderInstall,
+          config,
+          store: store === "sqlite" ? "pglite" : "postgres",
+          ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+          timeoutMs: 3_600_000,
+          log,
+        });
+      }
     }
 
     const ceilingSecond = await bareGetLogs(generated, heads, options.maxBlockRange);
@@ -362,6 +428,26 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
       runMs: Date.now() - runStarted,
     });
     const sections: [string, string][] = [];
+    const ponderReports: Partial<Record<StoreKind, PonderRunReport>> = {};
+    for (const store of stores) {
+      const run = ponder[store];
+      if (run === undefined) continue;
+      const comparison = compareRecords(ourRecords[store]!, run.records);
+      if (!comparison.equal) {
+        log(
+          `WARNING: Ponder's records on ${run.store} differ from ours: ${comparison.examples[0]}`,
+        );
+      }
+      ponderReports[store] = {
+        ms: run.ms,
+        cpuMs: run.cpuMs,
+        serverCpuMs: run.serverCpuMs,
+        records: run.records.length,
+        digest: recordsDigest(run.records),
+        sizeBytes: run.sizeBytes,
+        comparison,
+      };
+    }
     if (sqlite !== undefined) {
       const { rawLogFirst, floorFirst, backfill, storeFloor } = sqlite;
       const floor = floorSecond!.ms < floorFirst.ms ? floorSecond! : floorFirst;
@@ -389,6 +475,23 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
         );
       }
     }
+    sections.push([
+      PONDER_SECTION,
+      formatPonderSection({
+        command: benchmarkCommandLine("index", args),
+        date: new Date().toISOString(),
+        cpu: os.cpus()[0]?.model ?? "unknown",
+        cores: os.cpus().length,
+        node: process.version,
+        loadBefore,
+        loadAfter: os.loadavg(),
+        transfers: generated.sends,
+        blocks: [...heads.values()].reduce((a, b) => a + b, 0),
+        ceiling: { ms: ceiling.ms, events: ceiling.events },
+        ours,
+        ponder: ponderReports,
+      }),
+    ]);
     for (const [name, section] of sections) {
       if (options.write) {
         await writeResultsSection(options.resultsPath, name, section);
@@ -402,6 +505,18 @@ export async function runIndexBenchmark(args: string[]): Promise<number> {
     await rm(dir, { recursive: true, force: true });
     await schema?.drop();
   }
+}
+
+/** A closed SQLite database's size: its file and a WAL left beside it. */
+async function sqliteBytes(path: string): Promise<number> {
+  let bytes = 0;
+  for (const file of [path, `${path}-wal`]) {
+    bytes += await stat(file).then(
+      (s) => s.size,
+      () => 0,
+    );
+  }
+  return bytes;
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { BridgeTransaction } from "../src/domain/bridge-transaction.js";
 import { createStore, type Database } from "../src/store/index.js";
@@ -46,12 +46,27 @@ export interface DatasetLoad {
   recordsPerSecond: number;
   /** PostgreSQL: VACUUM (ANALYZE) after the import. */
   vacuumSeconds?: number;
+  /**
+   * The import's time for each successive million records (the last part what is left), so a
+   * rate that falls as the tables grow shows; absent for a load recorded before it was measured.
+   */
+  perMillion?: ImportSegment[];
 }
+
+export interface ImportSegment {
+  records: number;
+  seconds: number;
+}
+
+/** Records per segment of `DatasetLoad.perMillion`. */
+export const IMPORT_SEGMENT = 1_000_000;
 
 export interface Dataset extends GeneratedData {
   /** What the API servers get as DATABASE_URL: a SQLite path or a postgres:// URL. */
   databaseUrl: string;
   load: DatasetLoad;
+  /** SQLite: the database file's size (its WAL included) as the benchmark found it. */
+  sizeBytes?: number;
 }
 
 export interface DatasetOptions {
@@ -118,10 +133,21 @@ export async function ensureSqliteDataset(options: DatasetOptions): Promise<Data
     }
     await writeFile(
       markerPath,
-      JSON.stringify({ seconds: load.seconds, recordsPerSecond: load.recordsPerSecond }),
+      JSON.stringify({
+        seconds: load.seconds,
+        recordsPerSecond: load.recordsPerSecond,
+        perMillion: load.perMillion,
+      }),
     );
   }
-  return { ...generated, databaseUrl: databasePath, load };
+  let sizeBytes = 0;
+  for (const suffix of ["", "-wal"]) {
+    sizeBytes += await stat(`${databasePath}${suffix}`).then(
+      (s) => s.size,
+      () => 0,
+    );
+  }
+  return { ...generated, databaseUrl: databasePath, load, sizeBytes };
 }
 
 /**
@@ -134,11 +160,22 @@ export async function importForBenchmark(
   log: (line: string) => void,
 ): Promise<DatasetLoad> {
   let lastLog = 0;
+  const perMillion: ImportSegment[] = [];
+  let segmentStart = { records: 0, ms: 0 };
   const summary = await importTransfersFile({
     path: jsonlPath,
     store,
     batchSize: LOAD_BATCH_SIZE,
     onProgress: (p) => {
+      // Progress comes after a batch, at most every 200 ms: a segment ends at the first one
+      // past its million.
+      if (p.records - segmentStart.records >= IMPORT_SEGMENT) {
+        perMillion.push({
+          records: p.records - segmentStart.records,
+          seconds: (p.elapsedMs - segmentStart.ms) / 1000,
+        });
+        segmentStart = { records: p.records, ms: p.elapsedMs };
+      }
       if (p.elapsedMs - lastLog < 10_000) return;
       lastLog = p.elapsedMs;
       const percent = p.totalBytes ? ((p.bytesRead / p.totalBytes) * 100).toFixed(0) : "?";
@@ -149,10 +186,16 @@ export async function importForBenchmark(
   });
   const seconds = summary.durationMs / 1000;
   const recordsPerSecond = Math.round(summary.read / seconds);
+  if (summary.read > segmentStart.records) {
+    perMillion.push({
+      records: summary.read - segmentStart.records,
+      seconds: seconds - segmentStart.ms / 1000,
+    });
+  }
   log(
     `  imported ${summary.read.toLocaleString("en-US")} records in ${seconds.toFixed(1)} s (${recordsPerSecond.toLocaleString("en-US")} records/s)`,
   );
-  return { reused: false, seconds, recordsPerSecond };
+  return { reused: false, seconds, recordsPerSecond, perMillion };
 }
 
 async function sha256File(path: string): Promise<string> {

@@ -109,6 +109,8 @@ interface Marker {
   load_seconds: number;
   records_per_second: number;
   vacuum_seconds: number;
+  /** JSON of DatasetLoad.perMillion; null in a marker written before it was kept. */
+  per_million: string | null;
 }
 
 type SchemaState =
@@ -126,7 +128,8 @@ async function schemaState(client: pg.Client, schema: string): Promise<SchemaSta
   if (row === undefined) return { kind: "absent" };
   if (!row.marker) return { kind: Number(row.relations) === 0 ? "empty" : "foreign" };
   const markers = await client.query<Marker>(
-    `SELECT fingerprint, load_seconds, records_per_second, vacuum_seconds FROM ${schema}.${MARKER_TABLE}`,
+    `SELECT fingerprint, load_seconds, records_per_second, vacuum_seconds,
+            to_jsonb(m) ->> 'per_million' AS per_million FROM ${schema}.${MARKER_TABLE} m`,
   );
   return { kind: "benchmark", marker: markers.rows[0] };
 }
@@ -165,6 +168,7 @@ export async function ensurePostgresDataset(
         seconds: Number(m.load_seconds),
         recordsPerSecond: Number(m.records_per_second),
         vacuumSeconds: Number(m.vacuum_seconds),
+        ...(m.per_million === null ? {} : { perMillion: JSON.parse(m.per_million) }),
       };
     } else {
       if (state.kind === "foreign") {
@@ -186,7 +190,8 @@ export async function ensurePostgresDataset(
       await admin.query(
         `CREATE TABLE ${schema}.${MARKER_TABLE} (fingerprint TEXT NOT NULL,` +
           " load_seconds DOUBLE PRECISION NOT NULL, records_per_second DOUBLE PRECISION NOT NULL," +
-          " vacuum_seconds DOUBLE PRECISION NOT NULL, loaded_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+          " vacuum_seconds DOUBLE PRECISION NOT NULL, per_million TEXT," +
+          " loaded_at TIMESTAMPTZ NOT NULL DEFAULT now())",
       );
       log(`importing into ${where} (one transaction) ...`);
       const store = await createStore({ databaseUrl: schemaUrl });
@@ -205,8 +210,14 @@ export async function ensurePostgresDataset(
       load.vacuumSeconds = (performance.now() - started) / 1000;
       await admin.query(
         `INSERT INTO ${schema}.${MARKER_TABLE} (fingerprint, load_seconds, records_per_second,` +
-          " vacuum_seconds) VALUES ($1, $2, $3, $4)",
-        [fingerprint, load.seconds, load.recordsPerSecond, load.vacuumSeconds],
+          " vacuum_seconds, per_million) VALUES ($1, $2, $3, $4, $5)",
+        [
+          fingerprint,
+          load.seconds,
+          load.recordsPerSecond,
+          load.vacuumSeconds,
+          JSON.stringify(load.perMillion ?? []),
+        ],
       );
     }
     const postgres = await describePostgres(admin, schema);

@@ -9,7 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { API_POSTGRES_TIMEOUTS } from "../src/store/index.js";
 import { LISTENER_HEARTBEAT } from "../src/store/postgres/change-listener.js";
-import { type Dataset, LOAD_BATCH_SIZE } from "./list-data.js";
+import { type Dataset, type DatasetLoad, LOAD_BATCH_SIZE } from "./list-data.js";
 import type { PostgresInfo } from "./list-postgres.js";
 import type { LoadResult, ProbeResult } from "./load.js";
 
@@ -135,6 +135,8 @@ export function formatListSection(report: ListBenchmarkReport): string {
     lines.push(`- Data: ${int(report.records)} generated records in SQLite; hot addresses: ${hot}`);
     lines.push(
       `- Generate: ${dataset.generate.reused ? "reused cached JSONL" : `${dataset.generate.seconds.toFixed(1)} s`}; load (import, one transaction): ${dataset.load.reused ? `reused database (its import took ${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s)` : `${dataset.load.seconds.toFixed(1)} s, ${int(dataset.load.recordsPerSecond)} records/s`}`,
+      importCurveLine(dataset.load),
+      sizeLine("the SQLite file (WAL included)", dataset.sizeBytes, report.records),
     );
     lines.push(
       `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; API and baseline servers both up, each API scenario run right before its baseline scenario so load changes on the shared machine hit both sides of a ratio; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin), twice: with its response cache (the default on SQLite: answers kept by URL until the data changes; the request lists cycle, so after the first pass most requests are answered from it) and with the cache off (LIST_CACHE_MB=0, ", cache off": every request queries SQLite). The unloaded probes and the deep-page and total comparisons use the cache-off server: they measure the database. Whole run: ${report.totalSeconds.toFixed(0)} s.`,
@@ -189,10 +191,36 @@ function postgresLines(
     `- PostgreSQL ${pg.version}, ${where}; database \`${pg.database}\`, schema \`${pg.schema}\` (the benchmark's own: ${mb(pg.sizeBytes)} with indexes); settings: ${pg.settings.map((s) => `${s.name} ${s.value}`).join(", ")}`,
     `- Data: ${int(report.records)} generated records in PostgreSQL; hot addresses: ${hot}`,
     `- Generate: ${generate.reused ? "reused cached JSONL" : `${generate.seconds.toFixed(1)} s`}; load (\`bridge-oracle import\`'s path: batches of ${int(LOAD_BATCH_SIZE)} records in one transaction, into the indexed tables): ${load.reused ? `reused the schema, loaded from the same records, seed and JSONL (its load took ${loaded})` : loaded}`,
+    importCurveLine(load),
+    sizeLine("the schema's tables with their indexes and TOAST", pg.sizeBytes, report.records),
     `- Load: autocannon, ${report.connections} connections, ${report.durationSeconds} s per scenario, after a warm-up; server and load generator in separate processes; API and baseline servers both up, each API scenario run right before its baseline scenario so load changes on the shared machine hit both sides of a ratio; the API as buildApp makes it (LOG_LEVEL=warn, no rate-limit plugin) on a PostgreSQL store opened as \`serve\` opens it (its default pool; the API's connect and query bounds, ${seconds(API_POSTGRES_TIMEOUTS.connectMs)} and ${seconds(API_POSTGRES_TIMEOUTS.queryMs)}), twice: with its response cache (the default on PostgreSQL too: answers kept by URL until a commit to the transfers table is notified on the listening connection; the request lists cycle, so after the first pass most requests are answered from it) and with the cache off (LIST_CACHE_MB=0, ", cache off": every request queries PostgreSQL). The unloaded probes and the deep-page and total comparisons use the cache-off server: they measure the database. Whole run: ${report.totalSeconds.toFixed(0)} s.`,
     `- Commits to transfers notified in this database during the measurement: ${int(pg.otherCommits)} (the channel is the database's, not the schema's: a commit from any process to any schema's transfers empties the response cache; 0 means the cached rows were undisturbed).`,
     `- Differs from the SQLite section: the database is a separate server process reached over a socket (SQLite runs inside the API process); the cache learns of commits by LISTEN/NOTIFY, with a \`SELECT 1\` heartbeat every ${seconds(LISTENER_HEARTBEAT.intervalMs)} on its connection (SQLite: by polling \`PRAGMA data_version\`); the load is followed by VACUUM (ANALYZE) (SQLite: \`PRAGMA optimize\` on close). The baseline is the same bare Fastify server, so each section's ratios compare its store with the same yardstick, but the two sections ran at different times.`,
   ];
+}
+
+/** The import's rate per million records (issue #43: a rate that falls as the tables grow). */
+export function importCurveLine(load: DatasetLoad): string {
+  const segments = load.perMillion;
+  if (segments === undefined || segments.length === 0) {
+    return "- Import rate per 1,000,000 records: not recorded (the database was loaded by a run before it was measured).";
+  }
+  let at = 0;
+  const parts = segments.map((s) => {
+    const part = `${int(at)}-${int(at + s.records)}: ${int(s.records / s.seconds)}`;
+    at += s.records;
+    return part;
+  });
+  const first = segments[0]!.records / segments[0]!.seconds;
+  const last = segments.at(-1)!.records / segments.at(-1)!.seconds;
+  return `- Import rate per 1,000,000 records (records/s; each segment ends at the first progress report past its million, the last one includes the commit): ${parts.join(", ")}; the last at ${((100 * last) / first).toFixed(0)} % of the first's rate.`;
+}
+
+/** The store's size and its size per 1,000 records. */
+export function sizeLine(what: string, bytes: number | undefined, records: number): string {
+  if (bytes === undefined) return "- Database size: not measured.";
+  const mb = (n: number) => `${(n / 1e6).toFixed(n >= 1e8 ? 0 : 2)} MB`;
+  return `- Database size: ${mb(bytes)} (${what}), ${(bytes / records / 1000).toFixed(2)} MB per 1,000 records.`;
 }
 
 /** Replaces (or appends) the `## <name>` section of a markdown file, keeping the others. */

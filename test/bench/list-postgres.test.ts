@@ -94,6 +94,14 @@ describe("bench list --store postgres", () => {
     assert.ok(load, "load line");
     assert.ok(Number(load[2]!.replace(/,/g, "")) > 0, "records/s");
     assert.match(section, /- Data: 1,000 generated records in PostgreSQL; hot addresses: `0x/);
+    assert.match(
+      section,
+      /- Import rate per 1,000,000 records \(records\/s;[^)]*\): 0-1,000: [\d,]+; the last at 100 % of the first's rate\./,
+    );
+    assert.match(
+      section,
+      /- Database size: [\d.]+ MB \(the schema's tables with their indexes and TOAST\), [\d.]+ MB per 1,000 records\./,
+    );
     for (const [, total] of section.matchAll(/`0x[0-9a-fA-F]{40}` \(([\d,]+) transfers\)/g)) {
       assert.ok(Number(total!.replace(/,/g, "")) > 0, "hot address total");
     }

@@ -111,5 +111,14 @@ describe("bridge-oracle bench", () => {
     );
     assert.match(text, /\| hello world \| [0-9,]+ \|/);
     assert.match(text, /Intel|AMD|ARM|cores/);
+    // Imported in this run: its rate per million (one part here) and the file's size.
+    assert.match(
+      text,
+      /- Import rate per 1,000,000 records \(records\/s;[^)]*\): 0-2,000: [\d,]+; the last at 100 % of the first's rate\./,
+    );
+    assert.match(
+      text,
+      /- Database size: [\d.]+ MB \(the SQLite file \(WAL included\)\), [\d.]+ MB per 1,000 records\./,
+    );
   });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runIndexBenchmark } from "../../bench/index.js";
+import { PONDER_DATABASE } from "../../bench/index-ponder.js";
 import { INDEX_BENCH_SCHEMA } from "../../bench/index-postgres.js";
 import { connectAdmin, postgresTestUrl } from "../setup/database.js";
 
@@ -40,6 +41,7 @@ describe("bench index", () => {
         "20",
         "--latency-samples",
         "2",
+        "--no-ponder",
         "--results",
         results,
       ]);
@@ -88,13 +90,14 @@ describe("bench index", () => {
     }
   });
 
-  it("--store both: the PostgreSQL backfill sees every event and its schema is dropped", async () => {
+  it("--store both: our PostgreSQL backfill and Ponder on PGlite and PostgreSQL see every event and record the same records, and leave nothing behind", async () => {
     const dir = await mkdtemp(join(tmpdir(), "bench-index-test-"));
     try {
       const results = join(dir, "RESULTS.md");
+      // Ponder is installed into data/bench/ on first use (a failed npm install fails the test).
       const code = await runIndexBenchmark([
         "--transfers",
-        "40",
+        "200",
         "--per-block",
         "20",
         "--latency-samples",
@@ -108,7 +111,9 @@ describe("bench index", () => {
       ]);
       assert.equal(code, 0);
       const text = await readFile(results, "utf8");
-      const [sqlite, postgres] = text.split(/^## index \(PostgreSQL\)$/m);
+      const [rest, peer] = text.split(/^## index: against Ponder$/m);
+      assert.ok(peer !== undefined, "no Ponder section");
+      const [sqlite, postgres] = rest!.split(/^## index \(PostgreSQL\)$/m);
       assert.ok(postgres !== undefined, "no PostgreSQL section");
       assert.match(sqlite!, /## index\n/);
       const ceiling = eventsOf(sqlite!, "bare eth_getLogs (ceiling)");
@@ -128,6 +133,33 @@ describe("bench index", () => {
       assert.match(postgres, /The database server's processes used \d+\.\d\d s of CPU/);
       assert.match(postgres, /1 of 1 samples/);
       assert.doesNotMatch(postgres, /raw-events floor|store floor/);
+      // The peer: both of Ponder's runs hold our 200 records, field for field, and are timed.
+      assert.match(
+        peer,
+        /On the embedded store \(SQLite vs PGlite\): ours took \d+\.\d\d s, Ponder \d+\.\d\d s: ours is \*\*\d+\.\d\dx\*\* as fast\./,
+      );
+      assert.match(
+        peer,
+        /On the PostgreSQL: ours took \d+\.\d\d s, Ponder \d+\.\d\d s: ours is \*\*\d+\.\d\dx\*\* as fast \(target >= 2x: (met|NOT met)\)\./,
+      );
+      assert.equal(peer.match(/the same 200 records, field for field/g)?.length, 2, peer);
+      for (const run of [
+        "ours, SQLite",
+        "ours, PostgreSQL",
+        "Ponder 1.0.0, PGlite (embedded)",
+        "Ponder 1.0.0, PostgreSQL",
+      ]) {
+        // records, database size and size per 1,000 records in each run's row
+        assert.match(
+          peer,
+          new RegExp(
+            `\\| ${run.replace(/[()]/g, "\\$&")} \\| \\d+\\.\\d\\d s \\| [\\d,]+ \\| 200 \\| [\\d.]+ MB \\| [\\d.]+ MB \\|`,
+          ),
+        );
+      }
+      assert.match(peer, /\| bare eth_getLogs \(ceiling\) \| \d+\.\d\d s \|/);
+      // The curve: one segment of at most 20,000 transfers, timed on both stores.
+      assert.match(peer, /\| 0-200 \| \d+\.\d\d s \| [\d,]+ \| \d+\.\d\d s \| [\d,]+ \|/);
       // Nothing is left in the database.
       const admin = await connectAdmin(postgresTestUrl());
       try {
@@ -136,6 +168,11 @@ describe("bench index", () => {
           [INDEX_BENCH_SCHEMA],
         );
         assert.equal(Number(rows[0].n), 0);
+        const ponderDatabases = await admin.query(
+          "SELECT count(*) AS n FROM pg_database WHERE datname = $1",
+          [PONDER_DATABASE],
+        );
+        assert.equal(Number(ponderDatabases.rows[0].n), 0);
       } finally {
         await admin.end();
       }
@@ -154,6 +191,7 @@ describe("bench index", () => {
         runIndexBenchmark([
           ...["--transfers", "10", "--per-block", "10", "--latency-samples", "0"],
           ...["--store", "postgres", "--database-url", postgresTestUrl(), "--no-write"],
+          "--no-ponder",
         ]),
         /schema bench_index holds tables that are not this service's/,
       );
