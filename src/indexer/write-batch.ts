@@ -54,10 +54,18 @@ export async function writeBatch(
   await tx.indexer.deleteBlocksBelow(batch.chainId, batch.pruneBelow);
   const moved = await tx.indexer.moveCursor(batch.chainId, batch.fromCursor, batch.next);
   if (!moved) throw new Error(`chain ${batch.chainName}: cursor moved by another writer`);
+  // Whether the batch is history nobody subscribed to (no change-log rows): its blocks, and
+  // how far below them a reorg can still reach.
+  const blocks = {
+    chainId: batch.chainId,
+    throughBlock: batch.next.cursorBlock,
+    finalityDepth: Math.max(0, batch.next.cursorBlock - batch.pruneBelow),
+  };
   await tx.transferDerivation.derive(
     batch.events.map((e) => e.messageId),
     registry,
     batch.now,
+    blocks,
   );
   if (batch.deadlineProtocols.length === 0) return;
   // After the derivation: the batch's own sends and deliveries are in the records it reads.
@@ -77,5 +85,6 @@ export async function writeBatch(
     expired.map((e) => e.messageId),
     registry,
     batch.now,
+    blocks,
   );
 }

@@ -27,6 +27,11 @@ export interface DatabaseTransaction extends Store, Repositories {
    * transaction (derive-transfers.ts); its temporary tables live only inside a transaction.
    */
   readonly transferDerivation: TransferDerivation;
+  /**
+   * Runs `work` (this transaction's writes of history, `import`'s) with no change-log rows
+   * when nobody has subscribed yet (change-log-horizon.ts; docs/push.md).
+   */
+  withHistoryUnlogged<T>(work: () => Promise<T>): Promise<T>;
   /** A savepoint: `work` is undone alone when it rejects. */
   transaction<T>(work: (tx: DatabaseTransaction) => Promise<T>): Promise<T>;
 }
