@@ -53,12 +53,15 @@ const READ_SQL = {
 export async function changeLogNeeded(
   sql: SqlExecutor,
   kind: Kind,
-  blocks?: HistoryBlocks,
+  blocks?: HistoryBlocks | readonly HistoryBlocks[],
 ): Promise<boolean> {
   const [row] = await sql.all<{ subscribed_at: unknown; chain_heads: unknown }>(READ_SQL[kind]);
   if (row === undefined) return true;
   if (row.subscribed_at === null || row.subscribed_at === undefined) return false;
-  return !(typeof row.chain_heads === "string" && predatesSubscriptions(row.chain_heads, blocks));
+  const heads = row.chain_heads;
+  if (typeof heads !== "string") return true;
+  const all = blocks === undefined ? [] : "chainId" in blocks ? [blocks] : blocks;
+  return all.length === 0 || !all.every((b) => predatesSubscriptions(heads, b));
 }
 
 /**
@@ -79,7 +82,7 @@ export function predatesSubscriptions(chainHeads: string, blocks?: HistoryBlocks
 export async function withHistoryUnlogged<T>(
   sql: SqlExecutor,
   kind: Kind,
-  blocks: HistoryBlocks | undefined,
+  blocks: HistoryBlocks | readonly HistoryBlocks[] | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
   if (await changeLogNeeded(sql, kind, blocks)) return work();

@@ -54,14 +54,14 @@ export interface TransferDerivation {
   /**
    * Derives (inserts, updates, deletes) the records of these message ids from raw_events.
    * `blocks`: the indexer batch whose events these are; its changes get no change-log rows when
-   * they are history nobody subscribed to (change-log-horizon.ts). Without it (a reorg's
-   * roll-back) they are logged once anyone has subscribed.
+   * they are history nobody subscribed to (change-log-horizon.ts; several batches: all of them
+   * must be). Without it (a reorg's roll-back) they are logged once anyone has subscribed.
    */
   derive(
     messageIds: readonly string[],
     registry: DerivationRegistry,
     now: string,
-    blocks?: HistoryBlocks,
+    blocks?: HistoryBlocks | readonly HistoryBlocks[],
   ): Promise<DeriveResult>;
 }
 
