@@ -95,13 +95,15 @@ export async function withHistoryUnlogged<T>(
     }
   }
   await sql.run("INSERT OR IGNORE INTO transfer_changes_paused (id) VALUES (1)");
+  let result: T;
   try {
-    return await work();
+    result = await work();
   } finally {
     await sql.run("DELETE FROM transfer_changes_paused WHERE id = 1");
-    // The change counter (list cache, stream wake-up) watches the log's sequence and this.
-    await sql.run(
-      "UPDATE transfer_changes_horizon SET unlogged_commits = unlogged_commits + 1 WHERE id = 1",
-    );
   }
+  // The change counter (list cache, stream wake-up) watches the log's sequence and this.
+  await sql.run(
+    "UPDATE transfer_changes_horizon SET unlogged_commits = unlogged_commits + 1 WHERE id = 1",
+  );
+  return result;
 }
