@@ -82,10 +82,13 @@ export async function writeBatch(
   );
   if (expired.length === 0) return;
   await tx.indexer.insertEvents(expired);
-  await tx.transferDerivation.derive(
-    expired.map((e) => e.messageId),
-    registry,
-    batch.now,
+  await tx.withHistoryUnlogged(
+    () =>
+      tx.transferDerivation.derive(
+        expired.map((e) => e.messageId),
+        registry,
+        batch.now,
+      ),
     blocks,
   );
 }
@@ -111,12 +114,13 @@ export async function derivePending(
   const pending = await tx.indexer.takePendingDerivation();
   const ids = [...messageIds, ...pending.messageIds];
   if (ids.length === 0) return;
-  await tx.transferDerivation.derive(ids, registry, now, [
-    ...blocks,
-    ...pending.reaches.map((r) => ({
-      chainId: r.chainId,
-      throughBlock: r.reach,
-      finalityDepth: 0,
-    })),
-  ]);
+  const reaches = pending.reaches.map((r) => ({
+    chainId: r.chainId,
+    throughBlock: r.reach,
+    finalityDepth: 0,
+  }));
+  await tx.withHistoryUnlogged(
+    () => tx.transferDerivation.derive(ids, registry, now),
+    [...blocks, ...reaches],
+  );
 }

@@ -29,7 +29,6 @@
  */
 import { ADDRESS_SORT_COLUMNS, addressListStatements } from "./address-lists.js";
 import type { TransferBackend } from "./backend.js";
-import { type HistoryBlocks, withHistoryUnlogged } from "./change-log-horizon.js";
 import { type Dialect, dialectOf } from "./derive-dialect.js";
 import {
   DERIVED_COLUMNS,
@@ -51,17 +50,11 @@ export interface DeriveResult {
 }
 
 export interface TransferDerivation {
-  /**
-   * Derives (inserts, updates, deletes) the records of these message ids from raw_events.
-   * `blocks`: the indexer batch whose events these are; its changes get no change-log rows when
-   * they are history nobody subscribed to (change-log-horizon.ts; several batches: all of them
-   * must be). Without it (a reorg's roll-back) they are logged once anyone has subscribed.
-   */
+  /** Derives (inserts, updates, deletes) the records of these message ids from raw_events. */
   derive(
     messageIds: readonly string[],
     registry: DerivationRegistry,
     now: string,
-    blocks?: HistoryBlocks | readonly HistoryBlocks[],
   ): Promise<DeriveResult>;
 }
 
@@ -166,39 +159,31 @@ export function createTransferDerivation(
   const q = derivationStatements(kind);
   const run = (text: string, params: readonly unknown[] = []) => backend.sql.run(text, params);
   return {
-    async derive(messageIds, registry, now, blocks) {
+    async derive(messageIds, registry, now) {
       const ids = [...new Set(messageIds.map((id) => id.toLowerCase()))].sort();
       if (ids.length === 0) return { upserted: 0, deleted: 0 };
-      return withHistoryUnlogged(backend.sql, kind, blocks, () => deriveIds(ids, registry, now));
+      for (const text of q.tables) await run(text);
+      for (const text of q.empty) await run(text);
+      await run(q.ids, [d.listParam(ids)]);
+      await backend.bulk.withIndexedJoins(() => run(q.events));
+      await backend.bulk.withBatchJoins(() => run(q.derive, registryJson(registry)));
+      return backend.bulk.withIndexedJoins(async () => {
+        await run(q.dirtyReplaced);
+        await run(q.dropReplacedRows);
+        const deleted = await run(q.deleteOrphaned);
+        let upserted = await run(q.updateSend, [now]);
+        upserted += await run(q.updateOutcome, [now]);
+        upserted += await run(q.insert, [now, now]);
+        await run(q.syncSortColumns);
+        await run(q.newRows);
+        await run(q.lockStats);
+        await run(q.dirtyBehind);
+        await run(q.insertRows);
+        await run(q.statsAppended);
+        await run(q.renumber);
+        await run(q.statsDirty);
+        return { upserted, deleted };
+      });
     },
   };
-
-  async function deriveIds(
-    ids: readonly string[],
-    registry: DerivationRegistry,
-    now: string,
-  ): Promise<DeriveResult> {
-    for (const text of q.tables) await run(text);
-    for (const text of q.empty) await run(text);
-    await run(q.ids, [d.listParam(ids)]);
-    await backend.bulk.withIndexedJoins(() => run(q.events));
-    await backend.bulk.withBatchJoins(() => run(q.derive, registryJson(registry)));
-    return backend.bulk.withIndexedJoins(async () => {
-      await run(q.dirtyReplaced);
-      await run(q.dropReplacedRows);
-      const deleted = await run(q.deleteOrphaned);
-      let upserted = await run(q.updateSend, [now]);
-      upserted += await run(q.updateOutcome, [now]);
-      upserted += await run(q.insert, [now, now]);
-      await run(q.syncSortColumns);
-      await run(q.newRows);
-      await run(q.lockStats);
-      await run(q.dirtyBehind);
-      await run(q.insertRows);
-      await run(q.statsAppended);
-      await run(q.renumber);
-      await run(q.statsDirty);
-      return { upserted, deleted };
-    });
-  }
 }

@@ -80,7 +80,8 @@ export async function runInScope<T>(
     }),
     transferWrites: createTransferWrites(backend),
     transferDerivation: createTransferDerivation(backend, options.kind),
-    withHistoryUnlogged: (work) => withHistoryUnlogged(backend.sql, options.kind, undefined, work),
+    withHistoryUnlogged: (work, blocks) =>
+      withHistoryUnlogged(backend.sql, options.kind, blocks, work),
     transaction: (inner) =>
       savepoint(() => runInScope({ ...options, depth: depth + 1 }, (child) => inner(child))),
     ping: options.ping,
