@@ -26,7 +26,7 @@ import type { ProgressReporter } from "./progress.js";
 import { nodeBehindCursor, rollBack } from "./roll-back.js";
 import { superviseChain } from "./supervise-chain.js";
 import type { TokenMetadataCache } from "./token-metadata.js";
-import { writeBatch } from "./write-batch.js";
+import { derivePending, writeBatch } from "./write-batch.js";
 
 export type { ChainIndexerStatus, StepOutcome } from "./chain-status.js";
 export { isChainStop, WrongChainError } from "./chain-stop.js";
@@ -168,15 +168,18 @@ export function createChainIndexer(deps: ChainIndexerDeps): ChainIndexer {
       }
       const state: IndexerChainState = "following";
       // Through a transaction: on SQLite the connection is shared with other chains' batches.
-      await store.transaction((tx) =>
-        tx.indexer.updateProgress(chain.chainId, {
+      // Records a backfill left for later (a run that stopped before catching up) are derived
+      // here at the latest (write-batch.ts, derivePending).
+      await store.transaction(async (tx) => {
+        await tx.indexer.updateProgress(chain.chainId, {
           headBlock: head,
           targetBlock: Math.max(0, target),
           state,
           error: waiting,
           updatedAt: stamp(),
-        }),
-      );
+        });
+        await derivePending(tx, registry.source, stamp());
+      });
       setStatus({ cursorBlock: cursor, state }, head);
       status.error = waiting;
       deps.progress?.done(chain.name);

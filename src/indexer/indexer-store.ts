@@ -9,7 +9,10 @@ import type { Database, DatabaseTransaction } from "../store/database.js";
  * The batch's transaction: the indexer's tables and the set-based derivation of its records
  * (src/store/derive-transfers.ts), bound to it.
  */
-export type IndexerTransaction = Pick<DatabaseTransaction, "indexer" | "transferDerivation">;
+export type IndexerTransaction = Pick<
+  DatabaseTransaction,
+  "indexer" | "transferDerivation" | "withHistoryUnlogged"
+>;
 
 export interface IndexerStore {
   /** Outside any transaction (reads, status updates). */

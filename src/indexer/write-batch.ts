@@ -9,6 +9,7 @@
 import type { Hex } from "viem";
 import type { BridgeEvent } from "../domain/bridge-event.js";
 import type { RegistrySource } from "../domain/bridge-registry.js";
+import type { HistoryBlocks } from "../store/change-log-horizon.js";
 import type {
   IndexerChainRow,
   StoredBlock,
@@ -54,11 +55,19 @@ export async function writeBatch(
   await tx.indexer.deleteBlocksBelow(batch.chainId, batch.pruneBelow);
   const moved = await tx.indexer.moveCursor(batch.chainId, batch.fromCursor, batch.next);
   if (!moved) throw new Error(`chain ${batch.chainName}: cursor moved by another writer`);
-  await tx.transferDerivation.derive(
-    batch.events.map((e) => e.messageId),
-    registry,
-    batch.now,
-  );
+  // The batch's blocks for the change log's horizon: its last block and how far below it a
+  // reorg can still reach (history nobody subscribed to gets no log rows).
+  const reach = batch.next.cursorBlock + Math.max(0, batch.next.cursorBlock - batch.pruneBelow);
+  const blocks = { chainId: batch.chainId, throughBlock: reach, finalityDepth: 0 };
+  const ids = batch.events.map((e) => e.messageId);
+  // Far behind the head, the records wait (docs/indexer.md, "Deferred derivation"): a send and
+  // its delivery on another chain are then usually derived together, one write instead of an
+  // insert and an update of the record and its address rows.
+  if (batch.next.state === "backfill") {
+    const pending = await tx.indexer.deferDerivation(ids, batch.chainId, reach);
+    if (pending < MAX_PENDING_DERIVATION) return;
+  }
+  await derivePending(tx, registry, batch.now, ids, [blocks]);
   if (batch.deadlineProtocols.length === 0) return;
   // After the derivation: the batch's own sends and deliveries are in the records it reads.
   const expired = expiredEvents(
@@ -73,9 +82,45 @@ export async function writeBatch(
   );
   if (expired.length === 0) return;
   await tx.indexer.insertEvents(expired);
-  await tx.transferDerivation.derive(
-    expired.map((e) => e.messageId),
-    registry,
-    batch.now,
+  await tx.withHistoryUnlogged(
+    () =>
+      tx.transferDerivation.derive(
+        expired.map((e) => e.messageId),
+        registry,
+        batch.now,
+      ),
+    blocks,
+  );
+}
+
+/**
+ * Pending ids past which a backfill batch derives them all (and its own): bounds how far the
+ * records trail the raw events and the size of one derivation.
+ */
+export const MAX_PENDING_DERIVATION = 25_000;
+
+/**
+ * Derives the deferred records (and `messageIds`) in the caller's transaction: a batch that
+ * caught its chain up, one that filled the pending set, or an idle step (after a restart the
+ * set may hold a crashed run's ids).
+ */
+export async function derivePending(
+  tx: IndexerTransaction,
+  registry: RegistrySource,
+  now: string,
+  messageIds: readonly string[] = [],
+  blocks: readonly HistoryBlocks[] = [],
+): Promise<void> {
+  const pending = await tx.indexer.takePendingDerivation();
+  const ids = [...messageIds, ...pending.messageIds];
+  if (ids.length === 0) return;
+  const reaches = pending.reaches.map((r) => ({
+    chainId: r.chainId,
+    throughBlock: r.reach,
+    finalityDepth: 0,
+  }));
+  await tx.withHistoryUnlogged(
+    () => tx.transferDerivation.derive(ids, registry, now),
+    [...blocks, ...reaches],
   );
 }

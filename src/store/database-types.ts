@@ -2,6 +2,7 @@
  * What openDatabase (database.ts) returns and both backends (sqlite/, postgres/) build: apart
  * from database.ts, which imports the backends, so that they do not import it back.
  */
+import type { HistoryBlocks } from "./change-log-horizon.js";
 import type { TransferDerivation } from "./derive-transfers.js";
 import type { PostgresTimeouts } from "./postgres/connections.js";
 import type { Repositories } from "./repositories.js";
@@ -27,6 +28,17 @@ export interface DatabaseTransaction extends Store, Repositories {
    * transaction (derive-transfers.ts); its temporary tables live only inside a transaction.
    */
   readonly transferDerivation: TransferDerivation;
+  /**
+   * Runs `work` (this transaction's writes of history: `import`'s, an indexer batch's
+   * derivation) with no change-log rows when they are history nobody subscribed to
+   * (change-log-horizon.ts; docs/push.md): nobody has subscribed yet, or, for `blocks` (the
+   * indexer batches whose events these are), all of them were final before the first
+   * subscription.
+   */
+  withHistoryUnlogged<T>(
+    work: () => Promise<T>,
+    blocks?: HistoryBlocks | readonly HistoryBlocks[],
+  ): Promise<T>;
   /** A savepoint: `work` is undone alone when it rejects. */
   transaction<T>(work: (tx: DatabaseTransaction) => Promise<T>): Promise<T>;
 }

@@ -7,6 +7,7 @@ import type { SqlExecutor } from "./backend.js";
 
 /** Children before parents; every row of them comes from the indexed chains. */
 const DERIVED_TABLES = [
+  "indexer_pending",
   "address_transfers",
   "address_stats",
   "transfers",

@@ -129,6 +129,20 @@ export interface IndexerRepository {
    */
   processingSends(destChainName: string, protocols: readonly string[]): Promise<BridgeEvent[]>;
 
+  /**
+   * Adds message ids whose records a backfill batch leaves for later (migration 0014);
+   * returns how many ids are pending now.
+   */
+  deferDerivation(messageIds: readonly string[], chainId: number, reach: number): Promise<number>;
+  /**
+   * Takes every pending id off the set: the ids (lowercase, distinct) and, per chain, the
+   * highest reach among them (the change log's horizon test).
+   */
+  takePendingDerivation(): Promise<{
+    messageIds: string[];
+    reaches: { chainId: number; reach: number }[];
+  }>;
+
   loadTokenMetadata(): Promise<TokenMetadataRow[]>;
   saveTokenMetadata(rows: readonly TokenMetadataRow[]): Promise<void>;
 
@@ -429,6 +443,34 @@ export function createIndexerRepository(
         for (const r of rows) out.push(eventOfRow(r));
       }
       return out;
+    },
+
+    async deferDerivation(messageIds, chainId, reach) {
+      const keys = [...new Set(messageIds.map((id) => id.toLowerCase()))];
+      const from =
+        dialect === "sqlite" ? "(SELECT value AS k FROM json_each(?))" : "unnest(?::text[]) AS k";
+      await sql.run(
+        `INSERT INTO indexer_pending (message_key, chain_id, reach) SELECT k, ?, ? FROM ${from}` +
+          " WHERE true ON CONFLICT (message_key, chain_id) DO UPDATE SET reach = excluded.reach" +
+          " WHERE excluded.reach > indexer_pending.reach",
+        [chainId, reach, listParam(dialect, keys)],
+      );
+      const [row] = await sql.all<{ n: unknown }>("SELECT count(*) AS n FROM indexer_pending");
+      return Number(row?.n ?? 0);
+    },
+
+    async takePendingDerivation() {
+      const ids = await sql.all<{ message_key: unknown }>(
+        "SELECT DISTINCT message_key FROM indexer_pending ORDER BY message_key",
+      );
+      const reaches = await sql.all<{ chain_id: unknown; reach: unknown }>(
+        "SELECT chain_id, max(reach) AS reach FROM indexer_pending GROUP BY chain_id",
+      );
+      await sql.run("DELETE FROM indexer_pending");
+      return {
+        messageIds: ids.map((r) => String(r.message_key)),
+        reaches: reaches.map((r) => ({ chainId: Number(r.chain_id), reach: Number(r.reach) })),
+      };
     },
 
     async processingSends(destChainName, protocols) {

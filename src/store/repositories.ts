@@ -95,6 +95,7 @@ export function createRepositories(executors: RepositoryExecutors): Repositories
     // Reads committed changes from the primary (SQLite: the reader), not a replica, whose lag
     // would only delay the stream; prunes in its own transaction (a savepoint inside one).
     transferChanges: createTransferChangeRepository({
+      kind: executors.kind,
       sql: executors.requests,
       atomically: (work) => executors.atomically((backend) => work(backend.sql)),
     }),

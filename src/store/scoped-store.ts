@@ -8,6 +8,7 @@
  * transaction ended.
  */
 import type { TransferBackend } from "./backend.js";
+import { withHistoryUnlogged } from "./change-log-horizon.js";
 import type { DatabaseTransaction } from "./database-types.js";
 import { createTransferDerivation } from "./derive-transfers.js";
 import { createRepositories } from "./repositories.js";
@@ -79,6 +80,8 @@ export async function runInScope<T>(
     }),
     transferWrites: createTransferWrites(backend),
     transferDerivation: createTransferDerivation(backend, options.kind),
+    withHistoryUnlogged: (work, blocks) =>
+      withHistoryUnlogged(backend.sql, options.kind, blocks, work),
     transaction: (inner) =>
       savepoint(() => runInScope({ ...options, depth: depth + 1 }, (child) => inner(child))),
     ping: options.ping,

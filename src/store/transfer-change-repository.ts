@@ -11,6 +11,7 @@
 
 import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import type { SqlExecutor } from "./backend.js";
+import { markSubscribedSql } from "./change-log-horizon.js";
 import type { TransferMatch } from "./transfer-match.js";
 import { transferMatches } from "./transfer-match.js";
 
@@ -69,6 +70,12 @@ export interface TransferChangeRepository {
    * per transaction. Returns how many were deleted.
    */
   prune(olderThan: Date, options?: { batchSize?: number }): Promise<number>;
+  /**
+   * Records that a subscriber (a stream) exists, before it reads the log's head: from then on
+   * the writers of history log their changes (change-log-horizon.ts). Writes once per database;
+   * later calls on this repository return at once.
+   */
+  markSubscribed(): Promise<void>;
 }
 
 export interface TransferChangeRepositoryDeps {
@@ -76,6 +83,8 @@ export interface TransferChangeRepositoryDeps {
   sql: SqlExecutor;
   /** Runs `work` atomically (a transaction, or a savepoint inside one). */
   atomically<T>(work: (sql: SqlExecutor) => Promise<T>): Promise<T>;
+  /** The backend (markSubscribed's statement). */
+  kind?: "sqlite" | "postgres";
 }
 
 const DEFAULT_LIMIT = 500;
@@ -122,6 +131,7 @@ export function createTransferChangeRepository(
   deps: TransferChangeRepositoryDeps,
 ): TransferChangeRepository {
   const { sql } = deps;
+  let subscribed = false;
 
   async function seqOf(query: string): Promise<number | undefined> {
     const [row] = await sql.all<{ seq: unknown }>(query);
@@ -167,6 +177,12 @@ export function createTransferChangeRepository(
     latestSeq: async () => (await seqOf(LATEST_SQL)) ?? 0,
     oldestSeq: () => seqOf(OLDEST_SQL),
     prunedThrough: async () => (await seqOf(PRUNED_SQL)) ?? 0,
+    async markSubscribed() {
+      if (subscribed) return;
+      if (deps.kind === undefined) throw new Error("markSubscribed needs the database kind");
+      await sql.run(markSubscribedSql(deps.kind));
+      subscribed = true;
+    },
     async prune(olderThan, options = {}) {
       const batchSize = positiveInteger("batchSize", options.batchSize ?? 5000, MAX_LIMIT);
       const cutoff = changeTime(olderThan);

@@ -1,5 +1,6 @@
 /** Table webhook_subscriptions: a key's subscriptions, their filters and their failure bookkeeping. */
 import type { SqlExecutor } from "./backend.js";
+import { markSubscribedSql } from "./change-log-horizon.js";
 import {
   type Dialect,
   type NewWebhookSubscription,
@@ -38,6 +39,8 @@ export function createWebhookSubscriptions(
   const forUpdate = dialect === "postgres" ? " FOR UPDATE" : "";
   return {
     async createSubscription(s) {
+      // The first subscription ends the change log's exemption of history (0013).
+      await sql.run(markSubscribedSql(dialect));
       const [cursor] = await sql.all<{ seq: unknown }>(
         `SELECT seq FROM webhook_fanout_cursor WHERE id = 1${forUpdate}`,
       );

@@ -91,37 +91,45 @@ export async function importTransfersFile(
     onProgress({ lines, records, bytesRead, totalBytes, elapsedMs: now - started });
   };
 
-  await store.transaction(async (tx) => {
-    let batch: BridgeTransaction[] = [];
-    const flush = async (): Promise<void> => {
-      if (batch.length === 0) return;
-      // Straight on the transaction, no savepoint per batch: the run is all or nothing anyway,
-      // and inside a savepoint every insert costs SQLite more than the one before it
-      // (docs/push.md, "Not guaranteed").
-      const result = await tx.transferWrites.upsertTransfers(batch);
-      totals.inserted += result.inserted;
-      totals.updated += result.updated;
-      totals.unchanged += result.unchanged;
-      batch = [];
-      report(false);
-    };
-    try {
-      for await (const line of readLines(path)) {
-        lines = line.number;
-        bytesRead = line.bytesRead;
-        if (line.text.trim() === "") continue;
-        batch.push(parseLine(line.text, line.number));
-        read++;
-        if (batch.length >= batchSize) await flush();
+  // An import before any stream or webhook subscription writes no change-log rows (nobody can
+  // be owed them: docs/push.md, "History nobody subscribed to").
+  await store.transaction((tx) =>
+    tx.withHistoryUnlogged(async () => {
+      let batch: BridgeTransaction[] = [];
+      const flush = async (): Promise<void> => {
+        if (batch.length === 0) return;
+        // Straight on the transaction, no savepoint per batch: the run is all or nothing anyway,
+        // and inside a savepoint every insert costs SQLite more than the one before it
+        // (docs/push.md, "Not guaranteed").
+        const result = await tx.transferWrites.upsertTransfers(batch);
+        totals.inserted += result.inserted;
+        totals.updated += result.updated;
+        totals.unchanged += result.unchanged;
+        batch = [];
+        report(false);
+      };
+      try {
+        for await (const line of readLines(path)) {
+          lines = line.number;
+          bytesRead = line.bytesRead;
+          if (line.text.trim() === "") continue;
+          batch.push(parseLine(line.text, line.number));
+          read++;
+          if (batch.length >= batchSize) await flush();
+        }
+      } catch (error) {
+        if (error instanceof LineTooLongError) {
+          throw new ImportLineError(
+            error.line,
+            undefined,
+            error.message.replace(/^line \d+: /, ""),
+          );
+        }
+        throw error;
       }
-    } catch (error) {
-      if (error instanceof LineTooLongError) {
-        throw new ImportLineError(error.line, undefined, error.message.replace(/^line \d+: /, ""));
-      }
-      throw error;
-    }
-    await flush();
-  });
+      await flush();
+    }),
+  );
   report(true);
   return { read, ...totals, durationMs: performance.now() - started };
 }

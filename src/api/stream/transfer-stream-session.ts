@@ -150,6 +150,9 @@ export async function prepareTransferStream(
     // history is read from the log up to there (ready follows it), and the feed's late copies of
     // those changes are skipped by seq. Read after subscribing: whatever is newer than the head,
     // the feed delivers.
+    // Before the head is read: from now on no writer may leave its changes unlogged as history
+    // nobody subscribed to (src/store/change-log-horizon.ts).
+    await changes.markSubscribed();
     position = Math.max(subscription.position, await changes.latestSeq());
     cursor = position;
     if (resumeAfter !== undefined) {

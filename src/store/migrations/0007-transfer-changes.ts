@@ -96,21 +96,26 @@ const SQLITE_NOW = "strftime('%Y-%m-%d %H:%M:%f', 'now')";
 export const apiColumnChanged = (distinct: string, fields: readonly string[] = FIELDS_0007) =>
   fields.map((field) => `OLD.${field} ${distinct} NEW.${field}`).join(" OR ");
 
-/** SQLite: the three triggers that log `fields` of each changed row (0012 recreates them). */
-export function sqliteTriggers(fields: readonly string[]): string {
+/**
+ * SQLite: the three triggers that log `fields` of each changed row (0012 and 0013 recreate
+ * them). `guard`: a condition every trigger also requires (0013: the log is not paused).
+ */
+export function sqliteTriggers(fields: readonly string[], guard?: string): string {
+  const when = guard === undefined ? "" : `WHEN ${guard}\n`;
+  const and = guard === undefined ? "" : `${guard} AND (`;
   return `CREATE TRIGGER transfers_log_insert AFTER INSERT ON transfers
-BEGIN
+${when}BEGIN
   INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
   VALUES (NEW.message_id, 'created', ${sqliteRecord("NEW", fields)}, ${SQLITE_NOW});
 END;
 CREATE TRIGGER transfers_log_update AFTER UPDATE ON transfers
-WHEN ${apiColumnChanged("IS NOT", fields)}
+WHEN ${and}${apiColumnChanged("IS NOT", fields)}${guard === undefined ? "" : ")"}
 BEGIN
   INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
   VALUES (NEW.message_id, 'updated', ${sqliteRecord("NEW", fields)}, ${SQLITE_NOW});
 END;
 CREATE TRIGGER transfers_log_delete AFTER DELETE ON transfers
-BEGIN
+${when}BEGIN
   INSERT INTO transfer_changes (message_id, change_type, record, changed_at)
   VALUES (OLD.message_id, 'removed', ${sqliteRecord("OLD", fields)}, ${SQLITE_NOW});
 END;

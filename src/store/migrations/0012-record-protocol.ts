@@ -10,14 +10,14 @@ import type { Migration } from "./migration.js";
  * record's current shape. The change-log triggers are dropped while the rows are filled in (a
  * field added is no change of the transfer: nothing is logged) and come back over all fields.
  */
-const FIELDS_0012 = [
+export const FIELDS_0012 = [
   ...FIELDS_0007,
   "protocol",
   "xproto_fee_address",
   "xproto_fee_decimals",
   "xproto_fee_symbol",
 ] as const;
-const NUMBER_FIELDS_0012: ReadonlySet<string> = new Set([
+export const NUMBER_FIELDS_0012: ReadonlySet<string> = new Set([
   "source_token_decimals",
   "dest_token_decimals",
   "dest_bridge_token_decimals",

@@ -22,6 +22,8 @@ import { migration as m0009 } from "./0009-webhooks.js";
 import { migration as m0010 } from "./0010-webhook-health.js";
 import { migration as m0011 } from "./0011-event-roles.js";
 import { migration as m0012 } from "./0012-record-protocol.js";
+import { migration as m0013 } from "./0013-change-log-horizon.js";
+import { migration as m0014 } from "./0014-pending-derivation.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -39,6 +41,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m0010,
   m0011,
   m0012,
+  m0013,
+  m0014,
 ];
 
 /**

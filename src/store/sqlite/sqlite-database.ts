@@ -124,7 +124,7 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
 
   // changeCounter and subscribeChanges tell of commits that changed transfers, and only of
   // those: every change of a transfer appends to the change log (migration 0007), whose
-  // AUTOINCREMENT sequence (sqlite_sequence) then moves; other writes (webhook bookkeeping, API
+  // AUTOINCREMENT sequence (sqlite_sequence) then moves, or bumps unlogged_commits; other writes (webhook bookkeeping, API
   // keys, the indexer's cursor) leave it, and so neither flush the list cache nor wake the
   // delivery loop, which would otherwise wake itself with each of its own commits. Commits
   // through this store's writer are seen at once; commits by any other connection show first in
@@ -139,9 +139,14 @@ export async function openSqliteDatabase(options: SqliteDatabaseOptions): Promis
       for (const listener of subscribers) listener();
     });
   };
+  // A transaction that wrote history with the log paused (migration 0013) bumps
+  // unlogged_commits instead: the sum moves with every commit that changed transfers.
   const changeLogSeq = (connection: Database.Database) => {
     const statement = connection
-      .prepare("SELECT seq FROM sqlite_sequence WHERE name = 'transfer_changes'")
+      .prepare(
+        "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'transfer_changes'), 0)" +
+          " + COALESCE((SELECT unlogged_commits FROM transfer_changes_horizon WHERE id = 1), 0)",
+      )
       .pluck();
     return () => Number(statement.get() ?? 0);
   };
