@@ -9,14 +9,27 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Address, decodeFunctionData, pad, zeroAddress } from "viem";
+import fc from "fast-check";
+import {
+  type Address,
+  ContractFunctionExecutionError,
+  ContractFunctionZeroDataError,
+  decodeFunctionData,
+  HttpRequestError,
+  pad,
+  zeroAddress,
+} from "viem";
 import { toBaseUnits } from "../amount.js";
 import { parseRegistry, type Registry } from "../domain/registry.js";
 import { erc20Abi, oftAbi, oftSwapSenderAbi } from "../protocols/layerzero-oft/abi.js";
 import { decodeSwapComposeMsg } from "../protocols/layerzero-oft/compose.js";
 import { removeDust } from "../protocols/layerzero-oft/quote-math.js";
 import { layerZeroRegistryBridges } from "../protocols/layerzero-oft/registry.js";
-import type { OftChainState, OftRoutingState } from "../protocols/layerzero-oft/routing.js";
+import {
+  layerZeroOftRouting,
+  type OftChainState,
+  type OftRoutingState,
+} from "../protocols/layerzero-oft/routing.js";
 import { COMPOSED_SEND_FEE_FIELDS } from "../protocols/layerzero-oft/state.js";
 import { createConnectionCatalog } from "./connections.js";
 import { createRouter } from "./create-router.js";
@@ -311,5 +324,89 @@ describe("OFT routes with swaps through the periphery", () => {
     assert.match(broken.message, /unreadable: The contract function "token" returned no data/);
     const fine = quote(both, ["alpha", usdcAlpha], ["beta", lzDai.beta], "10", state);
     assert.ok(fine.ok, fine.ok ? "" : fine.message);
+  });
+
+  it("property: with a source swap, the send's minAmountLD holds when the swap pays only minAmountOut (dust removed) and guarantees destMinAmount", () => {
+    let quoted = 0;
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1_000000n, max: 4000_000000n }),
+        fc.integer({ min: 0, max: 1 }),
+        (amount, slippage) => {
+          const result = createRouter({
+            registry: both,
+            memoizeQuotes: false,
+            slippageBps: slippage * 300,
+          }).quote(
+            {
+              sourceChain: String(alpha.chainId),
+              sourceToken: usdcAlpha,
+              destChain: String(beta.chainId),
+              destToken: lzDai.beta,
+              amount: (Number(amount) / 1e6).toFixed(6),
+              to: TO,
+            },
+            snapshot,
+          );
+          assert.ok(result.ok, result.ok ? "" : result.message);
+          quoted++;
+          const call = decodeFunctionData({
+            abi: oftSwapSenderAbi,
+            data: result.data.transactionRequest!.data,
+          });
+          const [p] = call.args as unknown as [{ minAmountOut: bigint; minAmountLD: bigint }];
+          assert.ok(
+            p.minAmountLD <= removeDust(p.minAmountOut, RATE),
+            "minAmountLD <= removeDust(minAmountOut)",
+          );
+          assert.ok(
+            p.minAmountLD >= toBaseUnits(result.data.destMinAmount, 18),
+            "minAmountLD >= destMinAmount",
+          );
+          assert.ok(
+            toBaseUnits(result.data.destMinAmount, 18) <=
+              toBaseUnits(result.data.destMaxAmount, 18),
+            "destMinAmount <= destMaxAmount",
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+    assert.equal(quoted, 200);
+  });
+
+  it("error: the state reader keeps a contract's own failure (no code) per contract, and fails the whole read on a transport failure", async () => {
+    const reader = layerZeroOftRouting.stateReader(both, both.chain(alpha.chainId)!)!;
+    const noCode = new ContractFunctionExecutionError(
+      new ContractFunctionZeroDataError({ functionName: "token" }),
+      { abi: [], functionName: "token" },
+    );
+    const client = (fail: (address: string) => Error | undefined) => ({
+      readContract: (async (args: { address: string }) => {
+        const error = fail(args.address.toLowerCase());
+        if (error !== undefined) throw error;
+        throw new Error("unexpected read in this test");
+      }) as never,
+    });
+    // Every contract fails here, omni with no code, lzDAI with no code too: both recorded.
+    const state = (await reader.read(
+      client(() => noCode),
+      1n,
+    )) as OftChainState;
+    const failures = reader.unreadable!(state);
+    assert.deepEqual(
+      [...failures.keys()].sort(),
+      [lzDai.alpha.toLowerCase(), omni.alpha.toLowerCase()].sort(),
+    );
+    assert.match(failures.get(omni.alpha.toLowerCase())!, /returned no data/);
+    // A transport failure is the chain's: the read rejects (the provider keeps its last state).
+    const down = new HttpRequestError({ url: "http://127.0.0.1:1", details: "connection refused" });
+    await assert.rejects(
+      reader.read(
+        client(() => down),
+        1n,
+      ),
+      HttpRequestError,
+    );
   });
 });
