@@ -83,11 +83,13 @@ describe("OFT routes with swaps quoted and executed on the devnet", () => {
     return parseRegistry({ ...manifest, contracts: [...(manifest.contracts ?? []), ...ghosts] });
   }
 
+  const warnings: string[] = [];
   async function started(registry: Registry): Promise<ChainStateProvider> {
     const provider = createChainStateProvider({
       registry,
       maxStateAgeMs: 60_000,
       pollIntervalMs: 50,
+      logger: { info() {}, warn: (_fields, msg) => warnings.push(msg) },
     });
     providers.push(provider);
     await provider.start();
@@ -166,6 +168,11 @@ describe("OFT routes with swaps quoted and executed on the devnet", () => {
       );
       assert.match(chain.unreadable![0]!.reason, /returned no data|reverted/);
     }
+    // Logged once, naming the contract (the loop logs it again only when its reason changes).
+    await provider.refresh();
+    const logged = warnings.filter((w) => w.includes(GHOST.alpha.toLowerCase()));
+    assert.equal(logged.length, 1, JSON.stringify(warnings));
+    assert.match(logged[0]!, /cannot be read; its routes are not quoted/);
 
     // Source swap: USDC on alpha to lzDAI on beta, for the sender itself (case 2 sends it back).
     const sourceSwap = await quote(
