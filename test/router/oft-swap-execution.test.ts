@@ -27,6 +27,7 @@ import {
 import { uniswapArtifact } from "../../src/devnet/uniswap-artifacts.js";
 import { parseRegistry, type Registry } from "../../src/domain/registry.js";
 import { erc20Abi, oftAbi } from "../../src/protocols/layerzero-oft/abi.js";
+import { createConnectionCatalog } from "../../src/router/connections.js";
 import { createRouter } from "../../src/router/create-router.js";
 import {
   type ChainStateProvider,
@@ -231,6 +232,72 @@ describe("OFT routes with swaps quoted and executed on the devnet", () => {
     const got2 = await execute(destSwap, "beta", ["alpha", usdcAlpha], recipient);
     assert.ok(got2 >= toBaseUnits(destSwap.destMinAmount, 6), `dest swap: ${got2} < destMinAmount`);
     assert.equal(got2, toBaseUnits(destSwap.destMaxAmount, 6), "the composer swaps as priced");
+  });
+
+  it("behavior: every token discovery lists around the lzDAI legs: each source swap into beta's lzDAI and each destination swap out of it, executed and relayed, delivers at least destMinAmount", async () => {
+    const registry = registryOf(devnet.manifest);
+    const provider = await started(registry);
+    await provider.refresh();
+    const catalog = createConnectionCatalog(registry, 50);
+    const leg = (from: string, to: string, bridge: Address) =>
+      catalog
+        .connections(provider.current(), { sourceChain: chainId(from), destChain: chainId(to) })[0]!
+        .bridges.find((b) => b.bridge === bridge)!;
+    const out = leg("alpha", "beta", lzDai("alpha").oft);
+    const back = leg("beta", "alpha", lzDai("beta").oft);
+    assert.equal(out.swaps, undefined, "both swaps offered from alpha to beta");
+    // [source swap amount in the token, destination swap amount of lzDAI into it]
+    const amounts: Record<string, [string, string]> = {
+      USDC: ["250", "75"],
+      WETH: ["0.5", "120"],
+      ORC: ["150", "80.5"],
+      GOV: ["900", "60.000000000000000001"],
+    };
+    const token = (address: string) => registry.token(chainId("alpha"), address)!;
+    const sources = out.sourceTokens.filter((a) => a !== lzDai("alpha").token).map(token);
+    const dests = back.destTokens.filter((a) => a !== lzDai("alpha").token).map(token);
+    // On the devnet only USDC has a path to alpha's DAI (the DAI/USDC pools); the loops take
+    // whatever discovery lists, so a new pool joins them.
+    assert.ok(sources.length >= 1 && dests.length >= 1, "swaps on both sides");
+    for (const t of [...sources, ...dests])
+      assert.ok(t.symbol in amounts, `an amount for ${t.symbol}`);
+    for (const t of sources) {
+      const recipient = privateKeyToAddress(generatePrivateKey());
+      const amount = amounts[t.symbol]![0];
+      const data = await quote(
+        registry,
+        provider,
+        ["alpha", t.address],
+        ["beta", lzDai("beta").token],
+        amount,
+        recipient,
+      );
+      assert.deepEqual([params(data).sourceSwap, params(data).destSwap], [true, false]);
+      const got = await execute(data, "alpha", ["beta", lzDai("beta").token], recipient);
+      const label = `${amount} ${t.symbol} -> lzDAI`;
+      assert.ok(got >= toBaseUnits(data.destMinAmount, 18), `${label}: ${got} < destMinAmount`);
+      assert.equal(got, toBaseUnits(data.destMaxAmount, 18), `${label}: as priced`);
+    }
+    for (const t of dests) {
+      const recipient = privateKeyToAddress(generatePrivateKey());
+      const amount = amounts[t.symbol]![1];
+      const data = await quote(
+        registry,
+        provider,
+        ["beta", lzDai("beta").token],
+        ["alpha", t.address],
+        amount,
+        recipient,
+      );
+      assert.deepEqual([params(data).sourceSwap, params(data).destSwap], [false, true]);
+      const got = await execute(data, "beta", ["alpha", t.address], recipient);
+      const label = `${amount} lzDAI -> ${t.symbol}`;
+      assert.ok(
+        got >= toBaseUnits(data.destMinAmount, t.decimals),
+        `${label}: ${got} < destMinAmount`,
+      );
+      assert.equal(got, toBaseUnits(data.destMaxAmount, t.decimals), `${label}: as priced`);
+    }
   });
 
   it("behavior: both swaps (alpha USDC -> DAI -> beta lzDAI -> USDC through a new pair) executed and relayed deliver at least destMinAmount", async () => {
