@@ -7,7 +7,9 @@
  * - a destination swap (beta lzDAI -> alpha DAI -> USDC by the composer);
  * - both (alpha USDC -> DAI, adapter, beta lzDAI -> USDC through a pair the test creates on beta,
  *   on a registry with only the OFT routes so the router has to take it);
- * each delivers at least destMinAmount of the destination token to a fresh recipient. The
+ * - every token discovery lists around the lzDAI legs, each way;
+ * each delivers at least destMinAmount (exactly destMaxAmount: nothing else trades meanwhile) of
+ * the destination token. The
  * composed send's messaging fee equals quoteSend of the quote's own SendParam at the block the
  * state was read at.
  * - An OFT whose address has no code (a registry mistake) leaves its own routes unpriced, named
