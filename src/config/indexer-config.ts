@@ -11,7 +11,7 @@
  *                     "bridgeChainIds": { "0": "71001", "1": "101", "2": "40101" } } ],
  *       "contracts"?: [ { "protocol": "layerzero-oft", "chainId": 71001, "address": "0x..",
  *                         "kind": 2, "bridgeChainId": "40101", "token"?: "0x..",
- *                         "auxiliary"?: true },
+ *                         "auxiliary"?: true, "swapSender"?: "0x..", "swapComposer"?: "0x.." },
  *                       { "protocol": "across", "chainId": 8453, "address": "0x..",
  *                         "kind": 1, "bridgeChainId": "8453" } ],
  *       "indexer"?: { "pollIntervalMs"?: 1000, "maxBlockRange"?: 2000, "rpcTimeoutMs"?: 10000 } }
@@ -232,7 +232,8 @@ function parseContracts(
     const chainId = integer(c.chainId, `${at}.chainId`, 1, fail);
     if (!chains.some((x) => x.chainId === chainId))
       fail(`${at}.chainId ${chainId} is not one of \`chains\``);
-    for (const field of ["address", ...(c.token === undefined ? [] : ["token"])]) {
+    const optional = ["token", "swapSender", "swapComposer"].filter((f) => c[f] !== undefined);
+    for (const field of ["address", ...optional]) {
       const value = c[field];
       if (typeof value !== "string" || !isAddress(value, { strict: false }))
         fail(`${at}.${field} must be a 0x address`);
@@ -261,6 +262,11 @@ function parseContracts(
       bridgeChainId,
       ...(c.token === undefined ? {} : { token: getAddress(c.token as string) }),
       ...(c.auxiliary === true ? { auxiliary: true } : {}),
+      // The router's swap periphery of an OFT: not indexed, checked by check-config.
+      ...(c.swapSender === undefined ? {} : { swapSender: getAddress(c.swapSender as string) }),
+      ...(c.swapComposer === undefined
+        ? {}
+        : { swapComposer: getAddress(c.swapComposer as string) }),
     });
   });
   return out;

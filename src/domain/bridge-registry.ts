@@ -46,6 +46,13 @@ export interface RegistryBridge {
   symbol?: string;
   decimals?: number;
   mesh?: string;
+  /**
+   * For the router, ignored by the indexer: our swap periphery on this contract's chain (a
+   * LayerZero OFT: OftSwapSender for a source swap before its send, an OftSwapComposer that
+   * trusts it for a destination swap by lzCompose). Absent: no such swap through this contract.
+   */
+  swapSender?: string;
+  swapComposer?: string;
 }
 
 /**

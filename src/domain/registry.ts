@@ -138,6 +138,9 @@ export interface RegistryProtocolContract {
   token?: RegistryToken;
   /** The set of contracts it is connected to on other chains (a LayerZero OFT's peers). */
   mesh?: string;
+  /** Our swap periphery for it on this chain (bridge-registry.ts RegistryBridge). */
+  swapSender?: Address;
+  swapComposer?: Address;
 }
 
 export interface RegistryLink {
@@ -573,6 +576,8 @@ interface TopLevelContract {
   bridgeChainId: string;
   token?: { address: Address; symbol?: string; decimals?: number };
   mesh?: string;
+  swapSender?: Address;
+  swapComposer?: Address;
 }
 
 /**
@@ -607,6 +612,12 @@ function readTopLevelContracts(raw: unknown): TopLevelContract[] {
         bridgeChainId: readSchemeId(e.bridgeChainId, `${at}.bridgeChainId`),
         ...(token === undefined ? {} : { token }),
         ...(e.mesh === undefined ? {} : { mesh: readString(e.mesh, `${at}.mesh`) }),
+        ...(e.swapSender === undefined
+          ? {}
+          : { swapSender: readAddress(e.swapSender, `${at}.swapSender`) }),
+        ...(e.swapComposer === undefined
+          ? {}
+          : { swapComposer: readAddress(e.swapComposer, `${at}.swapComposer`) }),
       },
     ];
   });
@@ -653,6 +664,8 @@ function withProtocolContracts(chain: RegistryChain, listed: TopLevelContract[])
       bridgeChainId: c.bridgeChainId,
       ...(token === undefined ? {} : { token }),
       ...(c.mesh === undefined ? {} : { mesh: c.mesh }),
+      ...(c.swapSender === undefined ? {} : { swapSender: c.swapSender }),
+      ...(c.swapComposer === undefined ? {} : { swapComposer: c.swapComposer }),
     };
   });
   return {

@@ -37,6 +37,24 @@ export interface BridgeLeg {
   destBridgeChainId: string;
   /** The contract that delivers on the destination chain, when the protocol names one. */
   destContract?: Address;
+  /**
+   * Which DEX swaps the leg accepts before its bridge (source) and after it (dest), when that
+   * depends on the leg (a LayerZero OFT: our periphery on the chain); absent: `routing.swaps`.
+   */
+  swaps?: LegSwaps;
+  /** false: its swaps neither start from nor end in the native coin (ERC-20s only). */
+  swapsNative?: false;
+}
+
+/** Swaps around a leg: accepted (BridgeLeg.swaps), or present in a route (prepare). */
+export interface LegSwaps {
+  source: boolean;
+  dest: boolean;
+}
+
+/** The swaps a leg accepts: its own when it says, else its protocol's. */
+export function legSwaps(leg: BridgeLeg, routing: Pick<ProtocolRouting, "swaps">): LegSwaps {
+  return leg.swaps ?? { source: routing.swaps, dest: routing.swaps };
 }
 
 /** A leg inside a route: with the tokens the route starts from and ends in. */
@@ -52,6 +70,12 @@ export type RoutingStateClient = Pick<PublicClient, "readContract">;
 export interface ProtocolStateReader {
   /** The result is frozen by the caller and never mutated afterwards. */
   read(client: RoutingStateClient, blockNumber: bigint): Promise<unknown>;
+  /**
+   * The contracts a read state lacks because their own calls failed (reverted, no code), with
+   * why, by lowercase address: their legs go unpriced, the rest of the state is used. A reader
+   * throws instead when the chain itself cannot be read.
+   */
+  unreadable?(state: unknown): ReadonlyMap<string, string>;
 }
 
 export type PrepareLegResult<T> =
@@ -106,7 +130,8 @@ export interface ProtocolRouting<T = unknown> {
   legs(registry: Registry, sourceChain: RegistryChain, destChain: RegistryChain): BridgeLeg[];
   /**
    * Whether the router may put DEX swaps before and after this protocol's legs (the transaction
-   * then has to perform them). false: a route is the bridge tokens alone, and discovery says so.
+   * then has to perform them), unless a leg says otherwise (BridgeLeg.swaps). false: a route is
+   * the bridge tokens alone, and discovery says so.
    */
   readonly swaps: boolean;
   /**
@@ -119,9 +144,10 @@ export interface ProtocolRouting<T = unknown> {
   stateReader(registry: Registry, chain: RegistryChain): ProtocolStateReader | undefined;
   /**
    * The leg's terms from the protocol's state on the source and destination chains (undefined:
-   * not read), or what is missing. Once per snapshot and leg.
+   * not read), or what is missing. Once per snapshot and route: `swaps` says whether the route
+   * swaps before and after the leg (a protocol may charge such a route differently).
    */
-  prepare(leg: BridgeLeg, source: unknown, dest: unknown): PrepareLegResult<T>;
+  prepare(leg: BridgeLeg, source: unknown, dest: unknown, swaps: LegSwaps): PrepareLegResult<T>;
   /** The quote's fee for `bridgeAmount` (source bridge token): what of it does not arrive. */
   fee(terms: T, bridgeAmount: bigint): bigint;
   /** The messaging fee (messagingFeeToken units); included in `fee` when that is the bridge token. */

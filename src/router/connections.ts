@@ -12,7 +12,7 @@
 import { formatAmount } from "../amount.js";
 import type { BridgeKind } from "../domain/bridge-kind.js";
 import type { Registry, RegistryLink, RegistryToken } from "../domain/registry.js";
-import type { ProtocolRouting } from "../protocols/routing.js";
+import { legSwaps, type ProtocolRouting } from "../protocols/routing.js";
 import { prepareRoute } from "./price-route.js";
 import { routeAmountRange } from "./route-limits.js";
 import { type CandidateRoute, enumerateRoutes, ROUTING_PROTOCOLS } from "./routes.js";
@@ -38,10 +38,11 @@ export interface ConnectionBridge {
   maxAmount: string | null;
   fee: { feeBps: number; flatFee: string; messagingFee: string } | null;
   /**
-   * Present (false) for a protocol that offers no swaps around its bridge (a LayerZero OFT):
-   * `sourceTokens` and `destTokens` are then the bridge tokens alone. Absent: swaps offered.
+   * Present when a swap before (`source`) or after (`dest`) the bridge is not offered (a
+   * LayerZero OFT on a chain without our swap periphery): `sourceTokens`, resp. `destTokens`,
+   * are then the bridge token alone. Absent: both offered.
    */
-  swaps?: false;
+  swaps?: { source: boolean; dest: boolean };
   /**
    * Present when the messaging fee is not paid in the source bridge token (a LayerZero OFT: the
    * native coin, sent as the transaction's value): `fee.messagingFee` is in this token's units.
@@ -107,9 +108,12 @@ export function createConnectionCatalog(
         if (direct === undefined) continue;
         bridgeTokens.add(link.sourceToken).add(link.destToken);
         routed.add(`${source.chainId}:${direct.bridge.toLowerCase()}`);
-        const swaps = direct.routing.swaps;
-        const reaches = (from: RegistryToken, to: RegistryToken) =>
-          from.key === to.key || (swaps && findSwapPath(registry, from, to) !== undefined);
+        const swaps = legSwaps(direct, direct.routing);
+        const reaches = (swap: boolean, from: RegistryToken, to: RegistryToken) =>
+          from.key === to.key ||
+          (swap &&
+            (direct.swapsNative !== false || (!from.native && !to.native)) &&
+            findSwapPath(registry, from, to) !== undefined);
         links.push({
           link,
           direct,
@@ -120,10 +124,14 @@ export function createConnectionCatalog(
             sourceBridgeToken: tokenRef(link.sourceToken),
             destBridgeToken: tokenRef(link.destToken),
             sourceTokens: source.tokens
-              .filter((t) => reaches(t, link.sourceToken))
+              .filter((t) => reaches(swaps.source, t, link.sourceToken))
               .map((t) => t.address),
-            destTokens: dest.tokens.filter((t) => reaches(link.destToken, t)).map((t) => t.address),
-            ...(swaps ? {} : { swaps: false as const }),
+            destTokens: dest.tokens
+              .filter((t) => reaches(swaps.dest, link.destToken, t))
+              .map((t) => t.address),
+            ...(swaps.source && swaps.dest
+              ? {}
+              : { swaps: { source: swaps.source, dest: swaps.dest } }),
             ...(direct.routing.messagingFeeToken === "native"
               ? { messagingFeeToken: tokenRef(source.nativeToken) }
               : {}),

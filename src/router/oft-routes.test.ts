@@ -88,6 +88,7 @@ function oftState(
     maxAmountLD: 1_000_000n * E18,
     feeByDstEid: new Map([[peerEid, { nativeFee: fee, lzTokenFee: 0n }]]),
     peers: new Map([[peerEid, pad(peer, { size: 32 })]]),
+    composeFeeByDstEid: new Map([[peerEid, { nativeFee: fee * 3n, lzTokenFee: 0n }]]),
     locked,
   };
 }
@@ -273,13 +274,17 @@ describe("OFT routes", () => {
     assert.match(result.message, /peer for endpoint 40102/);
   });
 
-  it("behavior: discovery lists the OFT legs with swaps false and the native messaging fee token", () => {
+  it("behavior: discovery lists the OFT legs with neither swap (no periphery) and the native messaging fee token", () => {
     const catalog = createConnectionCatalog(registry, 50);
     const [connection] = catalog.connections(snapshot, {
       sourceChain: alpha.chainId,
       destChain: beta.chainId,
     });
-    const oft = connection!.bridges.filter((b) => b.swaps === false);
+    const oft = connection!.bridges.filter((b) => b.swaps !== undefined);
+    assert.ok(
+      oft.every((b) => b.swaps!.source === false && b.swaps!.dest === false),
+      "no periphery in this registry: neither swap",
+    );
     assert.deepEqual(
       oft.map((b) => [b.bridge, b.bridgeType, b.destChainId, b.sourceTokens, b.destTokens]),
       [

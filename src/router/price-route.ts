@@ -118,6 +118,7 @@ export function prepareRoute(route: CandidateRoute, snapshot: StateSnapshot): Pr
     route,
     protocolState(source, route.protocol),
     protocolState(dest, route.protocol),
+    { source: route.sourcePath.length > 0, dest: route.destPath.length > 0 },
   );
   if (!leg.ok) return leg;
   const sourceHops = resolveHops(source, route.sourcePath);

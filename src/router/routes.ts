@@ -5,7 +5,7 @@
  */
 import type { Registry, RegistryToken } from "../domain/registry.js";
 import { PROTOCOLS } from "../protocols/index.js";
-import type { ProtocolRouting, RoutedLeg } from "../protocols/routing.js";
+import { legSwaps, type ProtocolRouting, type RoutedLeg } from "../protocols/routing.js";
 import { findSwapPath, type SwapPath } from "./swap-path.js";
 
 /**
@@ -29,8 +29,8 @@ export const ROUTING_PROTOCOLS: readonly ProtocolRouting[] = PROTOCOLS.protocols
 /**
  * Every route from `sourceToken` to `destToken` (tokens of two different chains): each
  * protocol's legs between the two chains in order (registry link order for the reference
- * bridges). A leg is skipped when a needed swap has no path under the path rule, or when its
- * protocol offers no swaps around its legs and a token is not the leg's bridge token.
+ * bridges). A leg is skipped when a needed swap has no path under the path rule, or when the
+ * leg does not accept that swap (legSwaps) and a token is not the leg's bridge token.
  */
 export function enumerateRoutes(
   registry: Registry,
@@ -44,15 +44,24 @@ export function enumerateRoutes(
   const routes: CandidateRoute[] = [];
   for (const routing of protocols) {
     for (const leg of routing.legs(registry, sourceChain, destChain)) {
+      const swaps = legSwaps(leg, routing);
       let sourcePath: SwapPath = [];
+      // A swap to or from the native coin where the leg's swaps move ERC-20s only: no route.
+      if (leg.swapsNative === false && (sourceToken.native || destToken.native)) {
+        if (
+          sourceToken.key !== leg.sourceBridgeToken.key ||
+          destToken.key !== leg.destBridgeToken.key
+        )
+          continue;
+      }
       if (sourceToken.key !== leg.sourceBridgeToken.key) {
-        const path = routing.swaps && findSwapPath(registry, sourceToken, leg.sourceBridgeToken);
+        const path = swaps.source && findSwapPath(registry, sourceToken, leg.sourceBridgeToken);
         if (!path) continue;
         sourcePath = path;
       }
       let destPath: SwapPath = [];
       if (destToken.key !== leg.destBridgeToken.key) {
-        const path = routing.swaps && findSwapPath(registry, leg.destBridgeToken, destToken);
+        const path = swaps.dest && findSwapPath(registry, leg.destBridgeToken, destToken);
         if (!path) continue;
         destPath = path;
       }

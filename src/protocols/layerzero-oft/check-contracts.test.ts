@@ -240,6 +240,39 @@ describe("compareLayerZeroState", () => {
     );
   });
 
+  it("error: the swap periphery named on an OFT: a sender that is not one, a composer on another endpoint or not trusting the OFT", () => {
+    const sender = address(0x5e);
+    const composer = address(0xc0);
+    const bridges = configured().map((b) =>
+      b.address === X[42161] || b.address === Y[42161] || b.address === X[10]
+        ? { ...b, swapSender: sender, swapComposer: composer }
+        : b,
+    );
+    const state = wired(bridges);
+    const periphery = { endpoint: ok(ENDPOINT), trusted: ok(true) };
+    oftState(state, 42161, X[42161]).swapSender = { swapAdapter: ok(address(0xad)) };
+    oftState(state, 42161, X[42161]).swapComposer = periphery;
+    oftState(state, 42161, Y[42161]).swapSender = {
+      swapAdapter: { ok: false, reverted: true, error: "reverted" },
+    };
+    oftState(state, 42161, Y[42161]).swapComposer = { endpoint: ok(ENDPOINT), trusted: ok(false) };
+    oftState(state, 10, X[10]).swapComposer = { endpoint: ok(address(0xe1)), trusted: ok(true) };
+    const checks = compareLayerZeroState(bridges, state, name);
+    const passed = checks.filter((c) => c.status === "ok" && c.check.startsWith("swap"));
+    assert.deepEqual(
+      passed.map((c) => [c.check, c.address]),
+      [
+        ["swapSender", X[42161]],
+        ["swapComposer", X[42161]],
+      ],
+    );
+    assert.deepEqual(fails(checks).sort(), [
+      `OFT ${X[10]} on optimism (eid 30111): swapComposer ${composer}: its endpoint() is ${address(0xe1)}, not the chain's configured EndpointV2: lzCompose would never reach it`,
+      `OFT ${Y[42161]} on arbitrum (eid 30110): swapComposer ${composer}: trustedOft(${Y[42161]}) is false: the composer refuses this OFT's composes (deploy one that trusts it, or remove "swapComposer")`,
+      `OFT ${Y[42161]} on arbitrum (eid 30110): swapSender ${sender}: OftSwapSender.swapAdapter() reverted: the address is not our OftSwapSender; remove "swapSender" or correct it`,
+    ]);
+  });
+
   it("error: reads that reverted or failed say which, once per read", () => {
     const bridges = configured();
     const state = wired(bridges);

@@ -11,13 +11,17 @@
  * every other (one on each chain). A peer the configuration does not list is named too: the
  * indexer cannot pair transfers with a contract it does not follow (docs/protocols.md).
  *
+ * An OFT entry naming our swap periphery (`swapSender`, `swapComposer`: the router's source and
+ * destination swaps) has it checked too: the sender answers `swapAdapter()`, the composer's
+ * `endpoint()` is the chain's EndpointV2 and it trusts the OFT (`trustedOft`).
+ *
  * `readLayerZeroState` does the reads; `compareLayerZeroState` is pure.
  */
 import { type Address, getAddress, type Hex, pad, zeroHash } from "viem";
 import type { ContractReader, ReadResult } from "../../chain/contract-reader.js";
 import type { RegistryBridge } from "../../domain/bridge-registry.js";
 import type { ConfigCheck } from "../../domain/config-check.js";
-import { endpointAbi, oftAbi } from "./abi.js";
+import { endpointAbi, oftAbi, oftSwapComposerAbi, oftSwapSenderAbi } from "./abi.js";
 import { LAYERZERO_V2_MAINNET } from "./mainnet.js";
 import { LAYERZERO_OFT_PROTOCOL } from "./registry.js";
 
@@ -31,6 +35,10 @@ export interface OftState {
   approvalRequired: ReadResult<boolean>;
   /** `peers(eid)` for the endpoint id of every other configured chain (decimal string keys). */
   peers: Record<string, ReadResult<Hex>>;
+  /** The configured OftSwapSender's `swapAdapter()`. */
+  swapSender?: { swapAdapter: ReadResult<Address> };
+  /** The configured OftSwapComposer's `endpoint()` and `trustedOft(this OFT)`. */
+  swapComposer?: { endpoint: ReadResult<Address>; trusted: ReadResult<boolean> };
 }
 
 /** What was read, by `contractKey`; a contract left out was not read (no code, chain down). */
@@ -80,11 +88,28 @@ export async function readLayerZeroState(
         reader.read<boolean>(c.address, oftAbi, "approvalRequired"),
         ...eids.map((eid) => reader.read<Hex>(c.address, oftAbi, "peers", [Number(eid)])),
       ]);
+      const sender = c.swapSender as Address | undefined;
+      const composer = c.swapComposer as Address | undefined;
+      const [swapAdapter, composerEndpoint, trusted] = await Promise.all([
+        sender === undefined
+          ? undefined
+          : reader.read<Address>(sender, oftSwapSenderAbi, "swapAdapter"),
+        composer === undefined
+          ? undefined
+          : reader.read<Address>(composer, oftSwapComposerAbi, "endpoint"),
+        composer === undefined
+          ? undefined
+          : reader.read<boolean>(composer, oftSwapComposerAbi, "trustedOft", [c.address]),
+      ]);
       state.ofts.set(contractKey(c.chainId, c.address), {
         endpoint: endpoint as ReadResult<Address>,
         token: token as ReadResult<Address>,
         approvalRequired: approvalRequired as ReadResult<boolean>,
         peers: Object.fromEntries(eids.map((eid, i) => [eid, peers[i] as ReadResult<Hex>])),
+        ...(swapAdapter === undefined ? {} : { swapSender: { swapAdapter } }),
+        ...(composerEndpoint === undefined || trusted === undefined
+          ? {}
+          : { swapComposer: { endpoint: composerEndpoint, trusted } }),
       });
     }),
   );
@@ -247,6 +272,73 @@ export function compareLayerZeroState(
     }
 
     out.push(...comparePeers(o, label, read, contracts, meshOf, chainName));
+    out.push(...comparePeriphery(o, label, read, chainEndpoints));
+  }
+  return out;
+}
+
+/** The OFT's swap periphery as configured (`swapSender`, `swapComposer`) against what it answers. */
+function comparePeriphery(
+  o: RegistryBridge,
+  label: string,
+  read: OftState,
+  chainEndpoints: readonly RegistryBridge[],
+): ConfigCheck[] {
+  const out: ConfigCheck[] = [];
+  const add = (check: string, ok: boolean, message: string) =>
+    out.push({
+      status: ok ? "ok" : "fail",
+      chainId: o.chainId,
+      check,
+      address: o.address,
+      message,
+    });
+  const failed = (what: string, r: ReadResult<unknown>) =>
+    r.ok
+      ? ""
+      : r.reverted
+        ? `${what} reverted: the address is not our ${what.split(".")[0]}`
+        : r.error;
+  if (o.swapSender !== undefined && read.swapSender !== undefined) {
+    const r = read.swapSender.swapAdapter;
+    add(
+      "swapSender",
+      r.ok,
+      r.ok
+        ? `${label}: swapSender ${o.swapSender} swaps through ${r.value}`
+        : `${label}: swapSender ${o.swapSender}: ${failed("OftSwapSender.swapAdapter()", r)}; remove "swapSender" or correct it`,
+    );
+  }
+  if (o.swapComposer !== undefined && read.swapComposer !== undefined) {
+    const { endpoint, trusted } = read.swapComposer;
+    const where = `${label}: swapComposer ${o.swapComposer}`;
+    if (!endpoint.ok || !trusted.ok) {
+      const r = endpoint.ok ? trusted : endpoint;
+      add(
+        "swapComposer",
+        false,
+        `${where}: ${failed(`OftSwapComposer.${endpoint.ok ? "trustedOft" : "endpoint"}()`, r)}; remove "swapComposer" or correct it`,
+      );
+      return out;
+    }
+    const sameEndpoint = chainEndpoints.some(
+      (e) => getAddress(e.address) === getAddress(endpoint.value),
+    );
+    if (!sameEndpoint) {
+      add(
+        "swapComposer",
+        false,
+        `${where}: its endpoint() is ${endpoint.value}, not the chain's configured EndpointV2: lzCompose would never reach it`,
+      );
+    } else if (!trusted.value) {
+      add(
+        "swapComposer",
+        false,
+        `${where}: trustedOft(${o.address}) is false: the composer refuses this OFT's composes (deploy one that trusts it, or remove "swapComposer")`,
+      );
+    } else {
+      add("swapComposer", true, `${where}: on the chain's endpoint and trusts this OFT`);
+    }
   }
   return out;
 }

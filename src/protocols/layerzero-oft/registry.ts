@@ -19,6 +19,8 @@ export interface LayerZeroChainContracts {
   chainId: number;
   eid: number;
   endpoint: Address;
+  /** Our swap periphery on this chain (contracts/layerzero/OftSwap*.sol); absent: none. */
+  periphery?: { swapSender: Address; swapComposer: Address };
 }
 
 export interface LayerZeroOftContract {
@@ -50,6 +52,8 @@ export function layerZeroRegistryBridges(section: {
   }));
   // The mesh's symbol names it (the router offers routes between its members) and, with its
   // decimals, the OFT's token where the chain does not list it (an adapter's token it does).
+  // Each OFT names the periphery of its chain: the composer trusts every OFT of its chain.
+  const periphery = new Map(section.chains.map((c) => [c.chainId, c.periphery]));
   const ofts: RegistryBridge[] = section.meshes.flatMap((m) =>
     m.deployments.map((d) => ({
       protocol: LAYERZERO_OFT_PROTOCOL,
@@ -61,7 +65,18 @@ export function layerZeroRegistryBridges(section: {
       ...(m.symbol === undefined ? {} : { mesh: m.symbol }),
       ...(m.symbol === undefined || d.adapter ? {} : { symbol: m.symbol }),
       ...(m.decimals === undefined || d.adapter ? {} : { decimals: m.decimals }),
+      ...peripheryOf(periphery.get(d.chainId)),
     })),
   );
   return [...endpoints, ...ofts];
+}
+
+function peripheryOf(
+  periphery: LayerZeroChainContracts["periphery"],
+): Pick<RegistryBridge, "swapSender" | "swapComposer"> {
+  if (periphery === undefined) return {};
+  return {
+    swapSender: getAddress(periphery.swapSender),
+    swapComposer: getAddress(periphery.swapComposer),
+  };
 }

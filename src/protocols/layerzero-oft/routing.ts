@@ -20,18 +20,46 @@
  * - params.destChainId is the destination's endpoint id; signData.bridgeType is 2, or 0 when
  *   either end is an OFTAdapter (lock / unlock), as the indexer records it.
  *
- * No swaps around the legs: a swap before the send or after delivery needs a periphery contract
- * (a source-swap sender, a lzCompose composer) that this service does not deploy yet, so
- * `swaps` is false and discovery says so.
+ * Swaps around a leg go through our periphery (contracts/layerzero/OftSwap*.sol), named per
+ * OFT in the registry (`swapSender`, `swapComposer`); a leg accepts (BridgeLeg.swaps):
+ * - a source swap when its source chain has an OftSwapSender: the transaction is `swapAndSend`
+ *   (periphery.ts), which swaps the source token through the chain's SwapAdapter to the OFT's
+ *   token (minAmountOut = the quote's sourceMinAmount, priced by the router's swap hops exactly as
+ *   for the reference bridge) and sends what it got; the approval is the source token to the
+ *   sender;
+ * - a destination swap when the destination OFT has an OftSwapComposer: the send goes to the
+ *   composer with a compose message (tokenOut, minAmountOut = destMinAmount, recipient) and
+ *   compose gas (compose.ts); such a send's messaging fee is the composed message's, read per
+ *   block apart from the plain one (state.ts). If the swap would pay less than destMinAmount, the
+ *   composer pays the bridged token to the recipient instead (docs/router.md).
+ * Neither swap starts from or ends in the native coin (the periphery moves ERC-20s only).
+ *
+ * A contract whose state cannot be read (it reverts, or has no code) leaves its own legs unpriced
+ * (`missing` names the reason); the chain's other state still publishes (`unreadable`).
  */
-import type { Hex } from "viem";
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  type Hex,
+} from "viem";
 import type { Registry, RegistryChain, RegistryProtocolContract } from "../../domain/registry.js";
-import type { BridgeLeg, LegTransaction, ProtocolRouting, RoutingStateClient } from "../routing.js";
+import type {
+  BridgeLeg,
+  LegQuote,
+  LegTransaction,
+  ProtocolRouting,
+  RoutedLeg,
+  RoutingStateClient,
+} from "../routing.js";
 import { erc20Abi } from "./abi.js";
+import { buildDestinationSwap } from "./compose.js";
 import { addressToBytes32 } from "./packet.js";
-import { maxSendableLD } from "./quote-math.js";
+import { buildOftSwapSendApproval, buildOftSwapSendTransaction } from "./periphery.js";
+import { maxSendableLD, removeDust } from "./quote-math.js";
 import { LAYERZERO_OFT_PROTOCOL } from "./registry.js";
-import { type OftState, readOftState } from "./state.js";
+import { COMPOSED_SEND_FEE_FIELDS, type OftState, readOftState } from "./state.js";
 import { buildOftApproval, buildOftSendTransaction } from "./transaction.js";
 
 /** One OFT's state on its chain at one block. */
@@ -40,8 +68,19 @@ export interface OftRoutingState extends OftState {
   locked: bigint | undefined;
 }
 
+/** A contract whose state could not be read at this block: why (it reverted, it has no code). */
+export interface OftReadFailure {
+  failed: string;
+}
+
 /** The protocol's state on one chain: by lowercase OFT address. */
-export type OftChainState = ReadonlyMap<string, OftRoutingState>;
+export type OftChainState = ReadonlyMap<string, OftRoutingState | OftReadFailure>;
+
+/** An OFT leg: with the periphery its swaps go through (the registry's, absent: none). */
+interface OftLeg extends BridgeLeg {
+  swapSender?: Address;
+  swapComposer?: Address;
+}
 
 /** An OFT leg's terms in one snapshot. */
 export interface OftTerms {
@@ -56,6 +95,10 @@ export interface OftTerms {
   destLiquidity: bigint | undefined;
   /** The source contract is an adapter: the inner token needs an approval. */
   approvalRequired: boolean;
+  /** OftSwapSender on the source chain, when the route swaps before the send. */
+  swapSender?: Address;
+  /** The destination's OftSwapComposer, when the route swaps after delivery (nativeFee is then the composed send's). */
+  swapComposer?: Address;
 }
 
 /** The routed contracts of a chain: this protocol's, with a token and a mesh. */
@@ -87,7 +130,7 @@ function legs(registry: Registry, sourceChain: RegistryChain, destChain: Registr
         const kind = source.kind === 0 || dest.kind === 0 ? 0 : 2;
         const sourceToken = source.token!;
         const destToken = dest.token!;
-        list.push({
+        const leg: OftLeg = {
           protocol: LAYERZERO_OFT_PROTOCOL,
           kind,
           link: {
@@ -104,7 +147,12 @@ function legs(registry: Registry, sourceChain: RegistryChain, destChain: Registr
           bridge: source.address,
           destBridgeChainId: dest.bridgeChainId,
           destContract: dest.address,
-        });
+          swaps: { source: source.swapSender !== undefined, dest: dest.swapComposer !== undefined },
+          swapsNative: false,
+          ...(source.swapSender === undefined ? {} : { swapSender: source.swapSender }),
+          ...(dest.swapComposer === undefined ? {} : { swapComposer: dest.swapComposer }),
+        };
+        list.push(leg);
       }
     }
     byChains.set(key, list);
@@ -114,14 +162,20 @@ function legs(registry: Registry, sourceChain: RegistryChain, destChain: Registr
 
 /** What to read on `chain`: each mesh contract with the endpoint ids of its mesh's other chains. */
 function stateReader(registry: Registry, chain: RegistryChain) {
-  const contracts = meshContracts(chain).map((c) => ({
-    contract: c,
-    dstEids: registry.chains
+  const contracts = meshContracts(chain).map((c) => {
+    const peers = registry.chains
       .filter((other) => other !== chain)
       .flatMap((other) => meshContracts(other))
-      .filter((d) => d.mesh === c.mesh && d.bridgeChainId !== "")
-      .map((d) => Number(d.bridgeChainId)),
-  }));
+      .filter((d) => d.mesh === c.mesh && d.bridgeChainId !== "");
+    return {
+      contract: c,
+      dstEids: peers.map((d) => Number(d.bridgeChainId)),
+      // A destination swap is offered where the destination OFT has a composer.
+      composedDstEids: peers
+        .filter((d) => d.swapComposer !== undefined)
+        .map((d) => Number(d.bridgeChainId)),
+    };
+  });
   if (contracts.length === 0) return undefined;
   return {
     async read(client: RoutingStateClient, blockNumber: bigint): Promise<OftChainState> {
@@ -130,43 +184,95 @@ function stateReader(registry: Registry, chain: RegistryChain) {
         getBlockNumber: () => Promise.resolve(blockNumber),
       } as Parameters<typeof readOftState>[0];
       const entries = await Promise.all(
-        contracts.map(async ({ contract, dstEids }): Promise<[string, OftRoutingState]> => {
-          const [state, locked] = await Promise.all([
-            readOftState(reader, { oft: contract.address, dstEids, blockNumber }),
-            contract.kind === 0
-              ? (client.readContract({
-                  address: contract.token!.address,
-                  abi: erc20Abi,
-                  functionName: "balanceOf",
-                  args: [contract.address],
-                  blockNumber,
-                }) as Promise<bigint>)
-              : Promise.resolve(undefined),
-          ]);
-          return [contract.address.toLowerCase(), { ...state, locked }];
+        contracts.map(async ({ contract, dstEids, composedDstEids }) => {
+          const key = contract.address.toLowerCase();
+          try {
+            return [key, await readOne(contract, dstEids, composedDstEids)] as const;
+          } catch (error) {
+            // This contract's legs go unpriced; a transport failure still fails the chain's read
+            // (the provider keeps the last good state and retries).
+            const failed = contractFailure(error);
+            if (failed === undefined) throw error;
+            return [key, { failed }] as const;
+          }
         }),
       );
-      return new Map(entries);
+      return new Map<string, OftRoutingState | OftReadFailure>(entries);
+
+      async function readOne(
+        contract: RegistryProtocolContract,
+        dstEids: number[],
+        composedDstEids: number[],
+      ): Promise<OftRoutingState> {
+        const [state, locked] = await Promise.all([
+          readOftState(reader, { oft: contract.address, dstEids, composedDstEids, blockNumber }),
+          contract.kind === 0
+            ? (client.readContract({
+                address: contract.token!.address,
+                abi: erc20Abi,
+                functionName: "balanceOf",
+                args: [contract.address],
+                blockNumber,
+              }) as Promise<bigint>)
+            : Promise.resolve(undefined),
+        ]);
+        return { ...state, locked };
+      }
+    },
+    unreadable(state: unknown) {
+      const failures = new Map<string, string>();
+      for (const [address, entry] of state as OftChainState) {
+        if ("failed" in entry) failures.set(address, entry.failed);
+      }
+      return failures;
     },
   };
 }
 
+/**
+ * The reason when `error` is the contract's own (a revert, or no code: empty return data), not
+ * the transport's; undefined otherwise.
+ */
+function contractFailure(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const own = error.walk(
+    (e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError,
+  );
+  if (own === null) return undefined;
+  return error.shortMessage.split("\n")[0];
+}
+
 export const layerZeroOftRouting: ProtocolRouting<OftTerms> = {
   legs,
+  // Per leg (BridgeLeg.swaps): where the chain has our periphery.
   swaps: false,
   messagingFeeToken: "native",
   stateReader,
-  prepare(leg, sourceState, destState) {
+  prepare(bridgeLeg, sourceState, destState, swaps) {
+    const leg = bridgeLeg as OftLeg;
     const sourceId = leg.sourceChain.chainId;
     const destId = leg.destChain.chainId;
     const symbol = leg.sourceBridgeToken.symbol;
     const source = (sourceState as OftChainState | undefined)?.get(leg.bridge.toLowerCase());
-    if (source === undefined)
-      return { ok: false, chainId: sourceId, missing: `OFT state of ${symbol} ${leg.bridge}` };
+    if (source === undefined || "failed" in source) {
+      const why = source === undefined ? "" : ` (unreadable: ${source.failed})`;
+      return {
+        ok: false,
+        chainId: sourceId,
+        missing: `OFT state of ${symbol} ${leg.bridge}${why}`,
+      };
+    }
     const destContract = leg.destContract!;
     const dest = (destState as OftChainState | undefined)?.get(destContract.toLowerCase());
-    if (dest === undefined) {
-      const what = `OFT state of ${leg.destBridgeToken.symbol} ${destContract}`;
+    if (dest === undefined || "failed" in dest) {
+      const why = dest === undefined ? "" : ` (unreadable: ${dest.failed})`;
+      const what = `OFT state of ${leg.destBridgeToken.symbol} ${destContract}${why}`;
+      return { ok: false, chainId: destId, missing: what };
+    }
+    if (swaps.source && leg.swapSender === undefined)
+      return { ok: false, chainId: sourceId, missing: `an OftSwapSender for ${symbol}` };
+    if (swaps.dest && leg.swapComposer === undefined) {
+      const what = `an OftSwapComposer for ${leg.destBridgeToken.symbol}`;
       return { ok: false, chainId: destId, missing: what };
     }
     const dstEid = Number(leg.destBridgeChainId);
@@ -175,9 +281,12 @@ export const layerZeroOftRouting: ProtocolRouting<OftTerms> = {
       const what = `${symbol} OFT ${leg.bridge} peer for endpoint ${dstEid} (${peer ?? "none"}, the registry's is ${destContract})`;
       return { ok: false, chainId: sourceId, missing: what };
     }
-    const fee = source.feeByDstEid.get(dstEid);
-    if (fee === undefined)
-      return { ok: false, chainId: sourceId, missing: `${symbol} OFT quoteSend to ${dstEid}` };
+    // A destination swap's send is composed: a longer message with compose gas, its own fee.
+    const fee = (swaps.dest ? source.composeFeeByDstEid : source.feeByDstEid).get(dstEid);
+    if (fee === undefined) {
+      const what = `${symbol} OFT quoteSend${swaps.dest ? " (composed)" : ""} to ${dstEid}`;
+      return { ok: false, chainId: sourceId, missing: what };
+    }
     const rate = source.decimalConversionRate;
     // quoteOFT's maximum, and no more than the uint64 of shared decimals (AmountSDOverflowed).
     let maxAmountLD = maxSendableLD(rate);
@@ -191,6 +300,8 @@ export const layerZeroOftRouting: ProtocolRouting<OftTerms> = {
         maxAmountLD,
         destLiquidity: dest.locked,
         approvalRequired: source.approvalRequired,
+        ...(swaps.source ? { swapSender: leg.swapSender! } : {}),
+        ...(swaps.dest ? { swapComposer: leg.swapComposer! } : {}),
       },
     };
   },
@@ -204,40 +315,106 @@ export const layerZeroOftRouting: ProtocolRouting<OftTerms> = {
   destLiquidity: (terms) => terms.destLiquidity,
   feeRule: (terms) => ({ feeBps: 0n, flatFee: 0n, messagingFee: terms.nativeFee }),
   transactionTemplate: () => undefined,
-  transaction(leg, terms, _template, q): LegTransaction {
-    const chainId = leg.sourceChain.chainId;
-    // destMinAmount (destination local decimals) as a whole number of shared-decimals units,
-    // rounded up, in source local decimals: _debitView checks amountReceivedLD against it.
-    const minSD = (q.destMinAmount + terms.destRate - 1n) / terms.destRate;
-    const transactionRequest = buildOftSendTransaction({
-      chainId,
-      oft: leg.bridge,
-      dstEid: Number(leg.destBridgeChainId),
-      to: q.to,
-      amountLD: q.amount,
-      minAmountLD: minSD * terms.rate,
-      nativeFee: q.messagingFee,
-      // The value is exactly the fee, so nothing is refunded; the recipient is the one address
-      // the quote knows (the sender is not part of a request).
-      refundAddress: q.to,
+  transaction: oftTransaction,
+};
+
+/**
+ * The quote's transaction: OFT.send, or swapAndSend through the source chain's OftSwapSender
+ * for a source swap; to the destination's composer with its compose message for a destination
+ * swap. Its minimums hold for the worst case the quote allows:
+ * - without a destination swap, minAmountLD is destMinAmount (destination local decimals) as a
+ *   whole number of shared-decimals units, rounded up, in source local decimals (_debitView
+ *   checks amountReceivedLD against it). With a source swap paying only sourceMinAmount, what is
+ *   sent is removeDust(sourceMinAmount), and the router's destMinAmount is at most what that
+ *   delivers (price-route.ts), so the send does not revert within the tolerance;
+ * - with a destination swap, minAmountLD bounds the bridged token: removeDust(sourceMinAmount)
+ *   (sourceMinAmount is the amount itself without a source swap), and destMinAmount is the
+ *   composer's minimum of the destination token.
+ * The refund address is the recipient, the one address the quote knows (the value is exactly
+ * the quoted fee, so nothing is refunded).
+ */
+function oftTransaction(
+  leg: RoutedLeg,
+  terms: OftTerms,
+  _template: unknown,
+  q: LegQuote,
+): LegTransaction {
+  const chainId = leg.sourceChain.chainId;
+  const dstEid = Number(leg.destBridgeChainId);
+  let minAmountLD: bigint;
+  let send: { to: Address; extraOptions?: Hex; composeMsg?: Hex } = { to: q.to };
+  if (q.destSwap) {
+    const composed = buildDestinationSwap({
+      composer: terms.swapComposer!,
+      tokenOut: leg.destToken.address,
+      minAmountOut: q.destMinAmount,
+      recipient: q.to,
     });
-    const approval = buildOftApproval({
+    // The fee was read for exactly these options (state.ts COMPOSED_SEND_FEE_FIELDS).
+    if (composed.extraOptions !== COMPOSED_SEND_FEE_FIELDS.extraOptions)
+      throw new Error("destination swap options differ from those the fee was read for");
+    send = composed;
+    minAmountLD = removeDust(q.sourceMinAmount, terms.rate);
+  } else {
+    const minSD = (q.destMinAmount + terms.destRate - 1n) / terms.destRate;
+    minAmountLD = minSD * terms.rate;
+  }
+  if (q.sourceSwap) {
+    const sender = terms.swapSender!;
+    const tx = buildOftSwapSendTransaction({
       chainId,
-      approvalRequired: terms.approvalRequired,
-      token: leg.sourceBridgeToken.address,
+      sender,
       oft: leg.bridge,
-      amountLD: q.amount,
+      tokenIn: leg.sourceToken.address,
+      amountIn: q.amount,
+      minAmountOut: q.sourceMinAmount,
+      dstEid,
+      minAmountLD,
+      nativeFee: q.messagingFee,
+      refundAddress: q.to,
+      ...send,
+    });
+    const approval = buildOftSwapSendApproval({
+      chainId,
+      tokenIn: leg.sourceToken.address,
+      sender,
+      amountIn: q.amount,
     });
     return {
-      transactionRequest,
-      approval:
-        approval === null
-          ? null
-          : {
-              token: approval.token,
-              spender: approval.spender,
-              transactionRequest: approval.transactionRequest,
-            },
+      transactionRequest: tx,
+      approval: {
+        token: approval.token,
+        spender: approval.spender,
+        transactionRequest: approval.transactionRequest,
+      },
     };
-  },
-};
+  }
+  const transactionRequest = buildOftSendTransaction({
+    chainId,
+    oft: leg.bridge,
+    dstEid,
+    amountLD: q.amount,
+    minAmountLD,
+    nativeFee: q.messagingFee,
+    refundAddress: q.to,
+    ...send,
+  });
+  const approval = buildOftApproval({
+    chainId,
+    approvalRequired: terms.approvalRequired,
+    token: leg.sourceBridgeToken.address,
+    oft: leg.bridge,
+    amountLD: q.amount,
+  });
+  return {
+    transactionRequest,
+    approval:
+      approval === null
+        ? null
+        : {
+            token: approval.token,
+            spender: approval.spender,
+            transactionRequest: approval.transactionRequest,
+          },
+  };
+}

@@ -2,16 +2,30 @@
  * Reads, at one block, what quoting an OFT needs (quote-math.ts): the decimal conversion rate,
  * quoteOFT's limits, and quoteSend's messaging fee to each destination for a plain send's message
  * (32-byte recipient + 8-byte amount: its length and the fee do not depend on the amount or the
- * recipient; a composed send is longer and is not covered). Destinations without a peer are left
- * out (send would revert with NoPeer).
+ * recipient). Destinations without a peer are left out (send would revert with NoPeer).
+ *
+ * For destinations with our OftSwapComposer, also the fee of a composed send as a destination
+ * swap makes it (compose.ts buildDestinationSwap): the message adds the 32-byte composeFrom and
+ * the composer's 96-byte composeMsg, abi.encode(address, uint256, address), whose length does not
+ * depend on its values, and the options carry the compose gas; the fee differs from a plain one.
  */
-import { type Address, type BlockTag, type Hex, type PublicClient, zeroHash } from "viem";
+import {
+  type Address,
+  type BlockTag,
+  type Hex,
+  type PublicClient,
+  zeroAddress,
+  zeroHash,
+} from "viem";
 import { oftAbi } from "./abi.js";
+import { buildDestinationSwap } from "./compose.js";
 import type { MessagingFee, OftQuoteState } from "./quote-math.js";
 
 export interface ReadOftStateParameters {
   oft: Address;
   dstEids: readonly number[];
+  /** Those of dstEids whose chain has our composer: their composed send's fee is read too. */
+  composedDstEids?: readonly number[];
   /** The block to read at; default latest. */
   blockNumber?: bigint;
   blockTag?: BlockTag;
@@ -25,7 +39,23 @@ export interface OftState extends OftQuoteState {
   sharedDecimals: number;
   /** Destination endpoint id -> peer (bytes32) for those that have one. */
   peers: ReadonlyMap<number, Hex>;
+  /** quoteSend's fee of a destination swap's composed send (composedDstEids with a peer). */
+  composeFeeByDstEid: ReadonlyMap<number, MessagingFee>;
 }
+
+/**
+ * The SendParam fields of a destination swap as far as the fee sees them: a composeMsg of the
+ * composer's fixed length and the compose options, exactly those a quote's transaction sends.
+ */
+export const COMPOSED_SEND_FEE_FIELDS = (() => {
+  const fields = buildDestinationSwap({
+    composer: zeroAddress,
+    tokenOut: zeroAddress,
+    minAmountOut: 0n,
+    recipient: zeroAddress,
+  });
+  return { composeMsg: fields.composeMsg, extraOptions: fields.extraOptions };
+})();
 
 const PLAIN_SEND = {
   to: zeroHash,
@@ -70,6 +100,14 @@ export async function readOftState(
       return [eid, { nativeFee: fee.nativeFee, lzTokenFee: fee.lzTokenFee }] as const;
     }),
   );
+  const composed = (parameters.composedDstEids ?? []).filter((eid) => peers.has(eid));
+  const composeFees = await Promise.all(
+    composed.map(async (eid) => {
+      const send = { ...PLAIN_SEND, ...COMPOSED_SEND_FEE_FIELDS, dstEid: eid };
+      const fee = await read<MessagingFee>("quoteSend", [send, false]);
+      return [eid, { nativeFee: fee.nativeFee, lzTokenFee: fee.lzTokenFee }] as const;
+    }),
+  );
   return {
     oft: parameters.oft,
     blockNumber,
@@ -81,5 +119,6 @@ export async function readOftState(
     maxAmountLD: limits[0].maxAmountLD,
     feeByDstEid: new Map(fees),
     peers,
+    composeFeeByDstEid: new Map(composeFees),
   };
 }

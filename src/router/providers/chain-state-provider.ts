@@ -59,6 +59,11 @@ export interface ChainReadStatus {
   consecutiveFailures: number;
   /** The last failure, redacted; absent once the chain reads again. */
   lastError?: string;
+  /**
+   * Contracts of a protocol the last read could not read (their calls reverted, or no code): their
+   * routes are unpriced while the rest of the chain's state is published. Absent: none.
+   */
+  unreadable?: { protocol: string; address: string; reason: string }[];
 }
 
 export interface ChainStateProvider extends StateSource {
@@ -133,6 +138,8 @@ interface ChainLoop {
   pairs: ReadonlyMap<string, FactoryPair>;
   /** token0 of each pair seen, read once from the pair itself (never from the registry). */
   token0ByPair: Map<string, string>;
+  /** ProtocolStateReader.unreadable of the last read, "protocol address" -> reason. */
+  unreadable: Map<string, { protocol: string; address: string; reason: string }>;
 }
 
 export function createChainStateProvider(options: ChainStateProviderOptions): ChainStateProvider {
@@ -196,6 +203,7 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       pairCount: undefined,
       pairs: new Map(),
       token0ByPair: new Map(),
+      unreadable: new Map(),
     };
   }
 
@@ -245,6 +253,7 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       protocols,
       v3Pools,
     ]);
+    noteUnreadable(loop, protocolEntries);
     const others = new Map(protocolEntries.filter(([name]) => name !== REFERENCE_PROTOCOL));
     const state: ChainState = {
       chainId: loop.chain.chainId,
@@ -261,6 +270,37 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
       ...(v3 === undefined ? {} : { v3Pools: new Map(v3Entries) }),
     };
     return state;
+  }
+
+  /**
+   * Records the contracts each protocol's reader could not read in this state; logs those that
+   * newly fail (or fail for another reason) and those that read again, once each.
+   */
+  function noteUnreadable(loop: ChainLoop, entries: readonly [string, unknown][]): void {
+    const next = new Map<string, { protocol: string; address: string; reason: string }>();
+    for (const { protocol, reader } of loop.readers) {
+      const state = entries.find(([name]) => name === protocol)?.[1];
+      if (state === undefined || reader.unreadable === undefined) continue;
+      for (const [address, reason] of reader.unreadable(state)) {
+        next.set(`${protocol} ${address}`, { protocol, address, reason });
+      }
+    }
+    const chain = loop.chain.name;
+    for (const [key, entry] of next) {
+      if (loop.unreadable.get(key)?.reason === entry.reason) continue;
+      logger.warn(
+        { chain, protocol: entry.protocol, contract: entry.address, err: entry.reason },
+        `router state: chain ${chain}: ${entry.protocol} contract ${entry.address} cannot be read; its routes are not quoted (${entry.reason})`,
+      );
+    }
+    for (const [key, entry] of loop.unreadable) {
+      if (next.has(key)) continue;
+      logger.info(
+        { chain, protocol: entry.protocol, contract: entry.address },
+        `router state: chain ${chain}: ${entry.protocol} contract ${entry.address} reads again`,
+      );
+    }
+    loop.unreadable = next;
   }
 
   /**
@@ -446,6 +486,7 @@ export function createChainStateProvider(options: ChainStateProviderOptions): Ch
           fresh: ageMs !== null && ageMs <= maxStateAgeMs,
           consecutiveFailures: loop.failures,
           ...(loop.lastError === undefined ? {} : { lastError: loop.lastError }),
+          ...(loop.unreadable.size === 0 ? {} : { unreadable: [...loop.unreadable.values()] }),
         };
       });
     },

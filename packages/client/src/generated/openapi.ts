@@ -2217,11 +2217,13 @@ export interface operations {
                                          */
                                         messagingFee: string | null;
                                     } | null;
-                                    /**
-                                     * @description Present (false) when the protocol offers no swap before or after its bridge (a LayerZero OFT: routes carry the bridge tokens alone, sourceTokens and destTokens are just those); absent when swaps are offered
-                                     * @enum {boolean}
-                                     */
-                                    swaps?: false;
+                                    /** @description Present when a swap before (source) or after (dest) the bridge is not offered (a LayerZero OFT where the chain has none of our swap periphery: a source swap needs its OftSwapSender, a destination swap its OftSwapComposer); sourceTokens, resp. destTokens, are then the bridge token alone. Absent when both are offered */
+                                    swaps?: {
+                                        /** @description A DEX swap into sourceBridgeToken before the bridge is offered */
+                                        source: boolean;
+                                        /** @description A DEX swap out of destBridgeToken after the bridge is offered */
+                                        dest: boolean;
+                                    };
                                     /** @description Present when the messaging fee is paid in another token than sourceBridgeToken (a LayerZero OFT: the source chain's native coin, address 0x0, sent as the transaction's value): fee.messagingFee is in it and not part of the quote's fee */
                                     messagingFeeToken?: {
                                         /**
