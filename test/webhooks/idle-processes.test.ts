@@ -229,9 +229,11 @@ describe("idle processes on PostgreSQL", () => {
       console.log(`# ${report}`);
       assert.ok(result.latencyMs !== undefined, `the change was not delivered: ${report}`);
       assert.ok(result.latencyMs < 1000, `delivered later than 1 s after the commit: ${report}`);
-      // The indexer polls three chains every second and the router reads their state once per
-      // block: more than deliver alone, still a small share of a core.
-      assert.ok(startMs < WINDOW_MS * 0.15, `start is not idle: ${report}`);
+      // The indexer polls three chains every second, the router reads their state once per
+      // block (the OFTs' fees and peers too) and the devnet's three relayers (reference,
+      // LayerZero, Across) poll each chain: more than deliver alone, still a small share of a
+      // core. Measured 1.3-1.8 s per 10 s on an idle machine (2026-11-29), run to run.
+      assert.ok(startMs < WINDOW_MS * 0.25, `start is not idle: ${report}`);
       assert.ok(result.transactions < 400, `too many transactions: ${report}`);
     } finally {
       for (const p of processes) await stop(p);

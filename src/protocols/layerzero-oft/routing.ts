@@ -59,7 +59,12 @@ import { addressToBytes32 } from "./packet.js";
 import { buildOftSwapSendApproval, buildOftSwapSendTransaction } from "./periphery.js";
 import { maxSendableLD, removeDust } from "./quote-math.js";
 import { LAYERZERO_OFT_PROTOCOL } from "./registry.js";
-import { COMPOSED_SEND_FEE_FIELDS, type OftState, readOftState } from "./state.js";
+import {
+  COMPOSED_SEND_FEE_FIELDS,
+  type OftFixedFields,
+  type OftState,
+  readOftState,
+} from "./state.js";
 import { buildOftApproval, buildOftSendTransaction } from "./transaction.js";
 
 /** One OFT's state on its chain at one block. */
@@ -177,6 +182,8 @@ function stateReader(registry: Registry, chain: RegistryChain) {
     };
   });
   if (contracts.length === 0) return undefined;
+  // Each OFT's fixed fields, read with its first state (state.ts OftFixedFields).
+  const fixedByOft = new Map<string, OftFixedFields>();
   return {
     async read(client: RoutingStateClient, blockNumber: bigint): Promise<OftChainState> {
       const reader = {
@@ -205,7 +212,22 @@ function stateReader(registry: Registry, chain: RegistryChain) {
         composedDstEids: number[],
       ): Promise<OftRoutingState> {
         const [state, locked] = await Promise.all([
-          readOftState(reader, { oft: contract.address, dstEids, composedDstEids, blockNumber }),
+          readOftState(reader, {
+            oft: contract.address,
+            dstEids,
+            composedDstEids,
+            blockNumber,
+            fixed: fixedByOft.get(contract.address.toLowerCase()),
+          }).then((state) => {
+            const { token, approvalRequired, sharedDecimals, decimalConversionRate } = state;
+            fixedByOft.set(contract.address.toLowerCase(), {
+              token,
+              approvalRequired,
+              sharedDecimals,
+              decimalConversionRate,
+            });
+            return state;
+          }),
           contract.kind === 0
             ? (client.readContract({
                 address: contract.token!.address,

@@ -29,6 +29,20 @@ export interface ReadOftStateParameters {
   /** The block to read at; default latest. */
   blockNumber?: bigint;
   blockTag?: BlockTag;
+  /**
+   * The OFT's fixed fields from an earlier read: not read again. OFTCore sets them in its
+   * constructor (immutable or pure), so only a proxy upgrade could change them; the router's
+   * reader keeps them for the process's life and reads only what can move per block.
+   */
+  fixed?: OftFixedFields;
+}
+
+/** What an OFT fixes at deployment (OFTCore: immutable or pure). */
+export interface OftFixedFields {
+  token: Address;
+  approvalRequired: boolean;
+  sharedDecimals: number;
+  decimalConversionRate: bigint;
 }
 
 export interface OftState extends OftQuoteState {
@@ -79,11 +93,17 @@ export async function readOftState(
       args,
       blockNumber,
     } as never) as Promise<T>;
-  const [token, approvalRequired, sharedDecimals, rate, limits, peerList] = await Promise.all([
-    read<Address>("token"),
-    read<boolean>("approvalRequired"),
-    read<number>("sharedDecimals"),
-    read<bigint>("decimalConversionRate"),
+  const readFixed = async (): Promise<OftFixedFields> => {
+    const [token, approvalRequired, sharedDecimals, decimalConversionRate] = await Promise.all([
+      read<Address>("token"),
+      read<boolean>("approvalRequired"),
+      read<number>("sharedDecimals"),
+      read<bigint>("decimalConversionRate"),
+    ]);
+    return { token, approvalRequired, sharedDecimals, decimalConversionRate };
+  };
+  const [fixed, limits, peerList] = await Promise.all([
+    parameters.fixed ?? readFixed(),
     read<readonly [{ minAmountLD: bigint; maxAmountLD: bigint }, unknown, unknown]>("quoteOFT", [
       { ...PLAIN_SEND, dstEid: parameters.dstEids[0] ?? 0 },
     ]),
@@ -111,10 +131,10 @@ export async function readOftState(
   return {
     oft: parameters.oft,
     blockNumber,
-    token,
-    approvalRequired,
-    sharedDecimals,
-    decimalConversionRate: rate,
+    token: fixed.token,
+    approvalRequired: fixed.approvalRequired,
+    sharedDecimals: fixed.sharedDecimals,
+    decimalConversionRate: fixed.decimalConversionRate,
     minAmountLD: limits[0].minAmountLD,
     maxAmountLD: limits[0].maxAmountLD,
     feeByDstEid: new Map(fees),
