@@ -8,7 +8,7 @@
  * sends that output without its dust (below one shared-decimal unit, returned to the caller), so
  * `minAmountLD` (the OFT's own minimum) is at most removeDust(minAmountOut) (quote-math.ts).
  */
-import { type Address, encodeFunctionData, type Hex } from "viem";
+import { type Address, encodeFunctionData, type Hex, numberToHex } from "viem";
 import { erc20Abi, oftSwapSenderAbi } from "./abi.js";
 import { addressToBytes32 } from "./packet.js";
 import type { OftApproval, OftTransactionRequest } from "./transaction.js";
@@ -37,8 +37,6 @@ export interface BuildOftSwapSendParameters {
   composeMsg?: Hex;
 }
 
-const hex = (value: bigint): Hex => `0x${value.toString(16)}`;
-
 /** OftSwapSender.swapAndSend(SwapSendParam) with value = the native fee. */
 export function buildOftSwapSendTransaction(p: BuildOftSwapSendParameters): OftTransactionRequest {
   if (p.amountIn <= 0n) throw new RangeError("a swap and send needs a positive amount");
@@ -62,7 +60,7 @@ export function buildOftSwapSendTransaction(p: BuildOftSwapSendParameters): OftT
       },
     ],
   });
-  return { chainId: p.chainId, to: p.sender, data, value: hex(p.nativeFee) };
+  return { chainId: p.chainId, to: p.sender, data, value: numberToHex(p.nativeFee) };
 }
 
 /** approve(sender, amountIn) on the source token: always needed before swapAndSend. */

@@ -4,7 +4,7 @@
  * (OAppSender requires msg.value == nativeFee exactly), and, for an OFTAdapter (approvalRequired),
  * the ERC-20 approve of the inner token to the adapter first.
  */
-import { type Address, encodeFunctionData, type Hex } from "viem";
+import { type Address, encodeFunctionData, type Hex, numberToHex } from "viem";
 import { erc20Abi, oftAbi } from "./abi.js";
 import { addressToBytes32 } from "./packet.js";
 
@@ -39,8 +39,6 @@ export interface BuildOftSendParameters {
   composeMsg?: Hex;
 }
 
-const hex = (value: bigint): Hex => `0x${value.toString(16)}`;
-
 export function buildOftSendTransaction(p: BuildOftSendParameters): OftTransactionRequest {
   if (p.amountLD <= 0n) throw new RangeError("an OFT send needs a positive amount");
   if (p.nativeFee < 0n || p.minAmountLD < 0n)
@@ -62,7 +60,7 @@ export function buildOftSendTransaction(p: BuildOftSendParameters): OftTransacti
       p.refundAddress,
     ],
   });
-  return { chainId: p.chainId, to: p.oft, data, value: hex(p.nativeFee) };
+  return { chainId: p.chainId, to: p.oft, data, value: numberToHex(p.nativeFee) };
 }
 
 /** approve(adapter, amount) on the adapter's inner token; null when the OFT needs none. */
