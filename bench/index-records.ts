@@ -34,7 +34,7 @@ export function normaliseRecord(row: Record<string, unknown>): ComparedRecord {
 
 /** Our records in the store at `databaseUrl` (a SQLite path or a postgres:// URL). */
 export async function readOurRecords(databaseUrl: string): Promise<ComparedRecord[]> {
-  const sql = `SELECT ${COMPARED_FIELDS.join(", ")} FROM transfers`;
+  const sql = `SELECT ${COMPARED_FIELDS.join(", ")} FROM transfer_records`;
   if (databaseKind(databaseUrl) === "postgres") {
     const client = await connect(databaseUrl);
     try {

@@ -24,7 +24,11 @@ export interface TransferBulkOps {
    * Inserts new transfers; returns message_key -> id of the inserted rows. A row whose
    * message_key already exists (a concurrent writer won) is skipped and absent from the map.
    */
-  insertTransfers(records: readonly BridgeTransaction[]): Promise<Map<string, number>>;
+  insertTransfers(
+    records: readonly BridgeTransaction[],
+    /** The id of the record's row in transfer_routes (transfer-routes.ts). */
+    routeIdOf: (record: BridgeTransaction) => number,
+  ): Promise<Map<string, number>>;
   /**
    * Runs `work`, whose statements join a few rows (at most a few hundred VALUES rows, or an
    * address's renumbered tail) to a large table on an indexed key (transfer-writes' bulk

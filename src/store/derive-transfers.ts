@@ -9,10 +9,11 @@
  * 2. Records whose send is gone are deleted; records whose send-side fields changed (another
  *    send now comes first) lose their address rows, and those addresses are marked dirty
  *    (address-lists.ts, step 1).
- * 3. Changed records are updated (send-side fields, then outcome fields: a delivery writes only
- *    its six columns and `updated_at`), new ones inserted with created_at = updated_at = now. A
- *    record equal to the stored one is not written at all, so a replay changes nothing, not even
- *    updated_at; a send and its delivery in one batch are one insert.
+ * 3. The batch's routes go into `transfer_routes` (new ones only) and each derived row gets its
+ *    route_id. Changed records are updated (send-side fields and route_id, then outcome fields: a
+ *    delivery writes only its five columns and `updated_at`), new ones inserted with created_at
+ *    = updated_at = now. A record equal to the stored one is not written at all, so a replay
+ *    changes nothing, not even updated_at; a send and its delivery in one batch are one insert.
  * 4. Address lists (docs/store.md, "Deep pages: seq"; address-lists.ts, their one owner, whose
  *    statements the record-at-a-time path runs too): the sort columns of existing rows follow
  *    their record; rows of new records are staged and added with seq = total + their rank (the
@@ -47,6 +48,7 @@ import {
   registryJson,
   SEND_COLUMNS,
 } from "./derive-transfers-sql.js";
+import { isRouteField, ROUTE_FIELDS } from "./transfer-row.js";
 
 export interface DeriveResult {
   /** Records inserted or changed. */
@@ -66,6 +68,21 @@ export interface TransferDerivation {
 
 const SORT_COLUMNS = ADDRESS_SORT_COLUMNS;
 
+/** Generated from the hashes in `transfers` (migration 15): never written. */
+const GENERATED = new Set(["source_tx_key", "dest_tx_key"]);
+
+/**
+ * Of derived columns, those `transfers` stores: its own, and route_id for the route's fields
+ * (transfer_routes, migration 15). Equal route ids mean equal route fields (a unique row each).
+ */
+function storedColumns(columns: readonly string[]): string[] {
+  const own = columns.filter((c) => !isRouteField(c) && !GENERATED.has(c));
+  return columns.some(isRouteField) ? [...own, "route_id"] : own;
+}
+const STORED_DERIVED = storedColumns(DERIVED_COLUMNS);
+const STORED_SEND = storedColumns(SEND_COLUMNS);
+const STORED_OUTCOME = storedColumns(OUTCOME_COLUMNS);
+
 const equal = (columns: readonly string[], a: string, b: string) =>
   columns.map((c) => `${a}.${c} = ${b}.${c}`).join(" AND ");
 
@@ -77,7 +94,7 @@ const equal = (columns: readonly string[], a: string, b: string) =>
  */
 const replacedIds = (d: Dialect) =>
   `SELECT t.id FROM transfers t WHERE t.message_key IN (SELECT message_key FROM indexer_ids${d.planFence})` +
-  ` AND NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(SEND_COLUMNS, "d", "t")})${d.planFence}`;
+  ` AND NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = t.message_key AND ${equal(STORED_SEND, "d", "t")})${d.planFence}`;
 
 function statements(d: Dialect) {
   const { tables: listTables, empty: listEmpty, ...lists } = addressListStatements(d);
@@ -94,7 +111,7 @@ function statements(d: Dialect) {
     tables: [
       d.tempTable("indexer_ids", `message_key ${d.text} PRIMARY KEY`),
       d.tempTable("indexer_events", eventTableColumns(d)),
-      d.tempTable("indexer_derived", derivedTableColumns(d)),
+      d.tempTable("indexer_derived", `${derivedTableColumns(d)}, route_id BIGINT`),
       ...listTables,
     ],
     empty: [
@@ -106,19 +123,27 @@ function statements(d: Dialect) {
       `INSERT INTO indexer_events (${EVENT_COLUMNS.join(", ")}) SELECT ${EVENT_COLUMNS.map((c) => `r.${c}`).join(", ")}` +
       ` FROM raw_events r WHERE r.message_id IN (SELECT ${d.rawEventsCollation("message_key")} FROM indexer_ids)`,
     derive: `INSERT INTO indexer_derived (message_key, ${DERIVED_COLUMNS.join(", ")}) ${deriveSelectSql(d)}`,
+    // The batch's routes (a NULL field, a token without metadata, fails here: NOT NULL), then
+    // their ids. WHERE true: SQLite's parser needs it before an upsert clause of INSERT … SELECT.
+    routes:
+      `INSERT INTO transfer_routes (${ROUTE_FIELDS.join(", ")}) SELECT DISTINCT ${ROUTE_FIELDS.join(", ")}` +
+      " FROM indexer_derived WHERE true ON CONFLICT DO NOTHING",
+    routeIds:
+      "UPDATE indexer_derived SET route_id = (SELECT r.id FROM transfer_routes r WHERE" +
+      ` ${ROUTE_FIELDS.map((f) => `r.${f} = indexer_derived.${f}`).join(" AND ")})`,
     stageReplaced: `INSERT INTO address_list_dropped (transfer_id) ${replacedIds(d)}`,
     deleteOrphaned:
       "DELETE FROM transfers WHERE message_key IN (SELECT i.message_key FROM indexer_ids i WHERE" +
       ` NOT EXISTS (SELECT 1 FROM indexer_derived d WHERE d.message_key = i.message_key)${d.planFence})`,
     updateSend:
-      `UPDATE transfers SET ${sets(DERIVED_COLUMNS)}, updated_at = ? FROM indexer_derived d` +
-      ` WHERE transfers.message_key = ${d.batchKey("d.message_key")} AND NOT (${equal(SEND_COLUMNS, "d", "transfers")})`,
+      `UPDATE transfers SET ${sets(STORED_DERIVED)}, updated_at = ? FROM indexer_derived d` +
+      ` WHERE transfers.message_key = ${d.batchKey("d.message_key")} AND NOT (${equal(STORED_SEND, "d", "transfers")})`,
     updateOutcome:
-      `UPDATE transfers SET ${sets(OUTCOME_COLUMNS)}, updated_at = ? FROM indexer_derived d` +
-      ` WHERE transfers.message_key = ${d.batchKey("d.message_key")} AND NOT (${equal(OUTCOME_COLUMNS, "d", "transfers")})`,
+      `UPDATE transfers SET ${sets(STORED_OUTCOME)}, updated_at = ? FROM indexer_derived d` +
+      ` WHERE transfers.message_key = ${d.batchKey("d.message_key")} AND NOT (${equal(STORED_OUTCOME, "d", "transfers")})`,
     insert:
-      `INSERT INTO transfers (message_key, ${DERIVED_COLUMNS.join(", ")}, created_at, updated_at)` +
-      ` SELECT d.message_key, ${DERIVED_COLUMNS.map((c) => `d.${c}`).join(", ")}, ?, ? FROM indexer_derived d` +
+      `INSERT INTO transfers (${STORED_DERIVED.join(", ")}, created_at, updated_at)` +
+      ` SELECT ${STORED_DERIVED.map((c) => `d.${c}`).join(", ")}, ?, ? FROM indexer_derived d` +
       " WHERE NOT EXISTS (SELECT 1 FROM transfers t WHERE t.message_key = d.message_key)" +
       " ORDER BY d.message_key",
     // The rows to change found from the batch's records through the transfer_id index. SQLite
@@ -172,6 +197,8 @@ export function createTransferDerivation(
       await backend.bulk.withIndexedJoins(() => run(q.events));
       await backend.bulk.withBatchJoins(() => run(q.derive, registryJson(registry)));
       return backend.bulk.withIndexedJoins(async () => {
+        await run(q.routes);
+        await run(q.routeIds);
         await run(q.stageReplaced);
         await lists.drop();
         const deleted = await run(q.deleteOrphaned);

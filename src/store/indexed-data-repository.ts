@@ -29,7 +29,7 @@ export function createIndexedDataRepository(sql: SqlExecutor): IndexedDataReposi
     async countTransfersOutside(chainNames) {
       const placeholders = chainNames.map(() => "?").join(", ");
       const rows = await sql.all<{ n: number | string }>(
-        `SELECT count(*) AS n FROM transfers WHERE source_chain_name NOT IN (${placeholders})`,
+        `SELECT count(*) AS n FROM transfer_records WHERE source_chain_name NOT IN (${placeholders})`,
         chainNames,
       );
       return Number(rows[0]?.n ?? 0);

@@ -476,7 +476,7 @@ export function createIndexerRepository(
     async processingSends(destChainName, protocols) {
       if (protocols.length === 0) return [];
       const rows = await sql.all(
-        "SELECT s.* FROM transfers t JOIN raw_events s ON s.message_id = t.message_id" +
+        "SELECT s.* FROM transfer_records t JOIN raw_events s ON s.message_id = t.message_id" +
           ` AND s.role = 'sent' WHERE t.status = 'Processing' AND t.dest_chain_name = ?` +
           ` AND ${inList(dialect, "t.protocol")}`,
         [destChainName, listParam(dialect, protocols)],
@@ -513,7 +513,7 @@ export function createIndexerRepository(
       const out = new Map<string, StoredTransfer>();
       for (const part of chunks(messageIds.map(hashKey), LIST_CHUNK)) {
         const rows = await sql.all(
-          `SELECT * FROM transfers WHERE ${inList(dialect, "message_key")}`,
+          `SELECT * FROM transfer_records WHERE ${inList(dialect, "message_key")}`,
           [listParam(dialect, part)],
         );
         for (const r of rows) {

@@ -26,7 +26,7 @@ export function createSettlementReads(backend: TransferBackend) {
         text =
           "SELECT r.source_contract, r.source_chain_name, r.dest_chain_name, r.start_time, r.end_time" +
           " FROM (SELECT source_contract, source_chain_name, dest_chain_name, start_time, end_time, status, id" +
-          ` FROM transfers ORDER BY id DESC LIMIT ${limit}) r WHERE r.status = 'Success' ORDER BY r.id DESC`;
+          ` FROM transfer_records ORDER BY id DESC LIMIT ${limit}) r WHERE r.status = 'Success' ORDER BY r.id DESC`;
         texts.set(limit, text);
       }
       const rows = await backend.sql.all<Record<string, unknown>>(text);

@@ -68,7 +68,7 @@ function limitText(limit: number): string {
 
 const WINDOW_SQL =
   "SELECT status, source_chain_name, dest_chain_name, start_time, end_time, send_amount," +
-  " source_token_symbol, source_token_decimals FROM transfers WHERE start_time >= ?";
+  " source_token_symbol, source_token_decimals FROM transfer_records WHERE start_time >= ?";
 
 const EVENTS_SQL =
   "SELECT e.chain_id, e.block_number, e.block_time, e.tx_hash, e.log_index, e.address," +
@@ -81,7 +81,7 @@ export function createTransferActivity(sql: SqlExecutor) {
     /** The `limit` transfers with the newest start_time (ties: the later stored first). */
     async latestTransfers(limit: number): Promise<BridgeTransaction[]> {
       const rows = await sql.all<Record<string, unknown>>(
-        `SELECT ${COLUMNS} FROM transfers t ORDER BY t.start_time DESC, t.id DESC ${limitText(limit)}`,
+        `SELECT ${COLUMNS} FROM transfer_records t ORDER BY t.start_time DESC, t.id DESC ${limitText(limit)}`,
       );
       return rows.map(recordFromRow);
     },

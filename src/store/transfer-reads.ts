@@ -71,15 +71,15 @@ const EXACT_ADDRESS_WHERE =
 
 const STATS_SQL = "SELECT address_id, total FROM address_stats WHERE address_key = ?";
 const ADDRESS_ASC_PAGE_SQL =
-  `SELECT ${T_COLUMNS} FROM address_transfers a JOIN transfers t ON t.id = a.transfer_id` +
+  `SELECT ${T_COLUMNS} FROM address_transfers a JOIN transfer_records t ON t.id = a.transfer_id` +
   " WHERE a.address_id = ? AND a.seq > ? AND a.seq <= ? ORDER BY a.seq ASC";
 const ADDRESS_DESC_PAGE_SQL =
   `SELECT ${T_COLUMNS} FROM address_stats s` +
   " JOIN address_transfers a ON a.address_id = s.address_id" +
-  " JOIN transfers t ON t.id = a.transfer_id" +
+  " JOIN transfer_records t ON t.id = a.transfer_id" +
   " WHERE s.address_id = ? AND a.seq > s.total - ? AND a.seq <= s.total - ?" +
   " ORDER BY a.seq DESC";
-const GET_SQL = `SELECT ${T_COLUMNS} FROM transfers t WHERE t.message_key = ?`;
+const GET_SQL = `SELECT ${T_COLUMNS} FROM transfer_records t WHERE t.message_key = ?`;
 
 /**
  * The SQL texts that vary (by WHERE, sort, direction, page size), each built once and then
@@ -132,7 +132,7 @@ export function createTransferReads(backend: TransferBackend) {
       const column = SORT_COLUMNS[sortField];
       const dir = DIRECTIONS[sortOrder];
       return (
-        `SELECT ${T_COLUMNS} FROM transfers t WHERE ${where}` +
+        `SELECT ${T_COLUMNS} FROM transfer_records t WHERE ${where}` +
         ` ORDER BY t.${column} ${dir}, t.id ${dir} ${limitClause(limit)} OFFSET ?`
       );
     });
@@ -165,7 +165,7 @@ export function createTransferReads(backend: TransferBackend) {
           `SELECT ${T_COLUMNS} FROM (SELECT a.transfer_id, a.${column} AS sort_value` +
           " FROM address_transfers a WHERE a.address_id = ?" +
           ` ORDER BY a.${column} ${dir}, a.transfer_id ${dir} ${limitClause(limit)} OFFSET ?) p` +
-          ` JOIN transfers t ON t.id = p.transfer_id ORDER BY p.sort_value ${dir}, p.transfer_id ${dir}`
+          ` JOIN transfer_records t ON t.id = p.transfer_id ORDER BY p.sort_value ${dir}, p.transfer_id ${dir}`
         );
       });
       rows = await sql.all(text, [id, offset]);

@@ -1,6 +1,8 @@
 /**
- * Mapping between the API record and table rows. The column order of `transfers` (after the
- * internal id) is TRANSFER_FIELDS followed by TRANSFER_KEY_COLUMNS.
+ * Mapping between the API record and table rows. `transfers` (migration 15) holds a record's own
+ * fields, the amount sort keys and `route_id`, the row of `transfer_routes` holding the fields
+ * the record shares with its route (ROUTE_FIELDS); message_key, source_tx_key and dest_tx_key
+ * are generated columns. The view `transfer_records` presents the whole record: readers read it.
  */
 
 import {
@@ -8,17 +10,31 @@ import {
   TRANSFER_FIELDS,
   type TransferStatus,
 } from "../domain/bridge-transaction.js";
-import { addressKey, amountSortKey, hashKey } from "./transfer-keys.js";
+import { ROUTE_FIELDS_0015 } from "./migrations/0015-compact-transfers.js";
+import { addressKey, amountSortKey } from "./transfer-keys.js";
 
-export const TRANSFER_KEY_COLUMNS = [
-  "message_key",
-  "source_tx_key",
-  "dest_tx_key",
+/**
+ * The fields of `transfer_routes`: migration 15's list while no later migration changes the
+ * table (a migration's own list never changes; this one would then follow the table).
+ */
+export const ROUTE_FIELDS: readonly (keyof BridgeTransaction)[] = ROUTE_FIELDS_0015;
+
+const ROUTE_FIELD_SET: ReadonlySet<string> = new Set(ROUTE_FIELDS);
+
+export function isRouteField(field: string): boolean {
+  return ROUTE_FIELD_SET.has(field);
+}
+
+/** The record's fields stored in `transfers` itself, in TRANSFER_FIELDS order. */
+export const OWN_FIELDS = TRANSFER_FIELDS.filter((f) => !ROUTE_FIELD_SET.has(f));
+
+/** The columns a writer gives a new `transfers` row (the key columns are generated). */
+export const TRANSFER_COLUMNS = [
+  ...OWN_FIELDS,
   "send_amount_key",
   "receive_amount_key",
+  "route_id",
 ] as const;
-
-export const TRANSFER_COLUMNS = [...TRANSFER_FIELDS, ...TRANSFER_KEY_COLUMNS] as const;
 
 const NUMBER_FIELDS = new Set<string>([
   "source_token_decimals",
@@ -32,16 +48,18 @@ export function isNumberField(field: string): boolean {
   return NUMBER_FIELDS.has(field);
 }
 
-/** Values for TRANSFER_COLUMNS, in that order. */
-export function transferRowValues(record: BridgeTransaction): (string | number)[] {
-  const values: (string | number)[] = TRANSFER_FIELDS.map((field) => record[field]);
-  values.push(
-    hashKey(record.message_id),
-    hashKey(record.source_tx_hash),
-    hashKey(record.dest_tx_hash),
-    amountSortKey(record.send_amount),
-    amountSortKey(record.receive_amount),
+/** The route of a record as one string (equal routes, equal strings): a map key. */
+export function routeKey(route: object): string {
+  const values = route as Record<string, unknown>;
+  return JSON.stringify(
+    ROUTE_FIELDS.map((f) => (NUMBER_FIELDS.has(f) ? Number(values[f]) : String(values[f]))),
   );
+}
+
+/** Values for TRANSFER_COLUMNS, in that order. */
+export function transferRowValues(record: BridgeTransaction, routeId: number): (string | number)[] {
+  const values: (string | number)[] = OWN_FIELDS.map((field) => record[field]);
+  values.push(amountSortKey(record.send_amount), amountSortKey(record.receive_amount), routeId);
   return values;
 }
 

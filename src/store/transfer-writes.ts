@@ -10,7 +10,14 @@ import { addressRow, createAddressLists, type StagedAddressRow } from "./address
 import type { StoredTransfer, TransferBackend } from "./backend.js";
 import { dialectOf } from "./derive-dialect.js";
 import { amountSortKey, hashKey } from "./transfer-keys.js";
-import { isNumberField, sameTransferContent, transferAddressKeys } from "./transfer-row.js";
+import { routeIds } from "./transfer-routes.js";
+import {
+  isNumberField,
+  isRouteField,
+  routeKey,
+  sameTransferContent,
+  transferAddressKeys,
+} from "./transfer-row.js";
 import type { UpsertResult } from "./types.js";
 
 /**
@@ -38,10 +45,11 @@ interface UpdatePlan {
   textOnly: boolean;
 }
 
-/** Key column derived from each field whose change must rewrite it. */
+/**
+ * Key column derived from each field whose change must rewrite it (the hash keys are generated
+ * columns, migration 15).
+ */
 const KEY_OF_FIELD: Partial<Record<keyof BridgeTransaction, [string, (v: string) => string]>> = {
-  source_tx_hash: ["source_tx_key", hashKey],
-  dest_tx_hash: ["dest_tx_key", hashKey],
   send_amount: ["send_amount_key", amountSortKey],
   receive_amount: ["receive_amount_key", amountSortKey],
 };
@@ -98,7 +106,11 @@ export function createTransferWrites(backend: TransferBackend) {
   }
 
   /** What an update of `stored` to `next` writes: the changed columns only. */
-  function planUpdate(stored: StoredTransfer, next: BridgeTransaction): UpdatePlan {
+  function planUpdate(
+    stored: StoredTransfer,
+    next: BridgeTransaction,
+    routes: ReadonlyMap<string, number>,
+  ): UpdatePlan {
     // created_at is when the service first stored the record: it never changes, so the
     // record keeps its place (and seq) in every address list.
     const record: BridgeTransaction = { ...next, created_at: stored.record.created_at };
@@ -115,8 +127,13 @@ export function createTransferWrites(backend: TransferBackend) {
       sortValues: [],
       textOnly: true,
     };
+    let routeChanged = false;
     for (const field of TRANSFER_FIELDS) {
       if (field === "created_at" || record[field] === stored.record[field]) continue;
+      if (isRouteField(field)) {
+        routeChanged = true;
+        continue;
+      }
       plan.columns.push(field);
       plan.values.push(record[field]);
       if (isNumberField(field)) plan.textOnly = false;
@@ -125,6 +142,11 @@ export function createTransferWrites(backend: TransferBackend) {
         plan.columns.push(key[0]);
         plan.values.push(key[1](String(record[field])));
       }
+    }
+    if (routeChanged) {
+      plan.columns.push("route_id");
+      plan.values.push(routes.get(routeKey(record))!);
+      plan.textOnly = false;
     }
     // Every address row of a transfer carries the same sort values.
     for (const [field, column, toValue] of ADDRESS_SORT_COLUMNS) {
@@ -248,7 +270,8 @@ export function createTransferWrites(backend: TransferBackend) {
           )
         : new Map(keys.flatMap((k) => (known.has(k) ? [[k, known.get(k)!] as const] : [])));
     const fresh = records.filter((_, i) => !stored.has(keys[i]!));
-    const insertedIds = await bulk.insertTransfers(fresh);
+    const routes = await routeIds(backend, records);
+    const insertedIds = await bulk.insertTransfers(fresh, (r) => routes.get(routeKey(r))!);
     const lost = fresh.filter((r) => !insertedIds.has(hashKey(r.message_id)));
     if (lost.length > 0) {
       // A concurrent writer inserted these first: handle them as updates of its rows.
@@ -275,7 +298,7 @@ export function createTransferWrites(backend: TransferBackend) {
         continue;
       }
       result.updated++;
-      updates.push(planUpdate(previous, record));
+      updates.push(planUpdate(previous, record, routes));
     }
     await applyUpdates(updates, lists);
     await addressLists.update(lists.dropped, lists.rows);

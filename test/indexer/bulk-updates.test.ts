@@ -37,8 +37,9 @@ async function query(databaseUrl: string, text: string): Promise<Record<string, 
 /** Everything but internal ids, keyed by message id. */
 async function dump(databaseUrl: string) {
   return {
-    transfers: await query(databaseUrl, "SELECT * FROM transfers ORDER BY message_key").then(
-      (rows) => rows.map(({ id: _id, ...rest }) => rest),
+    transfers: await query(databaseUrl, "SELECT * FROM transfer_records ORDER BY message_key").then(
+      // route_id: internal as the id (the order routes were first seen in).
+      (rows) => rows.map(({ id: _id, route_id: _route, ...rest }) => rest),
     ),
     addressRows: await query(
       databaseUrl,

@@ -364,7 +364,7 @@ async function clear(url: string): Promise<void> {
 async function check(url: string, model: Map<string, BridgeTransaction>): Promise<void> {
   const rows = await dumpRows(
     url,
-    `SELECT id, ${TRANSFER_FIELDS.join(", ")} FROM transfers ORDER BY message_id`,
+    `SELECT id, ${TRANSFER_FIELDS.join(", ")} FROM transfer_records ORDER BY message_id`,
   );
   const actual = rows.map(({ id: _id, ...r }) => r);
   const expected = [...model.values()].sort((a, b) => (a.message_id < b.message_id ? -1 : 1));

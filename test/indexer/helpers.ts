@@ -179,7 +179,7 @@ export async function dumpDatabase(
     (f) => options.timestamps === true || (f !== "created_at" && f !== "updated_at"),
   );
   const queries = {
-    transfers: `SELECT ${fields.join(", ")} FROM transfers ORDER BY message_id`,
+    transfers: `SELECT ${fields.join(", ")} FROM transfer_records ORDER BY message_id`,
     raw_events:
       "SELECT chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind," +
       " event_name, message_id, args FROM raw_events ORDER BY chain_id, tx_hash, log_index",

@@ -13,7 +13,7 @@ import { type Database as OpenDatabase, openDatabase } from "../../src/store/ind
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
 import { migratePostgres } from "../../src/store/postgres/migrate.js";
 import { migrateSqlite } from "../../src/store/sqlite/migrate.js";
-import { TRANSFER_COLUMNS, transferRowValues } from "../../src/store/transfer-row.js";
+import { amountSortKey, hashKey } from "../../src/store/transfer-keys.js";
 import { type IsolatedDatabase, setupIsolatedDatabase } from "../setup/database.js";
 import { makeTransfer } from "../setup/transfer-fixtures.js";
 
@@ -24,10 +24,26 @@ const ADDED = new Set([
   "xproto_fee_decimals",
   "xproto_fee_symbol",
 ]);
-const OLD_COLUMNS = TRANSFER_COLUMNS.filter((c) => !ADDED.has(c));
+const OLD_FIELDS = TRANSFER_FIELDS.filter((c) => !ADDED.has(c));
+/** migration 1's columns (the key columns written, as the code of then did). */
+const OLD_COLUMNS = [
+  ...OLD_FIELDS,
+  "message_key",
+  "source_tx_key",
+  "dest_tx_key",
+  "send_amount_key",
+  "receive_amount_key",
+];
 
 const record = makeTransfer({ status: "Success", fee_symbol: "USDC.e", fee_decimals: 6 });
-const oldValues = transferRowValues(record).filter((_, i) => !ADDED.has(TRANSFER_COLUMNS[i]!));
+const oldValues = [
+  ...OLD_FIELDS.map((f) => record[f]),
+  hashKey(record.message_id),
+  hashKey(record.source_tx_hash),
+  hashKey(record.dest_tx_hash),
+  amountSortKey(record.send_amount),
+  amountSortKey(record.receive_amount),
+];
 const EVENT = [71001, "0xtx", 0, 5, "0xblock", 1_800_000_000, record.source_contract, 1];
 const EVENT_COLUMNS =
   "chain_id, tx_hash, log_index, block_number, block_hash, block_time, address, kind, event_name, message_id, args";

@@ -132,7 +132,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       await rawStatement(
         db.databaseUrl,
         backend,
-        `UPDATE transfers SET dest_tx_key = dest_tx_key WHERE message_id = '${record.message_id}'`,
+        `UPDATE transfers SET receive_amount_key = receive_amount_key WHERE message_id = '${record.message_id}'`,
       );
       const changes = await changesOf(store, record.message_id);
       assert.deepEqual(

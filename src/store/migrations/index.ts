@@ -24,6 +24,7 @@ import { migration as m0011 } from "./0011-event-roles.js";
 import { migration as m0012 } from "./0012-record-protocol.js";
 import { migration as m0013 } from "./0013-change-log-horizon.js";
 import { migration as m0014 } from "./0014-pending-derivation.js";
+import { migration as m0015 } from "./0015-compact-transfers.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0012,
   m0013,
   m0014,
+  m0015,
 ];
 
 /**

@@ -8,12 +8,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { SqlExecutor, TransferBackend } from "../backend.js";
-import {
-  isNumberField,
-  TRANSFER_COLUMNS,
-  transferFromRow,
-  transferRowValues,
-} from "../transfer-row.js";
+import { TRANSFER_COLUMNS, transferFromRow, transferRowValues } from "../transfer-row.js";
 
 type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
 
@@ -38,13 +33,13 @@ function prepared(sql: string): PreparedText {
 }
 
 const TRANSFER_ARRAY_TYPES = TRANSFER_COLUMNS.map((column) =>
-  isNumberField(column) ? "int4[]" : "text[]",
+  column === "route_id" ? "int4[]" : "text[]",
 );
 const INSERT_TRANSFERS_SQL =
   `INSERT INTO transfers (${TRANSFER_COLUMNS.join(", ")}) SELECT * FROM unnest(` +
   TRANSFER_ARRAY_TYPES.map((type) => `?::${type}`).join(", ") +
   ") ON CONFLICT (message_key) DO NOTHING RETURNING id, message_key";
-const FIND_BY_KEYS_SQL = "SELECT * FROM transfers WHERE message_key = ANY(?::text[])";
+const FIND_BY_KEYS_SQL = "SELECT * FROM transfer_records WHERE message_key = ANY(?::text[])";
 /**
  * Planner settings for the statements of one piece of work, local to the transaction
  * (set_config(..., true) is SET LOCAL) and set back to what they were afterwards; the OFFSET 0
@@ -128,12 +123,12 @@ export function createPostgresBackend(
         const { rows } = await query(FIND_BY_KEYS_SQL, [keys]);
         return rows.map((row) => ({ id: Number(row.id), record: transferFromRow(row) }));
       },
-      async insertTransfers(records) {
+      async insertTransfers(records, routeIdOf) {
         const ids = new Map<string, number>();
         if (records.length === 0) return ids;
         const columns: unknown[][] = TRANSFER_COLUMNS.map(() => []);
         for (const record of records) {
-          const values = transferRowValues(record);
+          const values = transferRowValues(record, routeIdOf(record));
           for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]);
         }
         const { rows } = await query(INSERT_TRANSFERS_SQL, columns);

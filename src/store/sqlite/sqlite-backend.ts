@@ -98,7 +98,7 @@ const INSERT_TRANSFER_SQL =
   `INSERT INTO transfers (${TRANSFER_COLUMNS.join(", ")})` +
   ` VALUES (${TRANSFER_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT (message_key) DO NOTHING`;
 const FIND_BY_KEYS_SQL =
-  "SELECT id, * FROM transfers WHERE message_key IN (SELECT value FROM json_each(?))";
+  "SELECT * FROM transfer_records WHERE message_key IN (SELECT value FROM json_each(?))";
 /** `prepare` comes from createStatementCache, shared by every backend on that connection. */
 export function createSqliteBackend(
   prepare: StatementCache,
@@ -126,12 +126,12 @@ export function createSqliteBackend(
         >[];
         return rows.map((row) => ({ id: Number(row.id), record: transferFromRow(row) }));
       },
-      async insertTransfers(records) {
+      async insertTransfers(records, routeIdOf) {
         assertOpen();
         const insert = prepare(INSERT_TRANSFER_SQL);
         const ids = new Map<string, number>();
         for (const record of records) {
-          const info = insert.run(...transferRowValues(record));
+          const info = insert.run(...transferRowValues(record, routeIdOf(record)));
           if (info.changes === 1) ids.set(hashKey(record.message_id), Number(info.lastInsertRowid));
         }
         return ids;
