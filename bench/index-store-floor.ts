@@ -17,12 +17,13 @@ import { rmSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { openDatabase, openSqliteWriter } from "../src/store/index.js";
 
-/** The tables the indexer writes (migrations 0001 and 0003); none has a foreign key. */
+/** The tables the indexer writes (migrations 0001, 0003 and 0015); none has a foreign key. */
 export const INDEXER_TABLES = [
   "indexer_chains",
   "indexer_blocks",
   "token_metadata",
   "raw_events",
+  "transfer_routes",
   "transfers",
   "address_stats",
   "address_transfers",
@@ -71,8 +72,20 @@ async function copyOnce(
     const started = performance.now();
     db.exec("BEGIN IMMEDIATE");
     for (const table of INDEXER_TABLES) {
+      // Written columns only: generated ones (transfers' hash keys) take no values.
+      const columns = (
+        db.prepare(`SELECT name, hidden FROM pragma_table_xinfo('${table}')`).all() as {
+          name: string;
+          hidden: number;
+        }[]
+      )
+        .filter((c) => c.hidden === 0)
+        .map((c) => c.name)
+        .join(", ");
       rows += db
-        .prepare(`INSERT INTO main.${table} SELECT * FROM src.${table} ORDER BY rowid`)
+        .prepare(
+          `INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM src.${table} ORDER BY rowid`,
+        )
         .run().changes;
     }
     for (const index of indexes) db.exec(index.sql);
