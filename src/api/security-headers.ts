@@ -36,11 +36,15 @@ export function rawSecurityHeaderLines(): string {
 
 /**
  * The first onRequest hook of the app: every request's response carries the policy, whoever
- * answers it. Set on the raw response, so a hijacked reply (the event stream) has it too.
+ * answers it. Set as the reply's headers, not on the raw response: once a header is set on the
+ * raw response, writeHead takes Node's slow path and passes each of the reply's headers through
+ * setHeader again (bench/RESULTS.md, "protocol seam: before and after (A/B)"). The event
+ * stream, a hijacked reply, writes the reply's headers itself (routes/transfer-stream.ts), so
+ * it has them too.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook("onRequest", (_request, reply, done) => {
-    applySecurityHeaders(reply.raw);
+    for (const [name, value] of SECURITY_HEADERS) reply.header(name, value);
     done();
   });
 }
