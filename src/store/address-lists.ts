@@ -87,12 +87,16 @@ export function addressListStatements(d: Dialect) {
         "address_id BIGINT NOT NULL, transfer_id BIGINT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (address_id, transfer_id)",
       ),
     ],
+    // PostgreSQL: TRUNCATE, not DELETE. Within one transaction (an import's thousands of
+    // batches) deleted rows stay in the table until it ends, and every later batch's scans and
+    // index probes of it walked all of them: the import was quadratic (backend CPU per 6,000
+    // records 1.1, 3.9, 6.0 s). SQLite's DELETE without WHERE empties the table's pages.
     empty: [
       "address_list_rows",
       "address_list_dropped",
       "address_list_dirty",
       "address_list_seq",
-    ].map((t) => `DELETE FROM ${t}`),
+    ].map((t) => (d.kind === "postgres" ? `TRUNCATE ${t}` : `DELETE FROM ${t}`)),
     /** The record path's staging: distinct transfer ids, then rows (see addressRow). */
     stageDropped:
       "INSERT INTO address_list_dropped (transfer_id) SELECT CAST(value AS BIGINT)" +
