@@ -16,7 +16,7 @@
  * transactional, WAL readers keep the snapshot they started with): a killed import rolls all
  * of it back. PostgreSQL: DROP INDEX locks the table ACCESS EXCLUSIVE until commit, which would
  * block every list read for the whole import, so the drop commits first, on its own; the load
- * and the builds are then one transaction holding BULK_LOAD_LOCK_KEY. A killed import leaves
+ * and the builds are then one transaction holding an advisory lock. A killed import leaves
  * empty lists without the sort indexes; every open (migratePostgres, migrateSqlite) recreates
  * missing list indexes (`CREATE INDEX IF NOT EXISTS`, these definitions), unless a bulk load
  * holds the lock (it builds them itself, before its commit).
@@ -67,8 +67,14 @@ export const ADDRESS_LIST_INDEXES: readonly ListIndex[] = [
   sortIndex("receive_amount", "receive_amount_key"),
 ];
 
-/** Arbitrary constant naming a bulk load in progress (pg_advisory_xact_lock). */
-export const BULK_LOAD_LOCK_KEY = 7_364_019_222;
+/**
+ * A bulk load in progress (PostgreSQL): the advisory lock (BULK_LOAD_LOCK_CLASS, hash of the
+ * schema), so loads into other schemas of the database (tests, benchmarks) neither wait for
+ * each other nor stop each other's open from repairing.
+ */
+export const BULK_LOAD_LOCK_CLASS = 736_401_922;
+const BULK_LOAD_LOCK = `${BULK_LOAD_LOCK_CLASS}, hashtext(current_schema())`;
+export const TRY_BULK_LOAD_LOCK_SQL = `SELECT pg_try_advisory_xact_lock(${BULK_LOAD_LOCK}) AS free`;
 
 /**
  * PostgreSQL memory for the builds (`SET LOCAL`, this transaction only): the server's default
@@ -117,8 +123,7 @@ export function createListIndexes(sql: SqlExecutor, kind: Kind) {
     },
     /** PostgreSQL: marks this transaction as a bulk load (the open-time repair leaves it alone). */
     async holdBulkLoadLock(): Promise<void> {
-      if (kind === "postgres")
-        await sql.all("SELECT pg_advisory_xact_lock(?)", [BULK_LOAD_LOCK_KEY]);
+      if (kind === "postgres") await sql.all(`SELECT pg_advisory_xact_lock(${BULK_LOAD_LOCK})`);
     },
     /** Creates every missing list index; returns their names. */
     async createMissing(): Promise<string[]> {

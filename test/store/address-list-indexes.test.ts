@@ -15,7 +15,10 @@ import BetterSqlite from "better-sqlite3";
 import pg from "pg";
 import { tsEntryArgs } from "../../bench/ts-entry.js";
 import type { BridgeTransaction } from "../../src/domain/bridge-transaction.js";
-import { ADDRESS_LIST_INDEXES, BULK_LOAD_LOCK_KEY } from "../../src/store/address-list-indexes.js";
+import {
+  ADDRESS_LIST_INDEXES,
+  BULK_LOAD_LOCK_CLASS,
+} from "../../src/store/address-list-indexes.js";
 import { createStore, type Database } from "../../src/store/index.js";
 import { SORT_FIELDS, type SortField, type Store } from "../../src/store/types.js";
 import { createTransferGenerator } from "../../src/transfers/generate.js";
@@ -124,8 +127,9 @@ async function bulkLockHeld(url: string): Promise<boolean> {
   return withPg(url, async (client) => {
     const { rows } = await client.query<{ n: string }>(
       "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted" +
-        " AND ((classid::bigint << 32) | objid::bigint) = $1",
-      [BULK_LOAD_LOCK_KEY],
+        " AND objsubid = 2 AND classid::bigint = $1" +
+        " AND objid::bigint = (hashtext(current_schema())::bigint & 4294967295)",
+      [BULK_LOAD_LOCK_CLASS],
     );
     return Number(rows[0]?.n) > 0;
   });

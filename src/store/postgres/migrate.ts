@@ -1,10 +1,10 @@
 import type pg from "pg";
 import {
   BUILD_MAINTENANCE_WORK_MEM,
-  BULK_LOAD_LOCK_KEY,
   createListIndexSql,
   LIST_INDEX_NAMES_SQL,
   missingListIndexes,
+  TRY_BULK_LOAD_LOCK_SQL,
 } from "../address-list-indexes.js";
 import { assertMigrated, assertMigrationOrder, type Migration } from "../migrations/index.js";
 import type { StoreLogger } from "../types.js";
@@ -64,7 +64,7 @@ export async function migratePostgres(
 
 /**
  * Recreates missing list indexes (an import killed after dropping them for its bulk load:
- * address-list-indexes.ts), unless a bulk load is running: it holds BULK_LOAD_LOCK_KEY until it
+ * address-list-indexes.ts), unless a bulk load is running: it holds its advisory lock until it
  * has built them, and waiting for it would hold this start for the whole import.
  */
 async function repairListIndexes(client: pg.PoolClient): Promise<string[] | "bulk load running"> {
@@ -72,10 +72,7 @@ async function repairListIndexes(client: pg.PoolClient): Promise<string[] | "bul
     (await client.query<{ name: string }>(LIST_INDEX_NAMES_SQL.postgres)).rows,
   );
   if (absent.length === 0) return [];
-  const { rows } = await client.query<{ free: boolean }>(
-    "SELECT pg_try_advisory_xact_lock($1) AS free",
-    [BULK_LOAD_LOCK_KEY],
-  );
+  const { rows } = await client.query<{ free: boolean }>(TRY_BULK_LOAD_LOCK_SQL);
   if (rows[0]?.free !== true) return "bulk load running";
   await client.query("SELECT set_config('maintenance_work_mem', $1, true)", [
     BUILD_MAINTENANCE_WORK_MEM,
