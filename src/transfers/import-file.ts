@@ -4,7 +4,8 @@
  *
  * Invariants:
  * - all or nothing: the whole run is one store transaction; the first bad line rejects with an
- *   ImportLineError and the transaction rolls back, so nothing from the run is committed;
+ *   ImportLineError and the transaction rolls back, so nothing from the run is committed (on
+ *   PostgreSQL, into empty lists, the drop of their sort indexes commits before it: bulk-load.ts);
  * - bounded memory: lines are pulled from the file as batches are written (readLines), and at
  *   most one batch of records is held, so a file of any length imports in constant memory;
  * - idempotent: records are upserted by message_id; importing the same file again inserts and
