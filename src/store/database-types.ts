@@ -2,6 +2,7 @@
  * What openDatabase (database.ts) returns and both backends (sqlite/, postgres/) build: apart
  * from database.ts, which imports the backends, so that they do not import it back.
  */
+import type { ListIndexes } from "./address-list-indexes.js";
 import type { HistoryBlocks } from "./change-log-horizon.js";
 import type { TransferDerivation } from "./derive-transfers.js";
 import type { PostgresTimeouts } from "./postgres/connections.js";
@@ -39,6 +40,11 @@ export interface DatabaseTransaction extends Store, Repositories {
     work: () => Promise<T>,
     blocks?: HistoryBlocks | readonly HistoryBlocks[],
   ): Promise<T>;
+  /**
+   * The address lists' indexes on this transaction's connection: the bulk path's steps
+   * (address-list-indexes.ts; bulk-load.ts runs them).
+   */
+  readonly listIndexes: ListIndexes;
   /** A savepoint: `work` is undone alone when it rejects. */
   transaction<T>(work: (tx: DatabaseTransaction) => Promise<T>): Promise<T>;
 }

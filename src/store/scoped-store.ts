@@ -7,6 +7,8 @@
  * transaction cannot interleave their SAVEPOINT/RELEASE pairs. A scope refuses use after its
  * transaction ended.
  */
+
+import { createListIndexes } from "./address-list-indexes.js";
 import type { TransferBackend } from "./backend.js";
 import { withHistoryUnlogged } from "./change-log-horizon.js";
 import type { DatabaseTransaction } from "./database-types.js";
@@ -82,6 +84,7 @@ export async function runInScope<T>(
     transferDerivation: createTransferDerivation(backend, options.kind),
     withHistoryUnlogged: (work, blocks) =>
       withHistoryUnlogged(backend.sql, options.kind, blocks, work),
+    listIndexes: createListIndexes(backend.sql, options.kind),
     transaction: (inner) =>
       savepoint(() => runInScope({ ...options, depth: depth + 1 }, (child) => inner(child))),
     ping: options.ping,

@@ -4,7 +4,8 @@
  *
  * Invariants:
  * - all or nothing: the whole run is one store transaction; the first bad line rejects with an
- *   ImportLineError and the transaction rolls back, so nothing from the run is committed;
+ *   ImportLineError and the transaction rolls back, so nothing from the run is committed (on
+ *   PostgreSQL, into empty lists, the drop of their sort indexes commits before it: bulk-load.ts);
  * - bounded memory: lines are pulled from the file as batches are written (readLines), and at
  *   most one batch of records is held, so a file of any length imports in constant memory;
  * - idempotent: records are upserted by message_id; importing the same file again inserts and
@@ -13,6 +14,7 @@
 import { stat } from "node:fs/promises";
 import type { BridgeTransaction } from "../domain/bridge-transaction.js";
 import { repeatedMemberName } from "../repeated-json-member.js";
+import { bulkLoad } from "../store/bulk-load.js";
 import type { Database } from "../store/database.js";
 import type { UpsertResult } from "../store/types.js";
 import { LineTooLongError, readLines } from "./read-lines.js";
@@ -50,6 +52,8 @@ export interface ImportProgress {
 export interface ImportSummary extends UpsertResult {
   /** Records read (non-blank lines). */
   read: number;
+  /** The lists were empty: their sort indexes were built after the load (bulk-load.ts). */
+  deferredIndexes: boolean;
   durationMs: number;
 }
 
@@ -60,6 +64,11 @@ export interface ImportTransfersFileOptions {
   /** Called after each batch, at most every `progressIntervalMs` (default 200). */
   onProgress?: (progress: ImportProgress) => void;
   progressIntervalMs?: number;
+  /**
+   * false: maintain every list index row by row even into empty lists (the benchmarks' A/B of
+   * the bulk path). Default true.
+   */
+  deferListIndexes?: boolean;
 }
 
 export async function importTransfersFile(
@@ -93,45 +102,49 @@ export async function importTransfersFile(
 
   // An import before any stream or webhook subscription writes no change-log rows (nobody can
   // be owed them: docs/push.md, "History nobody subscribed to").
-  await store.transaction((tx) =>
-    tx.withHistoryUnlogged(async () => {
-      let batch: BridgeTransaction[] = [];
-      const flush = async (): Promise<void> => {
-        if (batch.length === 0) return;
-        // Straight on the transaction, no savepoint per batch: the run is all or nothing anyway,
-        // and inside a savepoint every insert costs SQLite more than the one before it
-        // (docs/push.md, "Not guaranteed").
-        const result = await tx.transferWrites.upsertTransfers(batch);
-        totals.inserted += result.inserted;
-        totals.updated += result.updated;
-        totals.unchanged += result.unchanged;
-        batch = [];
-        report(false);
-      };
-      try {
-        for await (const line of readLines(path)) {
-          lines = line.number;
-          bytesRead = line.bytesRead;
-          if (line.text.trim() === "") continue;
-          batch.push(parseLine(line.text, line.number));
-          read++;
-          if (batch.length >= batchSize) await flush();
+  // Into empty lists, the sort indexes are built after the load (src/store/bulk-load.ts).
+  const { deferredIndexes } = await bulkLoad(
+    store,
+    (tx) =>
+      tx.withHistoryUnlogged(async () => {
+        let batch: BridgeTransaction[] = [];
+        const flush = async (): Promise<void> => {
+          if (batch.length === 0) return;
+          // Straight on the transaction, no savepoint per batch: the run is all or nothing anyway,
+          // and inside a savepoint every insert costs SQLite more than the one before it
+          // (docs/push.md, "Not guaranteed").
+          const result = await tx.transferWrites.upsertTransfers(batch);
+          totals.inserted += result.inserted;
+          totals.updated += result.updated;
+          totals.unchanged += result.unchanged;
+          batch = [];
+          report(false);
+        };
+        try {
+          for await (const line of readLines(path)) {
+            lines = line.number;
+            bytesRead = line.bytesRead;
+            if (line.text.trim() === "") continue;
+            batch.push(parseLine(line.text, line.number));
+            read++;
+            if (batch.length >= batchSize) await flush();
+          }
+        } catch (error) {
+          if (error instanceof LineTooLongError) {
+            throw new ImportLineError(
+              error.line,
+              undefined,
+              error.message.replace(/^line \d+: /, ""),
+            );
+          }
+          throw error;
         }
-      } catch (error) {
-        if (error instanceof LineTooLongError) {
-          throw new ImportLineError(
-            error.line,
-            undefined,
-            error.message.replace(/^line \d+: /, ""),
-          );
-        }
-        throw error;
-      }
-      await flush();
-    }),
+        await flush();
+      }),
+    options.deferListIndexes ?? true,
   );
   report(true);
-  return { read, ...totals, durationMs: performance.now() - started };
+  return { read, ...totals, deferredIndexes, durationMs: performance.now() - started };
 }
 
 function parseLine(text: string, line: number): BridgeTransaction {

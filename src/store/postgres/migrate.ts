@@ -1,4 +1,11 @@
 import type pg from "pg";
+import {
+  BUILD_MAINTENANCE_WORK_MEM,
+  createListIndexSql,
+  LIST_INDEX_NAMES_SQL,
+  missingListIndexes,
+  TRY_BULK_LOAD_LOCK_SQL,
+} from "../address-list-indexes.js";
 import { assertMigrated, assertMigrationOrder, type Migration } from "../migrations/index.js";
 import type { StoreLogger } from "../types.js";
 
@@ -38,8 +45,14 @@ export async function migratePostgres(
       ]);
       done.push(migration.version);
     }
+    const rebuilt = await repairListIndexes(client);
     await client.query("COMMIT");
     if (done.length > 0) logger?.info({ versions: done }, "postgres migrations applied");
+    if (rebuilt === "bulk load running") {
+      logger?.info({}, "address list indexes: a bulk load is running and builds them at its end");
+    } else if (rebuilt.length > 0) {
+      logger?.warn({ indexes: rebuilt }, "address list indexes recreated");
+    }
     return done;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
@@ -47,6 +60,25 @@ export async function migratePostgres(
   } finally {
     client.release();
   }
+}
+
+/**
+ * Recreates missing list indexes (an import killed after dropping them for its bulk load:
+ * address-list-indexes.ts), unless a bulk load is running: it holds its advisory lock until it
+ * has built them, and waiting for it would hold this start for the whole import.
+ */
+async function repairListIndexes(client: pg.PoolClient): Promise<string[] | "bulk load running"> {
+  const absent = missingListIndexes(
+    (await client.query<{ name: string }>(LIST_INDEX_NAMES_SQL.postgres)).rows,
+  );
+  if (absent.length === 0) return [];
+  const { rows } = await client.query<{ free: boolean }>(TRY_BULK_LOAD_LOCK_SQL);
+  if (rows[0]?.free !== true) return "bulk load running";
+  await client.query("SELECT set_config('maintenance_work_mem', $1, true)", [
+    BUILD_MAINTENANCE_WORK_MEM,
+  ]);
+  for (const index of absent) await client.query(createListIndexSql("postgres", index));
+  return absent.map((index) => index.name);
 }
 
 /** Throws unless every migration is applied; changes nothing (assertMigrated). */

@@ -1,4 +1,9 @@
 import type Database from "better-sqlite3";
+import {
+  createListIndexSql,
+  LIST_INDEX_NAMES_SQL,
+  missingListIndexes,
+} from "../address-list-indexes.js";
 import { assertMigrated, assertMigrationOrder, type Migration } from "../migrations/index.js";
 import type { StoreLogger } from "../types.js";
 
@@ -34,10 +39,17 @@ export function migrateSqlite(
       insert.run(migration.version, migration.name);
       done.push(migration.version);
     }
-    return done;
+    // A list index missing (dropped by something other than the bulk path, whose drop is
+    // part of its own transaction here): recreated from the one definition.
+    const absent = missingListIndexes(
+      db.prepare(LIST_INDEX_NAMES_SQL.sqlite).all() as { name: unknown }[],
+    );
+    for (const index of absent) db.exec(createListIndexSql("sqlite", index));
+    return { done, rebuilt: absent.map((index) => index.name) };
   });
-  const done = apply.immediate();
+  const { done, rebuilt } = apply.immediate();
   if (done.length > 0) logger?.info({ versions: done }, "sqlite migrations applied");
+  if (rebuilt.length > 0) logger?.warn({ indexes: rebuilt }, "address list indexes recreated");
   return done;
 }
 
