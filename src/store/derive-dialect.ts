@@ -114,9 +114,13 @@ export const POSTGRES_DIALECT: Dialect = {
   // Emptied at every commit (a temporary table is never vacuumed: deleted rows would pile up).
   tempTable: (name, columns) =>
     `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns}) ON COMMIT DELETE ROWS`,
-  // DO UPDATE (a no-op change) rather than DO NOTHING: it row-locks existing stats rows too,
-  // in the SELECT's key order, so two writers cannot deadlock (transfer-writes.ts does the same).
-  statsUpsertTail: "ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total",
+  // DO UPDATE rather than DO NOTHING: it row-locks existing stats rows too, in the SELECT's key
+  // order, so two writers cannot deadlock. `WHERE false`: the rows are locked but not updated
+  // (PostgreSQL locks every conflicting row the action is taken for), so no new row version
+  // per batch: inside one long transaction (an import) versions cannot be pruned, and each
+  // probe of a frequent address walked all of them.
+  statsUpsertTail:
+    "ON CONFLICT (address_key) DO UPDATE SET total = address_stats.total WHERE false",
   planFence: " OFFSET 0",
   inList: (column, subquery) => `${column} = ANY(ARRAY(${subquery}))`,
   batchJoin: "JOIN",
