@@ -7,7 +7,6 @@ import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { redactRpcUrl, redactText } from "../redact-url.js";
 import { ERC20_METADATA_ABI } from "./erc20-abi.js";
 import { isRangeError, isTimeoutError } from "./rpc-errors.js";
-import { boundedSymbol } from "./token-symbol.js";
 import { DEFAULT_RETRY, type RetryOptions, withRetry } from "./with-retry.js";
 
 export interface BlockHeader {
@@ -271,7 +270,7 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
             functionName: "decimals",
           }),
         ]);
-        return { symbol: boundedSymbol(symbol), decimals: Number(decimals) };
+        return { symbol, decimals: Number(decimals) };
       }),
   };
 }

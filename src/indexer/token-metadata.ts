@@ -8,6 +8,7 @@ import type { ChainClient } from "../chain/create-chain-client.js";
 import type { TokenMetadata } from "../domain/send-tokens.js";
 import type { TokenMetadataRow } from "../store/indexer-repository.js";
 import { mapLimit } from "./map-limit.js";
+import { boundedSymbol } from "./token-symbol.js";
 
 export interface TokenMetadataCache {
   /** Synchronous lookup for the pure reducer; undefined when never loaded. */
@@ -52,7 +53,7 @@ export function createTokenMetadataCache(
         clients.get(t.chainId)!.readTokenMetadata(t.address as Hex),
       );
       return known.map((t, i) => {
-        const meta = read[i]!;
+        const meta = { ...read[i]!, symbol: boundedSymbol(read[i]!.symbol) };
         cache.set(key(t.chainId, t.address), meta);
         return { chainId: t.chainId, address: t.address.toLowerCase(), ...meta };
       });

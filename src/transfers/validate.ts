@@ -13,6 +13,7 @@ import {
   TRANSFER_STATUSES,
   type TransferStatus,
 } from "../domain/bridge-transaction.js";
+import { CONTROL_CHARACTERS, MAX_NAME_LENGTH } from "../domain/record-names.js";
 
 export type ParseTransferResult =
   | { ok: true; record: BridgeTransaction }
@@ -41,7 +42,6 @@ const HEX_32_BYTES = /^0x[0-9a-fA-F]{64}$/;
 /** docs/http-api.md, API rule 3: identifiers of non-EVM chains (base58, bech32, ...). */
 const OTHER_ID = /^[A-Za-z0-9:_-]{1,128}$/;
 const TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** Amount rules: which decimals field bounds its precision, and whether zero is allowed. */
 interface AmountRule {
@@ -252,8 +252,8 @@ function normaliseField(
   if (HASH_FIELDS.includes(field)) return normaliseHash(value);
   if (ADDRESS_FIELDS.includes(field)) return normaliseAddress(value);
   if (NAME_FIELDS.includes(field)) {
-    if (value.length === 0 || value.length > 64 || value.trim() !== value) {
-      return broken("must be 1-64 characters without leading or trailing spaces");
+    if (value.length === 0 || value.length > MAX_NAME_LENGTH || value.trim() !== value) {
+      return broken(`must be 1-${MAX_NAME_LENGTH} characters without leading or trailing spaces`);
     }
     if (CONTROL_CHARACTERS.test(value)) return broken("must not contain control characters");
     return value;
